@@ -1,0 +1,325 @@
+"""The ``graphmem`` command line (typer + rich).
+
+Every command that prints a table also takes ``--json``. The store is the
+embedded one under ``--data-dir`` (default ``.graphmem``) unless
+``--store neo4j`` or ``GRAPHMEM_NEO4J_URI`` selects Neo4j.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from graphmem.cli.render import print_memory, print_recall, recall_to_json
+from graphmem.errors import GraphMemError, InvalidMemoryError
+from graphmem.memory import GraphMem
+from graphmem.models import MemoryCandidate
+from graphmem.settings import Settings
+
+app = typer.Typer(
+    name="graphmem",
+    help=(
+        "graphmem — a knowledge memory for AI agents.\n\n"
+        "Remember facts, preferences, events and relations; recall them by question with "
+        "five retrievers (semantic, BM25, entity, temporal, graph) fused by weighted RRF, "
+        "and see why each memory ranked where it did.\n\n"
+        "Start with:  graphmem demo"
+    ),
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+bench_app = typer.Typer(help="Benchmarks: retrieval quality (LoCoMo) and speed.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+console = Console(width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True)
+
+
+class StoreChoice(str, Enum):
+    """Which store to use."""
+
+    embedded = "embedded"
+    neo4j = "neo4j"
+
+
+Namespace = Annotated[
+    str, typer.Option("--namespace", "-n", help="Namespace (user / agent / tenant) to work in.")
+]
+StoreOpt = Annotated[
+    StoreChoice | None,
+    typer.Option(help="Store: embedded (one local file) or neo4j (GRAPHMEM_NEO4J_URI)."),
+]
+DataDir = Annotated[
+    Path | None, typer.Option(help="Embedded store directory [default: .graphmem or GRAPHMEM_DATA_DIR].")
+]
+JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def open_memory(store: StoreChoice | None, data_dir: Path | None, **overrides: Any) -> GraphMem:
+    """Build the facade from settings + CLI options (no I/O until first use)."""
+    values: dict[str, Any] = dict(overrides)
+    if data_dir is not None:
+        values["data_dir"] = data_dir
+    try:
+        settings = Settings(**values)
+        if store is StoreChoice.embedded:
+            settings = settings.model_copy(update={"neo4j_uri": None})
+        elif store is StoreChoice.neo4j and not settings.neo4j_uri:
+            settings = settings.model_copy(update={"neo4j_uri": "bolt://127.0.0.1:7687"})
+    except ValidationError as exc:
+        raise GraphMemError(f"invalid settings: {exc}") from exc
+    return GraphMem(settings)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print an error and exit with ``code``."""
+    err.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+def read_jsonl(path: Path) -> list[MemoryCandidate]:
+    """Parse a JSONL file of memory candidates; any bad line aborts with its line number.
+
+    Raises
+    ------
+    InvalidMemoryError
+        ``field`` is ``line N`` or ``line N: <field>``.
+    """
+    candidates: list[MemoryCandidate] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidMemoryError(f"not valid JSON ({exc.msg})", field=f"line {number}") from exc
+            if not isinstance(raw, dict):
+                raise InvalidMemoryError("each line must be a JSON object", field=f"line {number}")
+            try:
+                candidates.append(MemoryCandidate.model_validate(raw))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first["loc"])
+                raise InvalidMemoryError(first["msg"], field=f"line {number}: {where}") from exc
+    return candidates
+
+
+@app.command()
+def ingest(
+    path: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL file: one memory candidate per line.")],
+    namespace: Namespace = "default",
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="Candidates per atomic write.")] = 256,
+    as_json: JsonOut = False,
+) -> None:
+    """Remember every candidate in a JSONL file (see README "Input format").
+
+    The whole file is validated first: a bad line aborts with its line number
+    and nothing is written.
+    """
+    candidates = read_jsonl(path)
+    totals = {"candidates": len(candidates), "created": 0, "merged": 0, "superseded": 0, "rejected": 0}
+    with open_memory(store, data_dir) as memory, _progress() as progress:
+        task = progress.add_task("remembering", total=len(candidates))
+        for start in range(0, len(candidates), batch_size):
+            chunk = candidates[start : start + batch_size]
+            report = memory.remember(namespace, chunk)
+            totals["created"] += len(report.created)
+            totals["merged"] += len(report.merged)
+            totals["superseded"] += len(report.superseded)
+            totals["rejected"] += len(report.rejected)
+            progress.advance(task, len(chunk))
+    if as_json:
+        console.print_json(json.dumps({"namespace": namespace, **totals}))
+    else:
+        console.print(
+            f"[green]ingested[/] {totals['candidates']} candidates into namespace [bold]{namespace}[/]: "
+            f"{totals['created']} new, {totals['merged']} merged, {totals['superseded']} superseded, "
+            f"{totals['rejected']} rejected"
+        )
+
+
+@app.command()
+def recall(
+    question: Annotated[str, typer.Argument(help="The question to recall memories for.")],
+    namespace: Namespace = "default",
+    k: Annotated[int, typer.Option("-k", min=1, max=1000, help="How many memories to return.")] = 10,
+    explain: Annotated[bool, typer.Option(help="Show each retriever's rank and score.")] = False,
+    include_history: Annotated[bool, typer.Option(help="Include superseded memories.")] = False,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Recall memories for a question, with confidence, freshness and the plan chosen."""
+    with open_memory(store, data_dir) as memory:
+        result = memory.recall(namespace, question, k=k, include_history=include_history)
+    if as_json:
+        console.print_json(json.dumps(recall_to_json(result)))
+    else:
+        print_recall(console, result, explain=explain)
+
+
+@app.command()
+def show(
+    memory_id: Annotated[str, typer.Argument(help="Memory id (from recall).")],
+    namespace: Namespace = "default",
+    history: Annotated[bool, typer.Option(help="Also show the memories that superseded it.")] = False,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Show one memory with its scores and provenance (sessions, turns)."""
+    with open_memory(store, data_dir) as memory:
+        chain = memory.history(namespace, memory_id) if history else [memory.get(namespace, memory_id)]
+    if as_json:
+        console.print_json(json.dumps([m.model_dump(mode="json", exclude={"embedding"}) for m in chain]))
+        return
+    for item in chain:
+        print_memory(console, item)
+
+
+@app.command()
+def confirm(
+    memory_id: Annotated[str, typer.Argument(help="Memory id to confirm.")],
+    namespace: Namespace = "default",
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Record an explicit user confirmation (source ≥ confirmed, n + 1, cap 0.99)."""
+    with open_memory(store, data_dir) as memory:
+        before = memory.get(namespace, memory_id)
+        after = memory.confirm(namespace, memory_id)
+    console.print(f"confirmed {memory_id}: confidence {before.confidence:.4f} → {after.confidence:.4f}, n {before.n} → {after.n}")
+
+
+@app.command()
+def correct(
+    memory_id: Annotated[str, typer.Argument(help="Memory id to correct.")],
+    content: Annotated[str, typer.Argument(help="The corrected content.")],
+    namespace: Namespace = "default",
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Supersede a memory with corrected content (the old one stays for audit)."""
+    with open_memory(store, data_dir) as memory:
+        old, new = memory.correct(namespace, memory_id, content)
+    console.print(f"{old.id} superseded by [bold]{new.id}[/]: {new.content}")
+
+
+@app.command()
+def forget(
+    session: Annotated[str, typer.Option("--session", "-s", help="Session id to forget.")],
+    namespace: Namespace = "default",
+    dry_run: Annotated[bool, typer.Option(help="Only list what would change.")] = False,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Forget a session: delete memories only it supports, recompute the rest."""
+    with open_memory(store, data_dir) as memory:
+        outcome = memory.forget_session(namespace, session, dry_run=dry_run)
+    if as_json:
+        console.print_json(json.dumps(outcome))
+        return
+    verb = "would" if dry_run else "did"
+    console.print(
+        f"{verb} delete {len(outcome['deleted'])} memories and recompute {len(outcome['updated'])} "
+        f"from session [bold]{session}[/]"
+    )
+    for kind in ("deleted", "updated"):
+        for ident in outcome[kind]:
+            console.print(f"  {kind:8} {ident}")
+
+
+@app.command()
+def stats(
+    namespace: Namespace = "default",
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Counts for a namespace: memories, current, superseded, cold, entities, relations."""
+    with open_memory(store, data_dir) as memory:
+        counts = memory.stats(namespace)
+        size = counts.get("memories", 0)
+        warn = memory.store.name == "embedded" and size > memory.settings.embedded_warn_size
+    if as_json:
+        console.print_json(json.dumps({"namespace": namespace, **counts}))
+        return
+    table = Table(title=f"namespace {namespace}")
+    table.add_column("count")
+    table.add_column("value", justify="right")
+    for key, value in counts.items():
+        table.add_row(key, str(value))
+    console.print(table)
+    if warn:
+        err.print("[yellow]warning:[/] this namespace is past the embedded store's comfortable size; use Neo4j")
+
+
+@app.command()
+def demo(
+    data_dir: Annotated[Path | None, typer.Option(help="Keep the demo store here (default: a temp dir).")] = None,
+) -> None:
+    """Remember a small four-session conversation and answer questions about it."""
+    from graphmem.cli.demo import run_demo
+
+    run_demo(console, data_dir)
+
+
+@app.command()
+def doctor(store: StoreOpt = None, data_dir: DataDir = None) -> None:
+    """Check the store: connection, server version, schema and index states."""
+    from graphmem.cli.doctor import run_doctor
+
+    ok = run_doctor(console, open_memory(store, data_dir))
+    raise typer.Exit(0 if ok else 1)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
+def _register_optional() -> None:
+    """Attach the LoCoMo commands (their module is optional at import time)."""
+    try:
+        from graphmem.cli import locomo_cmds
+    except ImportError:  # pragma: no cover - only while the module is absent
+        return
+    app.command("import-locomo")(locomo_cmds.import_locomo)
+    for command in locomo_cmds.bench_app.registered_commands:
+        bench_app.registered_commands.append(command)
+
+
+_register_optional()
+
+
+def main() -> None:
+    """Entry point with graphmem errors turned into one clear line and exit code 2."""
+    try:
+        app()
+    except GraphMemError as exc:
+        err.print(f"[bold red]error:[/] {exc}")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

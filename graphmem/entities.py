@@ -1,0 +1,208 @@
+"""Entity resolution and linking (SPEC §2.12 write side, §3 query side).
+
+One dictionary per namespace maps normalised surface forms (names, aliases,
+and — for multi-word names — the first name) to entity ids. The write
+pipeline resolves candidate mentions through it; the read pipeline links the
+query's names, aliases, possessives ("Caroline's") and first names through
+it. Names that resolve nowhere get the uuid5 fallback id (seed 001 App. B).
+
+The default :class:`CapitalizedNameExtractor` links known names in raw text
+and proposes capitalised multi-word names as new entities.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from graphmem.models import Entity, EntityMention
+from graphmem.text import entity_id, normalize
+
+#: Link confidence by how the surface matched (the entity-centric plan needs > 0.85).
+LINK_EXACT = 1.0
+LINK_ALIAS = 0.95
+LINK_FIRST_NAME = 0.9
+
+_WORD = re.compile(r"[\w][\w'’.-]*", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s?$")
+_CAPITALISED_RUN = re.compile(r"\b([A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’-]*)+)")
+_SENTENCE_START = re.compile(r"(^|[.!?:]\s+)$")
+_MAX_NGRAM = 5
+_STOP_FIRST_NAMES = frozenset({"the", "a", "an", "i", "my", "what", "when", "who", "how"})
+
+
+@dataclass(frozen=True, slots=True)
+class EntityLink:
+    """A query span linked to an entity, with the link's confidence in [0, 1]."""
+
+    entity_id: str
+    surface: str
+    confidence: float
+
+
+class EntityDictionary:
+    """Surface form → entity id for one namespace.
+
+    Parameters
+    ----------
+    entities : iterable of Entity
+        The namespace's entities (``MemoryStore.list_entities``).
+    """
+
+    def __init__(self, entities: Iterable[Entity] = ()) -> None:
+        self._forms: dict[str, tuple[str, float]] = {}
+        self._entities: dict[str, Entity] = {}
+        for entity in entities:
+            self.add(entity)
+
+    def add(self, entity: Entity) -> None:
+        """Register ``entity``'s name, aliases and first name (weaker than exact)."""
+        self._entities[entity.id] = entity
+        self._put(entity.name, entity.id, LINK_EXACT)
+        for alias in entity.aliases:
+            self._put(alias, entity.id, LINK_ALIAS)
+        words = normalize(entity.name).split()
+        if len(words) > 1 and words[0] not in _STOP_FIRST_NAMES:
+            self._put(words[0], entity.id, LINK_FIRST_NAME)
+
+    def _put(self, surface: str, ident: str, confidence: float) -> None:
+        key = normalize(surface)
+        if not key:
+            return
+        current = self._forms.get(key)
+        if current is None or confidence > current[1]:
+            self._forms[key] = (ident, confidence)
+
+    def __len__(self) -> int:
+        return len(self._entities)
+
+    def get(self, ident: str) -> Entity | None:
+        """The entity with this id, if known."""
+        return self._entities.get(ident)
+
+    def resolve(self, surface: str) -> tuple[str, float] | None:
+        """(entity id, link confidence) for an exact normalised surface form."""
+        key = normalize(surface)
+        hit = self._forms.get(key)
+        if hit is None:
+            stripped = _POSSESSIVE.sub("", key)
+            if stripped != key:
+                hit = self._forms.get(stripped)
+        return hit
+
+    def link(self, text: str) -> list[EntityLink]:
+        """Link every known name in ``text`` (longest match first, no overlaps).
+
+        Returns links in text order, one per entity (its best confidence).
+        """
+        words = _WORD.findall(text)
+        found: dict[str, EntityLink] = {}
+        i = 0
+        while i < len(words):
+            matched = 0
+            for size in range(min(_MAX_NGRAM, len(words) - i), 0, -1):
+                surface = " ".join(words[i : i + size])
+                hit = self.resolve(surface.rstrip(".,"))
+                if hit is not None:
+                    ident, confidence = hit
+                    best = found.get(ident)
+                    if best is None or confidence > best.confidence:
+                        found[ident] = EntityLink(ident, surface, confidence)
+                    matched = size
+                    break
+            i += matched or 1
+        return list(found.values())
+
+
+@runtime_checkable
+class EntityExtractor(Protocol):
+    """Finds entity mentions in raw text, given the namespace's dictionary."""
+
+    def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
+        """Mentions found in ``text`` (role ``mention``)."""
+
+
+class CapitalizedNameExtractor:
+    """Default extractor: known names and aliases, plus capitalised multi-word
+    names ("Pacific Northwest", "Bank of America") proposed as new entities.
+
+    Single capitalised words are not proposed (sentence starts would flood the
+    graph); they are linked only when already known.
+    """
+
+    def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
+        mentions: dict[str, EntityMention] = {}
+        for link in known.link(text):
+            entity = known.get(link.entity_id)
+            name = entity.name if entity is not None else link.surface
+            mentions[normalize(name)] = EntityMention(name=name)
+        for match in _CAPITALISED_RUN.finditer(text):
+            words = match.group(1).split()
+            if _SENTENCE_START.search(text[: match.start()]) and len(words) > 2:
+                words = words[1:]  # "Yesterday Mount Hood": drop the sentence's first word
+            if any(known.resolve(w) is not None for w in words) or len(words) < 2:
+                continue  # part of a known name, or a capitalised word before one
+            name = " ".join(words)
+            if normalize(name) not in mentions:
+                mentions[normalize(name)] = EntityMention(name=name)
+        return list(mentions.values())
+
+
+def resolve_mentions(
+    namespace: str,
+    mentions: Sequence[EntityMention],
+    known: EntityDictionary,
+) -> tuple[list[tuple[str, EntityMention]], list[Entity]]:
+    """Resolve mentions to entity ids (SPEC §2.12).
+
+    Returns ``([(entity_id, mention)], new_or_updated_entities)``. An exact
+    normalised name or alias resolves to the existing entity (new aliases are
+    added to it); otherwise a new entity gets ``uuid5(NAMESPACE_DNS,
+    normalize(name))``. ``known`` is updated in place.
+    """
+    resolved: list[tuple[str, EntityMention]] = []
+    changed: dict[str, Entity] = {}
+    for mention in mentions:
+        hit = known.resolve(mention.name)
+        if hit is None:
+            for alias in mention.aliases:
+                hit = known.resolve(alias)
+                if hit is not None:
+                    break
+        if hit is not None and hit[1] >= LINK_ALIAS:
+            ident = hit[0]
+            entity = known.get(ident)
+            if entity is not None:
+                new_aliases = _new_aliases(entity, mention)
+                if new_aliases:
+                    entity = entity.model_copy(
+                        update={"aliases": entity.aliases + tuple(new_aliases)}
+                    )
+                    known.add(entity)
+                    changed[ident] = entity
+        else:
+            ident = entity_id(mention.name)
+            entity = Entity(
+                id=ident,
+                namespace=namespace,
+                name=mention.name,
+                kind=mention.kind,
+                aliases=tuple(dict.fromkeys(mention.aliases)),
+            )
+            if known.get(ident) is None:
+                known.add(entity)
+                changed[ident] = entity
+        resolved.append((ident, mention))
+    return resolved, list(changed.values())
+
+
+def _new_aliases(entity: Entity, mention: EntityMention) -> list[str]:
+    have = {normalize(entity.name), *(normalize(a) for a in entity.aliases)}
+    out: list[str] = []
+    for surface in (mention.name, *mention.aliases):
+        if normalize(surface) not in have:
+            have.add(normalize(surface))
+            out.append(surface)
+    return out

@@ -1,0 +1,99 @@
+"""graphmem's exception tree.
+
+::
+
+    GraphMemError
+    ├── InvalidInputError            bad input at the boundary (field named)
+    │   ├── InvalidMemoryError       a memory candidate failed validation
+    │   └── InvalidQueryError        a recall query failed validation
+    ├── MemoryNotFoundError          no memory with that id in the namespace
+    ├── CandidateRejectedError       grounding said "unsupported" (SPEC §2.6)
+    ├── ConfigurationError           settings that cannot work together
+    ├── EmbeddingError               the embedding model failed or is missing
+    └── StoreError                   anything the store reports
+        ├── StoreUnavailableError    cannot reach / open the store
+        ├── AuthenticationError      credentials refused
+        ├── SchemaError              schema missing, index not online
+        └── ConstraintViolationError a uniqueness constraint fired
+
+Driver and library errors are translated into these at the boundary; the
+original is kept as ``__cause__``.
+"""
+
+from __future__ import annotations
+
+
+class GraphMemError(Exception):
+    """Root of every error graphmem raises on purpose."""
+
+
+class InvalidInputError(GraphMemError, ValueError):
+    """Input failed validation; ``field`` names the offending field.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong and how to fix it.
+    field : str, optional
+        Dotted name of the field (``"candidates[3].confidence"``).
+    """
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+class InvalidMemoryError(InvalidInputError):
+    """A memory candidate is invalid; nothing was written."""
+
+
+class InvalidQueryError(InvalidInputError):
+    """A recall query is invalid (empty text, k out of range, ...)."""
+
+
+class MemoryNotFoundError(GraphMemError, KeyError):
+    """No memory with this id exists in the namespace."""
+
+    def __init__(self, memory_id: str, namespace: str) -> None:
+        self.memory_id = memory_id
+        self.namespace = namespace
+        super().__init__(f"no memory {memory_id!r} in namespace {namespace!r}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class CandidateRejectedError(GraphMemError):
+    """A candidate was rejected by policy (e.g. grounding = unsupported)."""
+
+
+class ConfigurationError(GraphMemError):
+    """Settings that cannot work (e.g. model dimension != index dimension)."""
+
+
+class EmbeddingError(GraphMemError):
+    """The embedding model could not be loaded or failed on input."""
+
+
+class StoreError(GraphMemError):
+    """The store failed; ``query`` names the store operation when known."""
+
+    def __init__(self, message: str, *, query: str | None = None) -> None:
+        self.query = query
+        super().__init__(f"{message} (query: {query})" if query else message)
+
+
+class StoreUnavailableError(StoreError):
+    """The store cannot be reached or opened."""
+
+
+class AuthenticationError(StoreError):
+    """The store refused the credentials."""
+
+
+class SchemaError(StoreError):
+    """The schema is missing, outdated, or an index is not online."""
+
+
+class ConstraintViolationError(StoreError):
+    """A uniqueness constraint was violated."""

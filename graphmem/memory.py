@@ -1,0 +1,318 @@
+"""The facade: one object an application holds (SPEC §5).
+
+>>> from graphmem import GraphMem                       # doctest: +SKIP
+>>> with GraphMem() as memory:                          # doctest: +SKIP
+...     memory.remember("alice", [{"content": "Alice prefers tea", "type": "Preference"}])
+...     result = memory.recall("alice", "what does Alice drink?")
+
+The constructor does no I/O; the store opens on first use (or ``open()``).
+The store is Neo4j when ``settings.neo4j_uri`` is set, else the embedded store
+under ``settings.data_dir``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any
+
+from pydantic import ValidationError
+
+from graphmem.embedding import Embedder, SentenceTransformerEmbedder
+from graphmem.entities import CapitalizedNameExtractor, EntityDictionary, EntityExtractor
+from graphmem.errors import InvalidMemoryError, InvalidQueryError, MemoryNotFoundError
+from graphmem.models import Memory, MemoryCandidate, RecallQuery, RecallResult, WriteReport
+from graphmem.retrieval.pipeline import RecallPipeline
+from graphmem.retrieval.rerank import Reranker
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore, WriteBatch
+from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
+from graphmem.write.lifecycle import confirm_memory, forget_session_batch, supersede
+from graphmem.write.pipeline import WritePipeline
+
+_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
+Clock = Callable[[], datetime]
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def validate_namespace(namespace: str) -> str:
+    """Namespaces are 1–128 chars of letters, digits and ``_ . : @ -``.
+
+    Raises
+    ------
+    InvalidInputError
+        Naming the field ``namespace``.
+    """
+    if not isinstance(namespace, str) or not _NAMESPACE.match(namespace):
+        raise InvalidMemoryError(
+            "must be 1-128 characters of letters, digits, '_', '.', ':', '@', '-' "
+            f"starting with a letter or digit; got {namespace!r}",
+            field="namespace",
+        )
+    return namespace
+
+
+def _field_error(exc: ValidationError, prefix: str) -> str:
+    first = exc.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"])
+    return f"{prefix}.{loc}" if loc else prefix
+
+
+def make_store(settings: Settings) -> MemoryStore:
+    """The store the settings select: Neo4j when a URI is set, else embedded."""
+    if settings.neo4j_uri:
+        from graphmem.store.neo4j import Neo4jStore
+
+        return Neo4jStore(
+            settings.neo4j_uri,
+            user=settings.neo4j_user,
+            password=settings.neo4j_password.get_secret_value() if settings.neo4j_password else None,
+            database=settings.neo4j_database,
+            dim=settings.embedding_dim,
+            allow_no_auth=settings.neo4j_allow_no_auth,
+        )
+    from graphmem.store.embedded import EmbeddedStore
+
+    return EmbeddedStore(
+        settings.data_dir, dim=settings.embedding_dim, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b
+    )
+
+
+class GraphMem:
+    """graphmem's public entry point: remember, recall, confirm, correct, forget.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Defaults from the environment (``GRAPHMEM_*``).
+    store, embedder, judge, extractor, reranker, clock : optional
+        Replace a default component (tests, other backends).
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: MemoryStore | None = None,
+        embedder: Embedder | None = None,
+        judge: DedupJudge | None = None,
+        extractor: EntityExtractor | None = None,
+        reranker: Reranker | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store = store or make_store(self.settings)
+        self.embedder = embedder or SentenceTransformerEmbedder(
+            self.settings.embedding_model,
+            batch_size=self.settings.embedding_batch_size,
+            dim=self.settings.embedding_dim,
+        )
+        self._clock = clock or _utc_now
+        self._dictionaries: dict[str, EntityDictionary] = {}
+        self._lock = threading.RLock()
+        self._opened = False
+        self._writer = WritePipeline(
+            self.store,
+            self.embedder,
+            self.settings,
+            judge=judge or KeepDistinctJudge(),
+            extractor=extractor or CapitalizedNameExtractor(),
+            clock=self._clock,
+            dictionary=self._dictionary,
+        )
+        self._reader = RecallPipeline(
+            self.store,
+            self.embedder,
+            self.settings,
+            clock=self._clock,
+            dictionary=self._dictionary,
+            reranker=reranker,
+        )
+
+    # -------------------------------------------------------------- lifecycle
+    def open(self) -> GraphMem:
+        """Open the store (connect, create the schema). Idempotent."""
+        with self._lock:
+            if not self._opened:
+                self.store.open()
+                self._opened = True
+        return self
+
+    def close(self) -> None:
+        """Close the store and the retriever threads."""
+        with self._lock:
+            self._reader.close()
+            if self._opened:
+                self.store.close()
+                self._opened = False
+
+    def __enter__(self) -> GraphMem:
+        return self.open()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _dictionary(self, namespace: str) -> EntityDictionary:
+        """The namespace's entity dictionary, cached; dropped after every write."""
+        with self._lock:
+            found = self._dictionaries.get(namespace)
+            if found is None:
+                found = EntityDictionary(self.store.list_entities(namespace))
+                self._dictionaries[namespace] = found
+            return found
+
+    def _invalidate(self, namespace: str) -> None:
+        with self._lock:
+            self._dictionaries.pop(namespace, None)
+
+    # -------------------------------------------------------------- writes
+    def remember(
+        self, namespace: str, candidates: Iterable[MemoryCandidate | Mapping[str, Any]]
+    ) -> WriteReport:
+        """Persist memory candidates (SPEC §2); all or nothing.
+
+        Raises
+        ------
+        InvalidMemoryError
+            When any candidate is invalid — naming ``candidates[i].field`` —
+            before anything is written.
+        """
+        validate_namespace(namespace)
+        parsed: list[MemoryCandidate] = []
+        for i, raw in enumerate(candidates):
+            try:
+                parsed.append(raw if isinstance(raw, MemoryCandidate) else MemoryCandidate.model_validate(raw))
+            except ValidationError as exc:
+                raise InvalidMemoryError(exc.errors()[0]["msg"], field=_field_error(exc, f"candidates[{i}]")) from exc
+        self.open()
+        try:
+            return self._writer.remember(namespace, parsed)
+        finally:
+            self._invalidate(namespace)
+
+    def confirm(self, namespace: str, memory_id: str, *, session_id: str | None = None) -> Memory:
+        """Explicit user confirmation (SPEC §2.10). Raises MemoryNotFoundError."""
+        memory = self.get(namespace, memory_id, with_embedding=True)
+        updated = confirm_memory(memory, self.settings, self._clock(), session_id=session_id)
+        self.store.write(namespace, WriteBatch(memories=[updated]))
+        return updated.model_copy(update={"embedding": None})
+
+    def correct(
+        self, namespace: str, memory_id: str, content: str, *, session_id: str = "correction"
+    ) -> tuple[Memory, Memory]:
+        """Replace a memory's content (SPEC §2.11: an explicit correction supersedes
+        regardless of confidence). Returns ``(old, new)``."""
+        old = self.get(namespace, memory_id)
+        candidate = {
+            "content": content,
+            "type": old.type,
+            "source_level": "direct",
+            "extractor": "verbatim",
+            "subject": old.subject,
+            "predicate": old.predicate,
+            "session_id": session_id,
+            "observed_at": self._clock(),
+        }
+        report = self.remember(namespace, [candidate])
+        new_id = report.memory_ids[0]
+        if new_id is None or new_id == memory_id:
+            raise InvalidMemoryError("the correction has the same content as the memory", field="content")
+        current_old = self.get(namespace, memory_id, with_embedding=True)
+        new = self.get(namespace, new_id, with_embedding=True)
+        retired = supersede(current_old, new_id, self._clock())
+        restored = new.model_copy(update={"superseded_by": None, "valid_until": None})
+        self.store.write(namespace, WriteBatch(memories=[retired, restored]))
+        return retired.model_copy(update={"embedding": None}), restored.model_copy(update={"embedding": None})
+
+    def forget_session(self, namespace: str, session_id: str, *, dry_run: bool = False) -> dict[str, list[str]]:
+        """Remove a session's contributions (seed 000 "GDPR deletion").
+
+        Returns ``{"deleted": [...], "updated": [...]}`` (what would change, with
+        ``dry_run``).
+        """
+        validate_namespace(namespace)
+        self.open()
+        affected = self.store.memories_in_session(namespace, session_id)
+        with_vectors = self.store.get_memories(namespace, [m.id for m in affected], with_embeddings=True)
+        batch, deleted, updated = forget_session_batch(with_vectors, session_id, self.settings)
+        if not dry_run and batch:
+            self.store.write(namespace, batch)
+            self._invalidate(namespace)
+        return {"deleted": deleted, "updated": updated}
+
+    def delete_namespace(self, namespace: str) -> int:
+        """Delete everything in ``namespace``; returns the number of memories removed."""
+        validate_namespace(namespace)
+        self.open()
+        self._invalidate(namespace)
+        return self.store.delete_namespace(namespace)
+
+    # -------------------------------------------------------------- reads
+    def recall(self, namespace: str, query: str | RecallQuery | Mapping[str, Any], **options: Any) -> RecallResult:
+        """Recall memories for a question (SPEC §3); see :class:`RecallQuery` for options.
+
+        Raises
+        ------
+        InvalidQueryError
+            Empty text, k out of range, unknown option — naming the field.
+        """
+        validate_namespace(namespace)
+        try:
+            if isinstance(query, RecallQuery):
+                parsed = query.model_copy(update=options) if options else query
+            elif isinstance(query, str):
+                parsed = RecallQuery.model_validate({"text": query, **options})
+            else:
+                parsed = RecallQuery.model_validate({**query, **options})
+        except ValidationError as exc:
+            raise InvalidQueryError(exc.errors()[0]["msg"], field=_field_error(exc, "query")) from exc
+        if parsed.retrievers is not None:
+            unknown = set(parsed.retrievers) - set(self.settings.retriever_weights)
+            if unknown:
+                raise InvalidQueryError(f"unknown retriever(s) {sorted(unknown)}", field="query.retrievers")
+        self.open()
+        return self._reader.recall(namespace, parsed)
+
+    def get(self, namespace: str, memory_id: str, *, with_embedding: bool = False) -> Memory:
+        """A memory with its provenance (observations: session, turn, time)."""
+        validate_namespace(namespace)
+        self.open()
+        found = self.store.get_memories(namespace, [memory_id], with_embeddings=with_embedding)
+        if not found:
+            raise MemoryNotFoundError(memory_id, namespace)
+        return found[0]
+
+    def history(self, namespace: str, memory_id: str) -> list[Memory]:
+        """The memory and the chain of memories that superseded it, oldest first."""
+        chain = [self.get(namespace, memory_id)]
+        seen = {memory_id}
+        while chain[-1].superseded_by and chain[-1].superseded_by not in seen:
+            seen.add(chain[-1].superseded_by)
+            chain.append(self.get(namespace, chain[-1].superseded_by))
+        return chain
+
+    def stats(self, namespace: str) -> dict[str, int]:
+        """Counts for the namespace (memories, current, superseded, cold, entities, ...)."""
+        validate_namespace(namespace)
+        self.open()
+        return self.store.stats(namespace)
+
+    def namespaces(self) -> list[str]:
+        """Namespaces with data in the store."""
+        self.open()
+        return self.store.namespaces()
+
+    def remember_many(
+        self, namespace: str, candidates: Sequence[MemoryCandidate | Mapping[str, Any]], *, batch_size: int = 256
+    ) -> Iterable[WriteReport]:
+        """``remember`` in batches (each atomic), yielding one report per batch."""
+        for start in range(0, len(candidates), batch_size):
+            yield self.remember(namespace, candidates[start : start + batch_size])

@@ -1,0 +1,342 @@
+"""Public data models: what goes into graphmem and what comes out.
+
+Inputs (:class:`MemoryCandidate`, :class:`RecallQuery`) validate every field
+and raise :class:`graphmem.errors.InvalidMemoryError` /
+:class:`~graphmem.errors.InvalidQueryError` naming the field. Outputs
+(:class:`Memory`, :class:`RecallResult`, ...) are frozen.
+
+Times are timezone-aware ``datetime`` values everywhere (naive ones are
+rejected: on Neo4j a naive time is a LOCAL DATETIME that never compares with a
+zoned one, see NEO4J.md).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+)
+
+from graphmem.settings import MemoryTypeName, SourceLevelName
+
+Grounding = Literal["supported", "partial", "unknown", "unsupported"]
+Role = Literal["subject", "object", "mention"]
+Tier = Literal["hot", "cold"]
+PlanName = Literal["precise", "entity-centric", "temporal-anchored", "exploratory", "hybrid"]
+Profile = Literal["rrf", "composite"]
+
+
+def _aware(value: datetime) -> datetime:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError("datetime must be timezone-aware (e.g. 2024-05-08T13:56:00+00:00)")
+    return value
+
+
+AwareDatetime = Annotated[datetime, AfterValidator(_aware)]
+
+
+def _finite_unit(value: float) -> float:
+    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"must be a finite number in [0, 1], got {value}")
+    return value
+
+
+UnitFloat = Annotated[float, AfterValidator(_finite_unit)]
+
+
+class EntityMention(BaseModel):
+    """An entity a candidate names, as the writer saw it (SPEC §2.12).
+
+    ``name`` is resolved against the namespace's entity names and aliases;
+    unresolved names become new entities with a uuid5 id.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=512)
+    kind: str = Field("Thing", min_length=1, max_length=64)
+    aliases: tuple[str, ...] = ()
+    role: Role = "mention"
+
+    @field_validator("name")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("entity name must not be blank")
+        return value.strip()
+
+
+class RelationInput(BaseModel):
+    """A typed, directed relation between two named entities of a candidate."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str = Field(min_length=1, max_length=512)
+    predicate: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_ -]*$")
+    target: str = Field(min_length=1, max_length=512)
+
+
+class MemoryCandidate(BaseModel):
+    """One claim an agent wants remembered (SPEC §2 input).
+
+    ``type`` is one of the five SPEC types, or ``"unknown"`` when the extractor
+    could not tell: that is stored as ``Fact`` with ``type_uncertain`` (SPEC
+    §2.3); any other word is an error (a typo must not silently become a Fact).
+    ``extractor="verbatim"`` means the content is the source text itself (SPEC
+    §9.8). ``extractor_confidence`` in [0, 1], when given, replaces the model
+    table (a calibrated score from the caller); ``logprobs`` take precedence.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    content: str = Field(min_length=1, max_length=20_000)
+    type: MemoryTypeName | Literal["unknown"] = "Fact"
+    source_level: SourceLevelName = "direct"
+    hearsay: bool = False
+    extractor: str = Field("unknown", min_length=1, max_length=200)
+    logprobs: tuple[float, ...] | None = None
+    extractor_confidence: UnitFloat | None = None
+    entities: tuple[EntityMention, ...] = ()
+    relations: tuple[RelationInput, ...] = ()
+    subject: str | None = Field(None, max_length=512)
+    predicate: str | None = Field(None, max_length=128)
+    object: str | None = Field(None, max_length=2000)
+    session_id: str = Field("default", min_length=1, max_length=200)
+    turn_id: str | None = Field(None, max_length=200)
+    observed_at: AwareDatetime | None = None
+    event_time: AwareDatetime | None = None
+    grounding: Grounding = "supported"
+    salience: UnitFloat | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _content_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("content must not be blank")
+        return value
+
+    @field_validator("logprobs")
+    @classmethod
+    def _logprobs(cls, value: tuple[float, ...] | None) -> tuple[float, ...] | None:
+        if value is None:
+            return None
+        if not value:
+            raise ValueError("logprobs must be non-empty when given")
+        if any(not math.isfinite(x) or x > 0.0 for x in value):
+            raise ValueError("logprobs must be finite and <= 0")
+        return value
+
+
+class Observation(BaseModel):
+    """One observation of a memory's claim: where and when it was seen (SPEC §1)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session_id: str
+    turn_id: str | None = None
+    observed_at: AwareDatetime
+    source_level: SourceLevelName
+    surface_hash: str
+    independent: bool = True
+
+
+class Mention(BaseModel):
+    """A memory's link to an entity, with the entity's role in the claim."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entity_id: str
+    role: Role = "mention"
+
+
+class Memory(BaseModel):
+    """A stored memory (SPEC §1). Frozen; the pipeline replaces, never mutates."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    namespace: str
+    type: MemoryTypeName
+    type_uncertain: bool = False
+    content: str
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    source_level: SourceLevelName
+    source_strength: float
+    hearsay: bool = False
+    extractor: str
+    extractor_confidence: float
+    type_prior: float
+    n: int = Field(ge=0)
+    observations: tuple[Observation, ...] = ()
+    grounding: Grounding = "supported"
+    confidence: float
+    access_count: int = 0
+    last_accessed_at: AwareDatetime | None = None
+    accessed_sessions: tuple[str, ...] = ()
+    stability: float = 0.0
+    salience: float = 0.5
+    retrievable: bool = True
+    tier: Tier = "hot"
+    created_at: AwareDatetime
+    last_observed_at: AwareDatetime
+    event_time: AwareDatetime | None = None
+    valid_until: AwareDatetime | None = None
+    superseded_by: str | None = None
+    content_hash: str
+    mentions: tuple[Mention, ...] = ()
+    embedding: tuple[float, ...] | None = Field(None, repr=False)
+
+    @property
+    def time_anchor(self) -> datetime:
+        """When the claim happened: ``event_time``, else its first observation."""
+        if self.event_time is not None:
+            return self.event_time
+        if self.observations:
+            return min(o.observed_at for o in self.observations)
+        return self.last_observed_at
+
+    @property
+    def session_ids(self) -> tuple[str, ...]:
+        """Sessions that observed this memory, in first-seen order."""
+        return tuple(dict.fromkeys(o.session_id for o in self.observations))
+
+    @property
+    def turn_ids(self) -> tuple[str, ...]:
+        """Turns that observed this memory, in first-seen order."""
+        return tuple(dict.fromkeys(o.turn_id for o in self.observations if o.turn_id))
+
+    @property
+    def is_current(self) -> bool:
+        """Not superseded (SPEC §2.11)."""
+        return self.superseded_by is None
+
+
+class Entity(BaseModel):
+    """A resolved entity (SPEC §1): canonical id, name, aliases, kind."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    namespace: str
+    name: str
+    kind: str = "Thing"
+    aliases: tuple[str, ...] = ()
+
+
+class Relation(BaseModel):
+    """A typed, directed edge between two entities, with its own confidence."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    namespace: str
+    source_id: str
+    target_id: str
+    predicate: str
+    confidence: float
+    memory_id: str
+    valid_from: AwareDatetime | None = None
+    valid_until: AwareDatetime | None = None
+
+
+class RecallQuery(BaseModel):
+    """A recall request (SPEC §3 input)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = Field(min_length=1, max_length=4000)
+    k: int | None = Field(None, ge=1, le=1000)
+    reference_time: AwareDatetime | None = None
+    include_history: bool = False
+    types: tuple[MemoryTypeName, ...] | None = None
+    mmr: bool | None = None
+    plan: PlanName | None = None
+    retrievers: tuple[str, ...] | None = None
+    profile: Profile = "rrf"
+    rerank: bool | None = None
+    session_id: str | None = None
+    record_access: bool = True
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("query text must not be blank")
+        return value
+
+
+class RetrieverScore(BaseModel):
+    """One retriever's verdict on a memory: 1-based rank and raw score."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rank: int
+    score: float
+    detail: str | None = None
+
+
+class Explanation(BaseModel):
+    """Why a memory was recalled where it was (SPEC §3 "explanation")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    plan: PlanName
+    retrievers: dict[str, RetrieverScore]
+    rrf: float
+    freshness: float
+    access_boost: float
+    confidence: float
+    weight: float
+    rerank: str
+    renderable: bool
+    extra: dict[str, Any] = {}
+
+
+class RecallHit(BaseModel):
+    """A recalled memory with its final weight and explanation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    memory: Memory
+    weight: float
+    explanation: Explanation
+
+
+class RecallResult(BaseModel):
+    """The outcome of one recall: the plan, what the query linked, the hits."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    namespace: str
+    plan: PlanName
+    specificity: float
+    linked_entities: tuple[str, ...]
+    time_window: tuple[datetime, datetime] | None
+    weights: dict[str, float]
+    hits: tuple[RecallHit, ...]
+    notes: tuple[str, ...] = ()
+
+
+class WriteReport(BaseModel):
+    """What ``remember`` did with each candidate."""
+
+    model_config = ConfigDict(frozen=True)
+
+    created: tuple[str, ...] = ()
+    merged: tuple[str, ...] = ()
+    superseded: tuple[str, ...] = ()
+    rejected: tuple[str, ...] = ()
+    ambiguous: int = 0
+    entities_created: int = 0
+    relations_written: int = 0
+    memory_ids: tuple[str | None, ...] = ()

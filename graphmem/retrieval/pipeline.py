@@ -1,0 +1,284 @@
+"""The read pipeline (SPEC §3, §4): link → plan → retrieve → fuse → rank → explain → access.
+
+``RecallPipeline.recall`` embeds the query once, links its entities and
+parses its time window, lets the planner choose retrievers and weights, runs
+the retrievers concurrently (each one store call), fuses with weighted RRF,
+hydrates the candidates in one call, applies the gates, the final weight
+(RRF × freshness × access boost), optional MMR and reranking, and records
+the access update of SPEC §4 on what it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+from graphmem.embedding import Embedder
+from graphmem.entities import EntityDictionary
+from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RecallResult, RetrieverScore
+from graphmem.retrieval.planner import Plan, choose_plan
+from graphmem.retrieval.rerank import NoopReranker, Reranker
+from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
+from graphmem.retrieval.timeparse import parse_time_window
+from graphmem.scoring import (
+    access_boost,
+    composite_relevance,
+    confidence_gate,
+    decayed_salience,
+    final_weight,
+    freshness,
+    mmr,
+    renderable,
+    salience_on_access,
+    updated_stability,
+    weighted_rrf,
+)
+from graphmem.settings import Settings
+from graphmem.store.base import AccessUpdate, MemoryStore
+from graphmem.text import tokenize
+
+_DAY = 86_400.0
+
+
+def _days(later: datetime, earlier: datetime | None) -> float:
+    return 0.0 if earlier is None else max(0.0, (later - earlier).total_seconds() / _DAY)
+
+
+class RecallPipeline:
+    """Recall memories for a query (SPEC §3). See the module docstring."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        settings: Settings,
+        *,
+        clock: Callable[[], datetime],
+        dictionary: Callable[[str], EntityDictionary],
+        reranker: Reranker | None = None,
+        retrievers: Sequence[Retriever] = DEFAULT_RETRIEVERS,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._settings = settings
+        self._clock = clock
+        self._dictionary = dictionary
+        self._reranker: Reranker = reranker or NoopReranker()
+        self._retrievers = {r.name: r for r in retrievers}
+        self._pool = ThreadPoolExecutor(max_workers=len(self._retrievers), thread_name_prefix="retriever")
+
+    def close(self) -> None:
+        """Stop the retriever threads."""
+        self._pool.shutdown(wait=True)
+
+    # ------------------------------------------------------------------
+    def recall(self, namespace: str, query: RecallQuery) -> RecallResult:
+        """Run the read pipeline; see the module docstring.
+
+        Raises
+        ------
+        StoreError
+            When a store call fails.
+        """
+        cfg = self._settings
+        now = query.reference_time or self._clock()
+        embedding = self._embedder.embed([query.text])[0]
+        links = tuple(self._dictionary(namespace).link(query.text))
+        window = parse_time_window(query.text, now)
+        stats = self._store.term_stats(namespace, sorted(set(tokenize(query.text))))
+        plan = choose_plan(query.text, links, window, stats, cfg, k=query.k or cfg.top_k)
+        plan = self._override(plan, query)
+        ctx = RetrievalContext(
+            namespace=namespace,
+            text=query.text,
+            embedding=embedding,
+            links=links,
+            window=window,
+            k=cfg.candidate_k,
+            include_history=query.include_history,
+            settings=cfg,
+        )
+        active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]
+        futures = {n: self._pool.submit(self._retrievers[n].retrieve, self._store, ctx) for n in active}
+        hits: dict[str, list[Hit]] = {n: f.result() for n, f in futures.items()}
+        fused = weighted_rrf(
+            {n: [h.memory_id for h in hs] for n, hs in hits.items()}, plan.weights, k=cfg.rrf_k
+        )
+        # A question about a past window is asked from that window's point of view:
+        # freshness is measured at the window's end, so decay does not bury exactly
+        # the evidence the question asks for (SPEC §3 freshness, reference time).
+        as_of = min(now, window.end) if window is not None and window.precision != "vague" else now
+        ranked = self._rank(namespace, query, plan, hits, dict(fused), as_of, embedding)
+        if query.record_access and ranked:
+            self._record_access(namespace, ranked, hits, self._clock(), query.session_id)
+        notes = [f"plan {plan.name} (specificity {plan.specificity:.2f})"]
+        if plan.rerank and isinstance(self._reranker, NoopReranker):
+            notes.append("rerank requested by the plan; no reranker configured (no-op)")
+        return RecallResult(
+            query=query.text,
+            namespace=namespace,
+            plan=plan.name,
+            specificity=plan.specificity,
+            linked_entities=tuple(link.surface for link in links),
+            time_window=(window.start, window.end) if window else None,
+            weights=plan.weights,
+            hits=tuple(ranked),
+            notes=tuple(notes),
+        )
+
+    def _override(self, plan: Plan, query: RecallQuery) -> Plan:
+        weights = dict(plan.weights)
+        if query.retrievers is not None:
+            weights = {n: (w if n in query.retrievers else 0.0) for n, w in weights.items()}
+            for n in query.retrievers:
+                weights[n] = weights.get(n) or self._settings.retriever_weights.get(n, 1.0) or 1.0
+        return Plan(
+            name=plan.name,
+            weights=weights,
+            k=query.k or plan.k,
+            rerank=plan.rerank if query.rerank is None else query.rerank,
+            mmr=plan.mmr if query.mmr is None else query.mmr,
+            specificity=plan.specificity,
+            signals=plan.signals,
+        )
+
+    # ------------------------------------------------------------------
+    def _rank(
+        self,
+        namespace: str,
+        query: RecallQuery,
+        plan: Plan,
+        hits: dict[str, list[Hit]],
+        rrf: dict[str, float],
+        now: datetime,
+        embedding: object,
+    ) -> list[RecallHit]:
+        cfg = self._settings
+        need_vectors = plan.mmr or query.profile == "composite"
+        memories = {
+            m.id: m
+            for m in self._store.get_memories(namespace, list(rrf), with_embeddings=need_vectors)
+        }
+        pool = [m for m in memories.values() if self._admissible(m, query)]
+        kept = confidence_gate({m.id: m.confidence for m in pool}, min_confidence=cfg.min_confidence)
+        pool = [m for m in pool if m.id in kept]
+        ranks = {
+            name: {h.memory_id: (i + 1, h) for i, h in enumerate(hs)} for name, hs in hits.items()
+        }
+        scored: dict[str, tuple[float, float, float]] = {}
+        for m in pool:
+            fresh = freshness(
+                _days(now, m.last_observed_at),
+                cfg.half_life_days[m.type],
+                m.stability,
+                floor=cfg.freshness_floor,
+            )
+            boost = access_boost(m.access_count)
+            if query.profile == "composite":
+                weight = self._composite(m, embedding, now)
+            else:
+                weight = final_weight(rrf[m.id], fresh, boost)
+            scored[m.id] = (weight, fresh, boost)
+        order = sorted(pool, key=lambda m: (-scored[m.id][0], -m.confidence, m.id))
+        if plan.mmr and order:
+            chosen = mmr(
+                {m.id: scored[m.id][0] for m in order},
+                {m.id: _vector(m) for m in order if m.embedding is not None},
+                k=plan.k,
+                lam=cfg.mmr_lambda,
+            )
+            order = [memories[i] for i in chosen]
+        order = order[: plan.k]
+        rerank_note = f"{self._reranker.name} (not applied)"
+        if plan.rerank and not isinstance(self._reranker, NoopReranker):
+            reranked = self._reranker.rerank(query.text, order)
+            position = {mid: i for i, (mid, _) in enumerate(reranked)}
+            order = sorted(order, key=lambda m: position.get(m.id, len(position)))
+            rerank_note = f"{self._reranker.name} (applied)"
+        elif not plan.rerank:
+            rerank_note = "off for this plan"
+        out: list[RecallHit] = []
+        for m in order:
+            weight, fresh, boost = scored[m.id]
+            per = {
+                name: RetrieverScore(rank=r[m.id][0], score=r[m.id][1].score, detail=r[m.id][1].detail)
+                for name, r in ranks.items()
+                if m.id in r
+            }
+            explanation = Explanation(
+                plan=plan.name,
+                retrievers=per,
+                rrf=rrf[m.id],
+                freshness=fresh,
+                access_boost=boost,
+                confidence=m.confidence,
+                weight=weight,
+                rerank=rerank_note,
+                renderable=renderable(m.confidence, render_gate=cfg.render_gate),
+            )
+            out.append(RecallHit(memory=m.model_copy(update={"embedding": None}), weight=weight, explanation=explanation))
+        return out
+
+    def _admissible(self, m: Memory, query: RecallQuery) -> bool:
+        if not query.include_history and (not m.is_current or not m.retrievable):
+            return False
+        if query.types is not None:
+            return m.type in query.types and not m.type_uncertain
+        return True
+
+    def _composite(self, m: Memory, embedding: object, now: datetime) -> float:
+        """Seed 004 composite profile: w1·similarity + w2·salience + w3·confidence."""
+        import numpy as np
+
+        cfg = self._settings
+        sim = float(np.dot(_vector(m), np.asarray(embedding))) if m.embedding is not None else 0.0
+        sal = decayed_salience(
+            m.salience,
+            _days(now, m.last_accessed_at or m.last_observed_at),
+            decay_rate=cfg.salience_decay[m.type],
+            stability=m.stability,
+            stability_scaling=cfg.salience_stability_scaling,
+        )
+        return composite_relevance(max(0.0, sim), sal, m.confidence, weights=cfg.composite_weights)
+
+    def _record_access(
+        self,
+        namespace: str,
+        ranked: list[RecallHit],
+        hits: dict[str, list[Hit]],
+        now: datetime,
+        session_id: str | None,
+    ) -> None:
+        """SPEC §4 access update: count, time, stability (direct 0.1 / associative
+        0.03 × spaced-repetition factor), salience, session."""
+        cfg = self._settings
+        direct = {h.memory_id for hs in hits.values() for h in hs if not h.associative}
+        updates: list[AccessUpdate] = []
+        for hit in ranked:
+            m = hit.memory
+            boost = cfg.stability_direct_boost if m.id in direct else cfg.stability_associative_boost
+            since = _days(now, m.last_accessed_at or m.created_at)
+            updates.append(
+                AccessUpdate(
+                    memory_id=m.id,
+                    accessed_at=now,
+                    stability=updated_stability(
+                        m.stability,
+                        since,
+                        boost=boost,
+                        interval_days=cfg.spaced_rep_interval_days,
+                        max_factor=cfg.spaced_rep_max,
+                    ),
+                    salience=salience_on_access(m.salience, step=cfg.salience_access_step),
+                    session_id=session_id,
+                    reactivate=m.tier == "cold",
+                )
+            )
+        self._store.record_access(namespace, updates)
+
+
+def _vector(m: Memory) -> object:
+    import numpy as np
+
+    return np.asarray(m.embedding, dtype=np.float32)

@@ -1,0 +1,107 @@
+"""The query planner: specificity → plan (SPEC §3 "Query planner", seed 001).
+
+``specificity = 0.35·entity_density + 0.25·temporal_precision
++ 0.25·lexical_rarity + 0.15·type_cue_strength``; plans, first match wins:
+precise (≥ 0.8) → entity-centric (a link with confidence > 0.85) →
+temporal-anchored (a time window) → exploratory (< 0.4) → hybrid.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from graphmem.entities import EntityLink
+from graphmem.models import PlanName
+from graphmem.retrieval.timeparse import TimeWindow
+from graphmem.scoring import specificity
+from graphmem.settings import RETRIEVERS, Settings
+from graphmem.store.base import TermStats
+from graphmem.text import tokenize
+
+#: Words that name a memory type outright (1.0) or imply one (0.5).
+EXPLICIT_TYPE_WORDS = frozenset(
+    {"fact", "facts", "preference", "preferences", "event", "events", "entity", "relation",
+     "relationship", "relationships"}
+)  # fmt: skip
+IMPLIED_TYPE_WORDS = frozenset(
+    {"prefer", "prefers", "like", "likes", "favorite", "favourite", "love", "loves", "hate",
+     "happened", "happen", "met", "meet", "attend", "attended", "visited", "know", "knows"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A retrieval plan: which retrievers, with which RRF weights, and options."""
+
+    name: PlanName
+    weights: dict[str, float]
+    k: int
+    rerank: bool
+    mmr: bool
+    specificity: float
+    signals: dict[str, float] = field(default_factory=dict)
+
+
+def lexical_rarity(terms: list[str], stats: TermStats) -> float:
+    """Mean IDF of the query terms found in the namespace / the namespace's max IDF.
+
+    IDF is the BM25 one, ``ln((N − n + 0.5)/(n + 0.5) + 1)``; the maximum is
+    that of a term in one document. Terms absent from the namespace carry no
+    evidence and are skipped. Result in [0, 1].
+    """
+    n_docs = stats.n_docs
+    if n_docs == 0:
+        return 0.0
+    present = [stats.df[t] for t in terms if stats.df.get(t, 0) > 0]
+    if not present:
+        return 0.0
+    idf = [math.log((n_docs - df + 0.5) / (df + 0.5) + 1.0) for df in present]
+    max_idf = math.log((n_docs - 1 + 0.5) / 1.5 + 1.0)
+    return min(1.0, (sum(idf) / len(idf)) / max_idf) if max_idf > 0 else 0.0
+
+
+def type_cue_strength(terms: list[str]) -> float:
+    """1.0 when the query names a memory type, 0.5 when it implies one, else 0."""
+    if any(t in EXPLICIT_TYPE_WORDS for t in terms):
+        return 1.0
+    if any(t in IMPLIED_TYPE_WORDS for t in terms):
+        return 0.5
+    return 0.0
+
+
+def choose_plan(
+    text: str,
+    links: tuple[EntityLink, ...],
+    window: TimeWindow | None,
+    stats: TermStats,
+    settings: Settings,
+    *,
+    k: int,
+) -> Plan:
+    """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size."""
+    terms = tokenize(text)
+    density = min(1.0, len(links) / max(1, len(terms)))
+    precision = settings.temporal_precision[window.precision] if window else 0.0
+    rarity = lexical_rarity(terms, stats)
+    cue = type_cue_strength(terms)
+    score = specificity(density, precision, rarity, cue, weights=settings.specificity_weights)
+    signals = {
+        "entity_density": density,
+        "temporal_precision": precision,
+        "lexical_rarity": rarity,
+        "type_cue_strength": cue,
+    }
+    base = dict(settings.retriever_weights)
+    if score >= settings.specificity_precise:
+        weights = {name: (base[name] if name in ("semantic", "entity") else 0.0) for name in RETRIEVERS}
+        return Plan("precise", weights, min(k, settings.precise_k), False, False, score, signals)
+    if any(link.confidence > settings.entity_plan_confidence for link in links):
+        base["entity"] = settings.entity_centric_weight
+        return Plan("entity-centric", base, k, False, False, score, signals)
+    if window is not None:
+        base["temporal"] = settings.temporal_anchored_weight
+        return Plan("temporal-anchored", base, k, False, False, score, signals)
+    if score < settings.specificity_exploratory:
+        return Plan("exploratory", base, k, True, True, score, signals)
+    return Plan("hybrid", base, k, False, False, score, signals)

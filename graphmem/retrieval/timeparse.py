@@ -1,0 +1,206 @@
+"""Time expressions → time windows (SPEC §3 temporal retriever and planner).
+
+``parse_time_window("what did she do last May?", reference)`` finds the time
+expression in the text and returns the window it denotes relative to
+``reference`` (the query's "now", or a memory's observation time), with its
+precision class for the planner: ``exact`` (1.0: a date, a month or a year
+named), ``relative`` (0.7: "last week", "two weeks ago", "yesterday"),
+``vague`` (0.3: "recently"). Absolute dates are parsed with ``dateparser``;
+the expressions around them are matched here.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+
+import dateparser
+
+Precision = Literal["exact", "relative", "vague"]
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS.pop("may", None)
+_MONTHS["may"] = 5
+_MONTH_RE = (
+    r"(january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
+)
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2, "several": 3,
+}  # fmt: skip
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_SEASONS = {"spring": (3, 5), "summer": (6, 8), "fall": (9, 11), "autumn": (9, 11), "winter": (12, 2)}
+
+_DAY_DATE = re.compile(
+    rf"\b(\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_RE},?\s+\d{{4}}|{_MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})\b",
+    re.I,
+)
+_MONTH_YEAR = re.compile(rf"\b{_MONTH_RE},?\s+(\d{{4}})\b", re.I)
+_YEAR = re.compile(r"\b(?:in|during|of|since|from|by)\s+((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\b", re.I)
+_LAST_MONTH_NAME = re.compile(rf"\b(last|this|in|during|past)\s+{_MONTH_RE}\b", re.I)
+_AGO = re.compile(
+    r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|several)\s+"
+    r"(day|week|month|year)s?\s+(ago|before|earlier)\b",
+    re.I,
+)
+_SEASON = re.compile(r"\b(last|this|past)\s+(spring|summer|fall|autumn|winter)\b", re.I)
+_SIMPLE = re.compile(
+    r"\b(yesterday|today|tonight|last night|this morning|last weekend|this weekend|"
+    r"the week before|the previous week|last week|this week|past week|next week|"
+    r"last month|this month|past month|the month before|last year|this year|past year|the year before)\b",
+    re.I,
+)
+_VAGUE = re.compile(r"\b(recently|lately|these days|nowadays|the other day|a while ago)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeWindow:
+    """A half-open window ``[start, end)`` with the matched text and its precision."""
+
+    start: datetime
+    end: datetime
+    precision: Precision
+    expression: str
+
+    @property
+    def center(self) -> datetime:
+        """Midpoint of the window (used as a derived event time)."""
+        return self.start + (self.end - self.start) / 2
+
+
+def _day(ref: datetime) -> datetime:
+    return ref.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _month_window(year: int, month: int, tz: object) -> tuple[datetime, datetime]:
+    start = datetime(year, month, 1, tzinfo=tz)  # type: ignore[arg-type]
+    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=tz)  # type: ignore[arg-type]
+    return start, end
+
+
+def _most_recent_month(month: int, ref: datetime, *, strictly_past: bool) -> int:
+    """Year of the most recent ``month`` at or before ``ref``'s month."""
+    if month < ref.month or (month == ref.month and not strictly_past):
+        return ref.year
+    return ref.year - 1
+
+
+def parse_time_window(text: str, reference: datetime) -> TimeWindow | None:
+    """Find the first time expression in ``text`` and resolve it against ``reference``.
+
+    Parameters
+    ----------
+    text : str
+        A query or a memory's content.
+    reference : datetime
+        Timezone-aware "now" the relative expressions are resolved against.
+
+    Returns
+    -------
+    TimeWindow or None
+        ``None`` when the text names no time.
+
+    Raises
+    ------
+    ValueError
+        When ``reference`` is naive.
+    """
+    if reference.tzinfo is None:
+        raise ValueError("reference must be timezone-aware")
+    tz = reference.tzinfo
+    match = _DAY_DATE.search(text)
+    if match:
+        parsed = dateparser.parse(
+            match.group(1),
+            settings={"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DAY_OF_MONTH": "first"},
+        )
+        if parsed is not None:
+            start = parsed.replace(tzinfo=tz, hour=0, minute=0, second=0, microsecond=0)
+            return TimeWindow(start, start + timedelta(days=1), "exact", match.group(0))
+    match = _MONTH_YEAR.search(text)
+    if match:
+        start, end = _month_window(int(match.group(2)), _MONTHS[match.group(1).lower()], tz)
+        return TimeWindow(start, end, "exact", match.group(0))
+    match = _AGO.search(text)
+    if match:
+        amount_text = match.group(1).lower()
+        amount = int(amount_text) if amount_text.isdigit() else _NUMBER_WORDS[amount_text]
+        unit = _UNIT_DAYS[match.group(2).lower()]
+        point = reference - timedelta(days=amount * unit)
+        half = timedelta(days=max(1.0, unit / 2))
+        return TimeWindow(point - half, point + half, "relative", match.group(0))
+    match = _SIMPLE.search(text)
+    if match:
+        return _simple(match.group(1).lower(), reference, match.group(0))
+    match = _SEASON.search(text)
+    if match:
+        which, season = match.group(1).lower(), match.group(2).lower()
+        first, last = _SEASONS[season]
+        year = reference.year if which == "this" else reference.year - 1
+        if which != "this" and reference.month > last and first < last:
+            year = reference.year
+        start = datetime(year if first <= last else year - 1, first, 1, tzinfo=tz)
+        _, end = _month_window(year, last, tz)
+        return TimeWindow(start, end, "relative", match.group(0))
+    match = _LAST_MONTH_NAME.search(text)
+    if match:
+        month = _MONTHS[match.group(2).lower()]
+        strictly = match.group(1).lower() == "last"
+        year = _most_recent_month(month, reference, strictly_past=strictly)
+        start, end = _month_window(year, month, tz)
+        return TimeWindow(start, end, "exact" if not strictly else "relative", match.group(0))
+    match = _YEAR.search(text)
+    if match:
+        year = int(match.group(1) or match.group(2))
+        start = datetime(year, 1, 1, tzinfo=tz)
+        return TimeWindow(start, datetime(year + 1, 1, 1, tzinfo=tz), "exact", match.group(0))
+    match = _VAGUE.search(text)
+    if match:
+        return TimeWindow(reference - timedelta(days=30), reference, "vague", match.group(0))
+    return None
+
+
+def _simple(phrase: str, ref: datetime, expression: str) -> TimeWindow:
+    day = _day(ref)
+    one = timedelta(days=1)
+    week = timedelta(days=7)
+    spans: dict[str, tuple[datetime, datetime]] = {
+        "yesterday": (day - one, day),
+        "last night": (day - one, day + timedelta(hours=6)),
+        "today": (day, day + one),
+        "tonight": (day, day + one),
+        "this morning": (day, day + one),
+        "last weekend": (day - timedelta(days=ref.weekday() + 3), day - timedelta(days=ref.weekday())),
+        "this weekend": (day - one * 2, day + one * 3),
+        "last week": (day - 2 * week, day),
+        "the week before": (day - 3 * week, day - week),
+        "the previous week": (day - 2 * week, day - week),
+        "this week": (day - one * ref.weekday(), day + one),
+        "past week": (day - week, day + one),
+        "next week": (day, day + 2 * week),
+        "the month before": (day - timedelta(days=75), day - timedelta(days=15)),
+        "past month": (day - timedelta(days=30), day + one),
+        "past year": (day - timedelta(days=365), day + one),
+    }
+    if phrase in spans:
+        start, end = spans[phrase]
+        return TimeWindow(start, end, "relative", expression)
+    if phrase in ("last month", "this month"):
+        year, month = ref.year, ref.month
+        if phrase == "last month":
+            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        start, end = _month_window(year, month, ref.tzinfo)
+        return TimeWindow(start, end, "relative", expression)
+    year = ref.year - (phrase in ("last year", "the year before"))
+    start = datetime(year, 1, 1, tzinfo=ref.tzinfo)
+    return TimeWindow(start, datetime(year + 1, 1, 1, tzinfo=ref.tzinfo), "relative", expression)
+
+
+def utc(value: datetime) -> datetime:
+    """``value`` converted to UTC (aware in, aware out)."""
+    return value.astimezone(UTC)

@@ -1,0 +1,193 @@
+"""Final weight, confidence gates and retrievability (SPEC §3, §4, §9.4–§9.6).
+
+``weight(m) = RRF(m) × freshness(m) × access_boost(m)`` (seed 001 "Combined
+retrieval weight"); confidence acts through the gates and the retrievability
+threshold, not through the weight (§9.6). Constants come from
+:class:`graphmem.settings.Settings`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from graphmem.scoring import _checks
+
+
+def freshness(age_days: float, half_life_days: float, stability: float, *, floor: float) -> float:
+    """Freshness ``max(floor, 2^(−age / (τ·(1 + stability))))`` (SPEC §3; seed 001, seed 003).
+
+    Parameters
+    ----------
+    age_days : float
+        Days since ``last_observed_at`` (§9.4). A negative age (clock skew) counts as 0.
+    half_life_days : float
+        Half-life ``τ`` of the memory's type in days, ``> 0`` (``Settings.half_life_days``).
+    stability : float
+        Memory stability in ``[0, 1]``; it stretches the half-life up to ``2τ``.
+    floor : float
+        Lowest freshness, in ``[0, 1]`` (``Settings.freshness_floor``).
+
+    Returns
+    -------
+    float
+        In ``[floor, 1]``; non-increasing in age, non-decreasing in stability.
+
+    Raises
+    ------
+    ValueError
+        If an input is NaN, infinite or out of range.
+
+    Examples
+    --------
+    >>> freshness(90.0, 90.0, 0.0, floor=0.1)
+    0.5
+    """
+    age = _checks.elapsed_days("age_days", age_days)
+    tau = _checks.positive("half_life_days", half_life_days)
+    tau_eff = tau * (1.0 + _checks.unit("stability", stability))
+    return max(_checks.unit("floor", floor), math.pow(2.0, -age / tau_eff))
+
+
+def access_boost(access_count: int) -> float:
+    """Access boost ``1 + ln(1 + access_count)`` (SPEC §3; seed 001 "Access boost").
+
+    Parameters
+    ----------
+    access_count : int
+        Times the memory was returned by a recall, ``>= 0``.
+
+    Returns
+    -------
+    float
+        ``>= 1``; 1 for a memory never accessed.
+
+    Raises
+    ------
+    ValueError
+        If ``access_count < 0``.
+    """
+    return 1.0 + math.log1p(_checks.count("access_count", access_count))
+
+
+def final_weight(rrf: float, freshness: float, access_boost: float) -> float:
+    """Final retrieval weight ``rrf × freshness × access_boost`` (SPEC §3, §9.6; seed 001 App. C).
+
+    Parameters
+    ----------
+    rrf : float
+        Weighted RRF score, ``>= 0``.
+    freshness : float
+        Freshness in ``[0, 1]``.
+    access_boost : float
+        Access boost, ``>= 1``.
+
+    Returns
+    -------
+    float
+        ``>= 0``.
+
+    Raises
+    ------
+    ValueError
+        If an input is NaN, infinite or out of range.
+    """
+    rrf = _checks.non_negative("rrf", rrf)
+    fresh = _checks.unit("freshness", freshness)
+    boost = _checks.finite("access_boost", access_boost)
+    if boost < 1.0:
+        raise ValueError(f"access_boost must be >= 1, got {access_boost!r}")
+    return rrf * fresh * boost
+
+
+def confidence_gate(confidences: Mapping[str, float], *, min_confidence: float) -> set[str]:
+    """Ids that pass the retrieval confidence filter (SPEC §3 "Confidence gates").
+
+    Parameters
+    ----------
+    confidences : mapping of str to float
+        Memory id → confidence in ``[0, 1]``.
+    min_confidence : float
+        Filter threshold (``Settings.min_confidence``).
+
+    Returns
+    -------
+    set of str
+        Ids with confidence ``>= min_confidence``; when none qualifies, every id
+        (the fallback keeps a query from coming back empty).
+
+    Raises
+    ------
+    ValueError
+        If a confidence or the threshold is NaN or out of ``[0, 1]``.
+    """
+    threshold = _checks.unit("min_confidence", min_confidence)
+    kept = {
+        memory_id
+        for memory_id, conf in confidences.items()
+        if _checks.unit(f"confidences[{memory_id!r}]", conf) >= threshold
+    }
+    return kept if kept else set(confidences)
+
+
+def renderable(confidence: float, *, render_gate: float) -> bool:
+    """Whether a result may be rendered into agent context (SPEC §3 "render gate").
+
+    Parameters
+    ----------
+    confidence : float
+        Memory confidence in ``[0, 1]``.
+    render_gate : float
+        ``Settings.render_gate``; results below it are never rendered.
+
+    Returns
+    -------
+    bool
+        ``confidence >= render_gate``.
+    """
+    return _checks.unit("confidence", confidence) >= _checks.unit("render_gate", render_gate)
+
+
+def retrievability_threshold(confidence: float, *, factor: float) -> float:
+    """Retrievability threshold ``θ = min(1, factor·(1 − conf))`` (SPEC §4, §9.5; seed 002).
+
+    Parameters
+    ----------
+    confidence : float
+        Memory confidence in ``[0, 1]``.
+    factor : float
+        ``Settings.retrievability_factor``, ``> 0``.
+
+    Returns
+    -------
+    float
+        Freshness a memory needs to stay retrievable, in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> round(retrievability_threshold(0.85, factor=1.5), 3)
+    0.225
+    """
+    conf = _checks.unit("confidence", confidence)
+    return min(1.0, _checks.positive("factor", factor) * (1.0 - conf))
+
+
+def is_retrievable(freshness: float, confidence: float, *, factor: float) -> bool:
+    """Whether a memory stays retrievable: ``freshness >= θ(conf)`` (SPEC §4, §9.5).
+
+    Parameters
+    ----------
+    freshness : float
+        Current freshness in ``[0, 1]`` (see :func:`freshness`).
+    confidence : float
+        Memory confidence in ``[0, 1]``.
+    factor : float
+        ``Settings.retrievability_factor``.
+
+    Returns
+    -------
+    bool
+        False when the consolidation pass should mark the memory non-retrievable.
+    """
+    fresh = _checks.unit("freshness", freshness)
+    return fresh >= retrievability_threshold(confidence, factor=factor)

@@ -1,0 +1,178 @@
+"""All of graphmem's tunable constants, in one validated settings object.
+
+Every default below is the value ``SPEC.md`` gives (§2–§4, table §8); every
+range is the range §8 allows. Values come from keyword arguments, then the
+environment (prefix ``GRAPHMEM_``, e.g. ``GRAPHMEM_RRF_K=80``), then these
+defaults. Nothing is read from a ``.env`` file unless the caller asks for it.
+
+Mappings (per-type half-lives, source levels, ...) can be overridden from the
+environment as JSON, e.g. ``GRAPHMEM_HALF_LIFE_DAYS='{"Event": 14}'``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MemoryTypeName = Literal["Entity", "Event", "Fact", "Preference", "Relation"]
+SourceLevelName = Literal["direct", "confirmed", "strong_inference", "weak_inference", "speculation"]
+
+MEMORY_TYPES: tuple[MemoryTypeName, ...] = ("Entity", "Event", "Fact", "Preference", "Relation")
+SOURCE_LEVELS: tuple[SourceLevelName, ...] = (
+    "direct",
+    "confirmed",
+    "strong_inference",
+    "weak_inference",
+    "speculation",
+)
+RETRIEVERS: tuple[str, ...] = ("semantic", "bm25", "entity", "temporal", "graph")
+
+
+class Settings(BaseSettings):
+    """graphmem's configuration (SPEC §8 and the constants of §2–§4).
+
+    Raises
+    ------
+    pydantic.ValidationError
+        When a value is outside its SPEC §8 range; the message names the field.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="forbid", frozen=True)
+
+    # --- storage -----------------------------------------------------------
+    data_dir: Path = Field(Path(".graphmem"), description="Embedded store directory.")
+    neo4j_uri: str | None = Field(None, description="Bolt URI; set it to use the Neo4j store.")
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+    neo4j_allow_no_auth: bool = Field(
+        False, description="Allow a server with auth disabled (local tests only)."
+    )
+    embedded_warn_size: int = Field(
+        50_000, ge=1, description="Memories per namespace past which the embedded store warns."
+    )
+
+    # --- embeddings (SPEC §7) ---------------------------------------------
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_dim: int = Field(384, ge=8, le=8192)
+    embedding_batch_size: int = Field(64, ge=1, le=4096)
+
+    # --- write pipeline (SPEC §2) -----------------------------------------
+    source_levels: dict[SourceLevelName, float] = {
+        "direct": 0.95,
+        "confirmed": 0.80,
+        "strong_inference": 0.70,
+        "weak_inference": 0.50,
+        "speculation": 0.30,
+    }
+    hearsay_cap: float = Field(0.50, ge=0.0, le=1.0, description="Source cap for reported speech.")
+    extractor_table: dict[str, float] = {
+        # pattern (regex, case-insensitive, first match wins) -> e   (SPEC §2.2)
+        r"claude.*(sonnet|opus)": 0.90,
+        r"gpt-?4": 0.85,
+        r"claude.*haiku": 0.80,
+        r"gpt-?3\.5": 0.65,
+    }
+    extractor_unknown: float = Field(0.65, ge=0.0, le=1.0)
+    extractor_verbatim: float = Field(1.0, ge=0.0, le=1.0, description="SPEC §9.8.")
+    type_priors: dict[MemoryTypeName, float] = {
+        "Entity": 0.90,
+        "Event": 0.85,
+        "Fact": 0.80,
+        "Preference": 0.75,
+        "Relation": 0.70,
+    }
+    type_prior_uncertain: float = Field(0.75, ge=0.0, le=1.0)
+    confidence_weights: tuple[float, float, float, float] = (0.45, 0.20, 0.25, 0.10)
+    grounding_floor: float = Field(0.3, ge=0.1, le=0.5)
+    grounding_penalty_partial: float = Field(0.15, ge=0.0, le=1.0)
+    grounding_penalty_unknown: float = Field(0.10, ge=0.0, le=1.0)
+    dedup_duplicate: float = Field(0.92, ge=0.85, le=0.98)
+    dedup_escalate: float = Field(0.85, ge=0.75, le=0.92)
+    independence_window_hours: float = Field(1.0, ge=0.0)
+    confirmation_source: float = Field(0.80, ge=0.0, le=1.0)
+    confirmation_cap: float = Field(0.99, ge=0.0, le=1.0)
+
+    # --- read pipeline (SPEC §3) ------------------------------------------
+    candidate_k: int = Field(50, ge=1, le=1000)
+    top_k: int = Field(10, ge=1, le=1000)
+    rrf_k: int = Field(60, ge=10, le=200)
+    retriever_weights: dict[str, float] = {
+        "semantic": 1.0,
+        "bm25": 1.0,
+        "entity": 1.0,
+        "temporal": 1.0,
+        "graph": 0.8,
+    }
+    bm25_k1: float = Field(1.2, gt=0.0)
+    bm25_b: float = Field(0.75, ge=0.0, le=1.0)
+    max_hops: int = Field(3, ge=1, le=3)
+    hop_scores: tuple[float, float, float] = (1.0, 0.6, 0.35)
+    half_life_days: dict[MemoryTypeName, float] = {
+        "Entity": 365.0,
+        "Fact": 180.0,
+        "Relation": 180.0,
+        "Preference": 90.0,
+        "Event": 30.0,
+    }
+    freshness_floor: float = Field(0.1, ge=0.0, le=0.3)
+    min_confidence: float = Field(0.5, ge=0.3, le=0.8)
+    render_gate: float = Field(0.4, ge=0.0, le=1.0)
+    mmr_lambda: float = Field(0.7, ge=0.5, le=0.9)
+    specificity_weights: tuple[float, float, float, float] = (0.35, 0.25, 0.25, 0.15)
+    specificity_precise: float = Field(0.8, ge=0.7, le=0.9)
+    specificity_exploratory: float = Field(0.4, ge=0.3, le=0.5)
+    entity_plan_confidence: float = Field(0.85, ge=0.7, le=0.9)
+    precise_k: int = Field(5, ge=1, le=100)
+    entity_centric_weight: float = Field(2.0, ge=0.0)
+    temporal_anchored_weight: float = Field(1.5, ge=0.0)
+    temporal_precision: dict[str, float] = {"exact": 1.0, "relative": 0.7, "vague": 0.3}
+    vector_recall_alert: float = Field(0.95, ge=0.90, le=0.99)
+
+    # --- memory dynamics (SPEC §4) ----------------------------------------
+    stability_direct_boost: float = Field(0.1, ge=0.0, le=1.0)
+    stability_associative_boost: float = Field(0.03, ge=0.0, le=1.0)
+    spaced_rep_interval_days: float = Field(7.0, gt=0.0)
+    spaced_rep_max: float = Field(2.0, ge=0.0)
+    salience_initial: float = Field(0.5, ge=0.0, le=1.0)
+    salience_access_step: float = Field(0.1, ge=0.0, le=1.0)
+    salience_decay: dict[MemoryTypeName, float] = {
+        "Fact": 0.01,
+        "Preference": 0.05,
+        "Entity": 0.01,
+        "Relation": 0.01,
+        "Event": 0.10,
+    }
+    salience_stability_scaling: float = Field(0.5, ge=0.0, le=1.0)
+    composite_weights: tuple[float, float, float] = (0.6, 0.2, 0.2)
+    consolidation_similarity: float = Field(0.75, ge=0.60, le=0.85)
+    retrievability_factor: float = Field(1.5, gt=0.0, description="θ = min(1, f·(1 − conf)).")
+
+    @field_validator("source_levels", "type_priors", "half_life_days", "salience_decay")
+    @classmethod
+    def _complete_and_positive(cls, value: dict[str, float]) -> dict[str, float]:
+        for key, number in value.items():
+            if not number >= 0.0:
+                raise ValueError(f"{key} must be >= 0, got {number}")
+        return value
+
+    @field_validator("retriever_weights")
+    @classmethod
+    def _known_retrievers(cls, value: dict[str, float]) -> dict[str, float]:
+        unknown = set(value) - set(RETRIEVERS)
+        if unknown:
+            raise ValueError(f"unknown retriever(s) {sorted(unknown)}; known: {list(RETRIEVERS)}")
+        if any(not w >= 0.0 for w in value.values()):
+            raise ValueError("retriever weights must be >= 0")
+        return {name: value.get(name, 0.0) for name in RETRIEVERS}
+
+    @model_validator(mode="after")
+    def _dedup_order(self) -> Settings:
+        if self.dedup_escalate > self.dedup_duplicate:
+            raise ValueError("dedup_escalate must be <= dedup_duplicate")
+        if self.specificity_exploratory >= self.specificity_precise:
+            raise ValueError("specificity_exploratory must be < specificity_precise")
+        return self

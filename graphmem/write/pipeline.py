@@ -1,0 +1,476 @@
+"""The write pipeline (SPEC §2, steps 1–12).
+
+``WritePipeline.remember`` turns validated :class:`MemoryCandidate` objects
+into stored memories in one atomic store write: confidence at persist time,
+grounding, three-tier dedup, the independence rule, merge, conflict
+superseding, entity resolution, relations and provenance. Confirmation,
+correction and session forgetting live in :mod:`graphmem.write.lifecycle`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from graphmem.embedding import Embedder
+from graphmem.entities import EntityDictionary, EntityExtractor, resolve_mentions
+from graphmem.errors import InvalidMemoryError
+from graphmem.models import (
+    Entity,
+    EntityMention,
+    Memory,
+    MemoryCandidate,
+    Mention,
+    Observation,
+    Relation,
+    WriteReport,
+)
+from graphmem.scoring import (
+    apply_grounding,
+    confidence,
+    extractor_confidence,
+    merged_confidence,
+    source_strength,
+    type_prior,
+)
+from graphmem.settings import MEMORY_TYPES, Settings
+from graphmem.store.base import MemoryStore, Vector, WriteBatch
+from graphmem.text import content_hash, memory_id, relation_id, surface_hash
+from graphmem.write.dedup import (
+    DedupJudge,
+    Verdict,
+    already_recorded,
+    classify_similarity,
+    is_independent,
+)
+
+CO_OCCURS = "CO_OCCURS_WITH"
+_MAX_CO_OCCURRING = 6
+Clock = Callable[[], datetime]
+
+
+@dataclass(slots=True)
+class _Prepared:
+    """A candidate with its persist-time scores, before dedup."""
+
+    index: int
+    candidate: MemoryCandidate
+    position: int
+    memory_type: str
+    type_uncertain: bool
+    s: float
+    e: float
+    t: float
+    n: int
+    confidence: float
+    hash: str
+    observation: Observation
+
+
+@dataclass(slots=True)
+class _BatchState:
+    """What this call will write, keyed by memory id."""
+
+    memories: dict[str, Memory] = field(default_factory=dict)
+    by_hash: dict[str, str] = field(default_factory=dict)
+    new_ids: list[str] = field(default_factory=list)
+    new_vectors: list[Vector] = field(default_factory=list)
+    entities: dict[str, Entity] = field(default_factory=dict)
+    relations: dict[str, Relation] = field(default_factory=dict)
+
+
+def compute_confidence(settings: Settings, s: float, n: int, e: float, t: float, grounding: str) -> float:
+    """SPEC §2.5 then §2.6: the stored confidence of a memory."""
+    raw = confidence(s, n, e, t, weights=settings.confidence_weights)
+    return apply_grounding(
+        raw,
+        grounding,
+        floor=settings.grounding_floor,
+        partial_penalty=settings.grounding_penalty_partial,
+        unknown_penalty=settings.grounding_penalty_unknown,
+    )
+
+
+class WritePipeline:
+    """Persist memory candidates (SPEC §2).
+
+    Parameters
+    ----------
+    store, embedder : the backends.
+    settings : Settings
+        Every constant used (SPEC §8).
+    judge : DedupJudge
+        Tier-3 decision for ambiguous pairs.
+    extractor : EntityExtractor
+        Finds entities in candidates that name none.
+    clock : callable returning an aware datetime
+        "Now" for ``created_at`` and defaults.
+    """
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        settings: Settings,
+        *,
+        judge: DedupJudge,
+        extractor: EntityExtractor,
+        clock: Clock,
+        dictionary: Callable[[str], EntityDictionary],
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._settings = settings
+        self._judge = judge
+        self._extractor = extractor
+        self._clock = clock
+        self._dictionary = dictionary
+
+    # ------------------------------------------------------------------ scores
+    def prepare(self, index: int, candidate: MemoryCandidate, now: datetime) -> _Prepared | None:
+        """Steps 1–6 for one candidate; ``None`` when grounding rejects it."""
+        cfg = self._settings
+        if candidate.grounding == "unsupported":
+            return None
+        known_type = candidate.type in MEMORY_TYPES
+        t, uncertain = type_prior(
+            candidate.type if known_type else None,
+            priors=cfg.type_priors,
+            uncertain=cfg.type_prior_uncertain,
+        )
+        s = source_strength(
+            [candidate.source_level],
+            levels=cfg.source_levels,
+            hearsay=candidate.hearsay,
+            hearsay_cap=cfg.hearsay_cap,
+        )
+        e = extractor_confidence(
+            candidate.extractor,
+            candidate.logprobs,
+            table=cfg.extractor_table,
+            unknown=cfg.extractor_unknown,
+            verbatim=cfg.extractor_verbatim,
+        )
+        if candidate.extractor_confidence is not None and candidate.logprobs is None:
+            e = candidate.extractor_confidence
+        # SPEC §9.1: textual evidence (a turn, or a direct / confirmed statement) is
+        # one observation; a claim the agent inferred with no evidence has n = 0.
+        evidenced = candidate.turn_id is not None or candidate.source_level in (
+            "direct",
+            "confirmed",
+        )
+        n = 1 if evidenced else 0
+        conf = compute_confidence(cfg, s, n, e, t, candidate.grounding)
+        memory_type = candidate.type if known_type else "Fact"
+        observation = Observation(
+            session_id=candidate.session_id,
+            turn_id=candidate.turn_id,
+            observed_at=candidate.observed_at or now,
+            source_level=candidate.source_level,
+            surface_hash=surface_hash(candidate.content),
+            independent=evidenced,
+        )
+        return _Prepared(
+            index=index,
+            candidate=candidate,
+            position=0,
+            memory_type=memory_type,
+            type_uncertain=uncertain,
+            s=s,
+            e=e,
+            t=t,
+            n=n,
+            confidence=conf,
+            hash=content_hash(memory_type, candidate.subject, candidate.predicate, candidate.content),
+            observation=observation,
+        )
+
+    # ------------------------------------------------------------------ remember
+    def remember(self, namespace: str, candidates: Sequence[MemoryCandidate]) -> WriteReport:
+        """Persist ``candidates`` atomically; see the module docstring.
+
+        Raises
+        ------
+        InvalidMemoryError
+            Never partially: validation happens before anything is written.
+        StoreError
+            When the store write fails (nothing of the batch is written).
+        """
+        now = self._clock()
+        prepared: list[_Prepared] = []
+        rejected: list[str] = []
+        for index, candidate in enumerate(candidates):
+            item = self.prepare(index, candidate, now)
+            if item is None:
+                rejected.append(f"candidates[{index}]: grounding is 'unsupported'")
+            else:
+                item.position = len(prepared)
+                prepared.append(item)
+        if not prepared:
+            return WriteReport(rejected=tuple(rejected), memory_ids=(None,) * len(candidates))
+
+        vectors = self._embedder.embed([p.candidate.content for p in prepared])
+        if vectors.shape != (len(prepared), self._settings.embedding_dim):
+            raise InvalidMemoryError(
+                f"embedder returned shape {vectors.shape}, expected "
+                f"({len(prepared)}, {self._settings.embedding_dim})",
+                field="embedding",
+            )
+        existing_by_hash = self._store.find_by_hashes(namespace, [p.hash for p in prepared])
+        nearest = self._nearest_existing(namespace, vectors)
+
+        state = _BatchState()
+        known = self._dictionary(namespace)
+        created: list[str] = []
+        merged: list[str] = []
+        superseded: list[str] = []
+        ambiguous = 0
+        ids: list[str | None] = [None] * len(candidates)
+        for item, vector in zip(prepared, vectors, strict=True):
+            target, was_ambiguous = self._find_duplicate(item, vector, state, existing_by_hash, nearest)
+            ambiguous += was_ambiguous
+            mentions = self._resolve(namespace, item.candidate, known, state)
+            if target is not None:
+                memory = self._merge(target, item, mentions)
+                merged.append(memory.id)
+            else:
+                memory = self._create(namespace, item, vector, mentions, now)
+                state.new_ids.append(memory.id)
+                state.new_vectors.append(vector)
+                created.append(memory.id)
+                superseded.extend(self._resolve_conflicts(namespace, memory, state))
+            state.memories[memory.id] = memory
+            state.by_hash[memory.content_hash] = memory.id
+            ids[item.index] = memory.id
+            self._relate(namespace, memory, item.candidate, mentions, known, state)
+
+        batch = WriteBatch(
+            memories=list(state.memories.values()),
+            entities=list(state.entities.values()),
+            relations=list(state.relations.values()),
+        )
+        self._store.write(namespace, batch)
+        return WriteReport(
+            created=tuple(created),
+            merged=tuple(dict.fromkeys(merged)),
+            superseded=tuple(superseded),
+            rejected=tuple(rejected),
+            ambiguous=ambiguous,
+            entities_created=len(state.entities),
+            relations_written=len(state.relations),
+            memory_ids=tuple(ids),
+        )
+
+    # ------------------------------------------------------------------ dedup
+    def _nearest_existing(self, namespace: str, vectors: Vector) -> list[tuple[Memory, float] | None]:
+        """Tier 2 against the store: each row's nearest current memory above the
+        escalate threshold (one batched vector query, one batched fetch)."""
+        hits = self._store.vector_search(namespace, vectors, 1)
+        escalate = self._settings.dedup_escalate
+        wanted = [row[0] for row in hits if row and row[0].score >= escalate]
+        found = {
+            m.id: m
+            for m in self._store.get_memories(namespace, [h.memory_id for h in wanted], with_embeddings=True)
+        }
+        out: list[tuple[Memory, float] | None] = []
+        for row in hits:
+            if row and row[0].score >= escalate and row[0].memory_id in found:
+                out.append((found[row[0].memory_id], row[0].score))
+            else:
+                out.append(None)
+        return out
+
+    def _find_duplicate(
+        self,
+        item: _Prepared,
+        vector: Vector,
+        state: _BatchState,
+        existing_by_hash: dict[str, Memory],
+        nearest: list[tuple[Memory, float] | None],
+    ) -> tuple[Memory | None, int]:
+        """Tier 1 (hash) then tier 2 (cosine) then tier 3 (judge) — SPEC §2.7."""
+        if item.hash in state.by_hash:
+            return state.memories[state.by_hash[item.hash]], 0
+        if item.hash in existing_by_hash:
+            hit = existing_by_hash[item.hash]
+            return state.memories.get(hit.id, hit), 0
+        options: list[tuple[Memory, float]] = []
+        candidate_hit = nearest[item.position]
+        if candidate_hit is not None:
+            memory, score = candidate_hit
+            options.append((state.memories.get(memory.id, memory), score))
+        if state.new_vectors:
+            sims = np.stack(state.new_vectors) @ vector
+            best = int(np.argmax(sims))
+            options.append((state.memories[state.new_ids[best]], float(sims[best])))
+        options = [(m, s) for m, s in options if m.type == item.memory_type and m.is_current]
+        if not options:
+            return None, 0
+        memory, score = max(options, key=lambda pair: (pair[1], pair[0].id))
+        verdict = classify_similarity(
+            score, duplicate=self._settings.dedup_duplicate, escalate=self._settings.dedup_escalate
+        )
+        if verdict is Verdict.DUPLICATE:
+            return memory, 0
+        if verdict is Verdict.AMBIGUOUS:
+            return (memory if self._judge.same(item.candidate, memory, score) else None), 1
+        return None, 0
+
+    # ------------------------------------------------------------------ build
+    def _create(
+        self,
+        namespace: str,
+        item: _Prepared,
+        vector: Vector,
+        mentions: list[Mention],
+        now: datetime,
+    ) -> Memory:
+        c = item.candidate
+        return Memory(
+            id=memory_id(namespace, item.hash),
+            namespace=namespace,
+            type=item.memory_type,  # type: ignore[arg-type]
+            type_uncertain=item.type_uncertain,
+            content=c.content,
+            subject=c.subject,
+            predicate=c.predicate,
+            object=c.object,
+            source_level=c.source_level,
+            source_strength=item.s,
+            hearsay=c.hearsay,
+            extractor=c.extractor,
+            extractor_confidence=item.e,
+            type_prior=item.t,
+            n=item.n,
+            observations=(item.observation,),
+            grounding=c.grounding,
+            confidence=item.confidence,
+            salience=c.salience if c.salience is not None else self._settings.salience_initial,
+            created_at=now,
+            last_observed_at=item.observation.observed_at,
+            event_time=c.event_time,
+            content_hash=item.hash,
+            mentions=tuple(mentions),
+            embedding=tuple(float(x) for x in vector),
+        )
+
+    def _merge(self, old: Memory, item: _Prepared, mentions: list[Mention]) -> Memory:
+        """SPEC §2.8–§2.9: n adds independent observations only; s = max;
+        confidence recomputed and never lowered; observations unioned."""
+        obs = item.observation
+        all_mentions = tuple(dict.fromkeys((*old.mentions, *mentions)))
+        if already_recorded(obs, old.observations):
+            return old.model_copy(update={"mentions": all_mentions})
+        window = timedelta(hours=self._settings.independence_window_hours)
+        independent = item.n > 0 and is_independent(obs, old.observations, window=window)
+        obs = obs.model_copy(update={"independent": independent})
+        n = old.n + (item.n if independent else 0)
+        s = max(old.source_strength, item.s)
+        level = old.source_level if old.source_strength >= item.s else item.candidate.source_level
+        recomputed = compute_confidence(
+            self._settings, s, n, old.extractor_confidence, old.type_prior, old.grounding
+        )
+        last = max(old.last_observed_at, obs.observed_at) if independent else old.last_observed_at
+        return old.model_copy(
+            update={
+                "n": n,
+                "source_strength": s,
+                "source_level": level,
+                "confidence": merged_confidence(old.confidence, item.confidence, recomputed),
+                "observations": (*old.observations, obs),
+                "last_observed_at": last,
+                "mentions": all_mentions,
+            }
+        )
+
+    def _resolve_conflicts(self, namespace: str, memory: Memory, state: _BatchState) -> list[str]:
+        """SPEC §2.11: same subject and predicate, different claim — the higher
+        confidence stays current (a tie goes to the newer); the loser is kept
+        with ``superseded_by`` / ``valid_until``."""
+        if not memory.subject or not memory.predicate:
+            return []
+        rivals = {
+            m.id: state.memories.get(m.id, m)
+            for m in self._store.find_by_subject_predicate(namespace, memory.subject, memory.predicate)
+        }
+        for other in state.memories.values():
+            if (other.subject, other.predicate) == (memory.subject, memory.predicate):
+                rivals[other.id] = other
+        losers: list[str] = []
+        for rival in rivals.values():
+            if rival.id == memory.id or not rival.is_current or rival.content_hash == memory.content_hash:
+                continue
+            when = memory.last_observed_at
+            if memory.confidence >= rival.confidence:
+                state.memories[rival.id] = rival.model_copy(
+                    update={"superseded_by": memory.id, "valid_until": when}
+                )
+                losers.append(rival.id)
+            else:
+                memory = memory.model_copy(update={"superseded_by": rival.id, "valid_until": when})
+                state.memories[memory.id] = memory
+                losers.append(memory.id)
+        return losers
+
+    # ------------------------------------------------------------------ entities
+    def _resolve(
+        self,
+        namespace: str,
+        candidate: MemoryCandidate,
+        known: EntityDictionary,
+        state: _BatchState,
+    ) -> list[Mention]:
+        named = list(candidate.entities)
+        extracted = self._extractor.extract(candidate.content, known)
+        have = {m.name.casefold() for m in named}
+        named.extend(m for m in extracted if m.name.casefold() not in have)
+        for rel in candidate.relations:
+            for name in (rel.source, rel.target):
+                if name.casefold() not in have:
+                    have.add(name.casefold())
+                    named.append(EntityMention(name=name))
+        resolved, changed = resolve_mentions(namespace, named, known)
+        for entity in changed:
+            state.entities[entity.id] = entity
+        return list(dict.fromkeys(Mention(entity_id=ident, role=m.role) for ident, m in resolved))
+
+    def _relate(
+        self,
+        namespace: str,
+        memory: Memory,
+        candidate: MemoryCandidate,
+        mentions: list[Mention],
+        known: EntityDictionary,
+        state: _BatchState,
+    ) -> None:
+        """Explicit relations, else co-occurrence edges between the memory's
+        entities with the memory's confidence (issue 2, step 6)."""
+        when = candidate.event_time or memory.last_observed_at
+        pairs: list[tuple[str, str, str]] = []
+        for rel in candidate.relations:
+            src, dst = known.resolve(rel.source), known.resolve(rel.target)
+            if src is not None and dst is not None:
+                pairs.append((src[0], rel.predicate.upper().replace(" ", "_"), dst[0]))
+        if not candidate.relations:
+            entity_ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
+            pairs.extend((a, CO_OCCURS, b) for a, b in itertools.combinations(entity_ids, 2))
+        for src, predicate, dst in pairs:
+            if src == dst:
+                continue
+            ident = relation_id(namespace, src, predicate, dst)
+            previous = state.relations.get(ident)
+            conf = max(memory.confidence, previous.confidence if previous else 0.0)
+            state.relations[ident] = Relation(
+                id=ident,
+                namespace=namespace,
+                source_id=src,
+                target_id=dst,
+                predicate=predicate,
+                confidence=conf,
+                memory_id=memory.id,
+                valid_from=when,
+            )

@@ -1,0 +1,54 @@
+"""Entity resolution and query linking (SPEC §2.12, §3): names, aliases, possessives, first names."""
+
+from __future__ import annotations
+
+from graphmem.entities import (
+    LINK_ALIAS,
+    LINK_EXACT,
+    LINK_FIRST_NAME,
+    CapitalizedNameExtractor,
+    EntityDictionary,
+    resolve_mentions,
+)
+from graphmem.models import Entity, EntityMention
+from graphmem.text import entity_id
+
+
+def _dictionary() -> EntityDictionary:
+    return EntityDictionary(
+        [
+            Entity(id="e-car", namespace="n", name="Caroline Smith", aliases=("Caro",)),
+            Entity(id="e-mel", namespace="n", name="Melanie", aliases=("Mel",)),
+            Entity(id="e-nyc", namespace="n", name="New York City", aliases=("NYC",)),
+        ]
+    )
+
+
+def test_links_names_aliases_possessives_first_names() -> None:
+    links = {link.entity_id: link for link in _dictionary().link("Did Caroline's friend Mel visit New York City?")}
+    assert links["e-car"].confidence == LINK_FIRST_NAME  # first name of a multi-word name
+    assert links["e-car"].surface == "Caroline's"
+    assert links["e-mel"].confidence == LINK_ALIAS
+    assert links["e-nyc"].confidence == LINK_EXACT  # longest match wins over "New"
+    assert set(links) == {"e-car", "e-mel", "e-nyc"}
+
+
+def test_no_link_for_unknown_names() -> None:
+    assert _dictionary().link("What did Bob do?") == []
+
+
+def test_resolution_uses_existing_or_uuid5() -> None:
+    known = _dictionary()
+    resolved, changed = resolve_mentions(
+        "n", [EntityMention(name="mel", aliases=("Melly",)), EntityMention(name="Dana Park")], known
+    )
+    assert [ident for ident, _ in resolved] == ["e-mel", entity_id("Dana Park")]
+    names = {e.name: e for e in changed}
+    assert names["Melanie"].aliases == ("Mel", "Melly")  # the new alias was added
+    assert "Dana Park" in names
+    assert known.resolve("melly") == ("e-mel", LINK_ALIAS)
+
+
+def test_default_extractor_links_known_and_proposes_multiword() -> None:
+    found = CapitalizedNameExtractor().extract("Yesterday Mel and I hiked Mount Hood.", _dictionary())
+    assert {m.name for m in found} == {"Melanie", "Mount Hood"}

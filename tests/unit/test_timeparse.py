@@ -1,0 +1,60 @@
+"""Time expressions against a fixed reference time (SPEC §3 temporal retriever, planner)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graphmem.retrieval.timeparse import parse_time_window
+
+REF = datetime(2023, 10, 20, 15, 30, tzinfo=UTC)  # a Friday
+
+
+def d(y: int, m: int, day: int) -> datetime:
+    return datetime(y, m, day, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "precision"),
+    [
+        ("What did she do on 8 May, 2023?", d(2023, 5, 8), d(2023, 5, 9), "exact"),
+        ("on May 8th, 2023", d(2023, 5, 8), d(2023, 5, 9), "exact"),
+        ("the 2023-07-14 meeting", d(2023, 7, 14), d(2023, 7, 15), "exact"),
+        ("What happened in June 2023?", d(2023, 6, 1), d(2023, 7, 1), "exact"),
+        ("December, 2022 trip", d(2022, 12, 1), d(2023, 1, 1), "exact"),
+        ("What did they do in 2022?", d(2022, 1, 1), d(2023, 1, 1), "exact"),
+        ("last May", d(2023, 5, 1), d(2023, 6, 1), "relative"),
+        ("last November", d(2022, 11, 1), d(2022, 12, 1), "relative"),
+        ("in March", d(2023, 3, 1), d(2023, 4, 1), "exact"),
+        ("yesterday", d(2023, 10, 19), d(2023, 10, 20), "relative"),
+        ("last week", d(2023, 10, 6), d(2023, 10, 20), "relative"),
+        ("last month", d(2023, 9, 1), d(2023, 10, 1), "relative"),
+        ("last year", d(2022, 1, 1), d(2023, 1, 1), "relative"),
+        ("last summer", d(2023, 6, 1), d(2023, 9, 1), "relative"),
+    ],
+)
+def test_windows(text: str, start: datetime, end: datetime, precision: str) -> None:
+    window = parse_time_window(text, REF)
+    assert window is not None
+    assert (window.start, window.end, window.precision) == (start, end, precision)
+
+
+def test_ago_is_centred_on_the_point() -> None:
+    window = parse_time_window("two weeks ago", REF)
+    assert window is not None and window.precision == "relative"
+    assert window.center == REF - timedelta(days=14)
+    assert window.end - window.start == timedelta(days=7)
+
+
+def test_vague_and_none() -> None:
+    vague = parse_time_window("what has he been up to recently", REF)
+    assert vague is not None and vague.precision == "vague"
+    assert (vague.start, vague.end) == (REF - timedelta(days=30), REF)
+    assert parse_time_window("May I ask what she likes?", REF) is None
+    assert parse_time_window("When did Caroline go to the support group?", REF) is None
+
+
+def test_naive_reference_is_rejected() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        parse_time_window("yesterday", datetime(2023, 1, 1))
