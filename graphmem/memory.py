@@ -60,7 +60,8 @@ def validate_namespace(namespace: str) -> str:
 
 def _field_error(exc: ValidationError, prefix: str) -> str:
     first = exc.errors()[0]
-    loc = ".".join(str(p) for p in first["loc"])
+    # keep field names and indexes; drop pydantic's union-member tags ("literal[...]")
+    loc = ".".join(str(p) for p in first["loc"] if isinstance(p, int) or str(p).isidentifier())
     return f"{prefix}.{loc}" if loc else prefix
 
 

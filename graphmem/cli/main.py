@@ -109,7 +109,7 @@ def read_jsonl(path: Path) -> list[MemoryCandidate]:
                 candidates.append(MemoryCandidate.model_validate(raw))
             except ValidationError as exc:
                 first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"])
+                where = ".".join(str(p) for p in first["loc"] if isinstance(p, int) or str(p).isidentifier())
                 raise InvalidMemoryError(first["msg"], field=f"line {number}: {where}") from exc
     return candidates
 

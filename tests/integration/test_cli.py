@@ -1,0 +1,98 @@
+"""The CLI as a user runs it: a subprocess, the real embedding model, a temp store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.model
+
+
+def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    env["GRAPHMEM_DATA_DIR"] = str(tmp_path / "store")
+    return subprocess.run(
+        [sys.executable, "-m", "graphmem.cli.main", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+
+
+def line(content: str, turn: str, **extra: object) -> str:
+    row = {
+        "content": content,
+        "session_id": "s1",
+        "turn_id": turn,
+        "observed_at": "2024-05-01T10:00:00+00:00",
+        "entities": [{"name": "Ada"}],
+        **extra,
+    }
+    return json.dumps(row)
+
+
+def test_malformed_line_writes_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(line("Ada builds looms", "t1") + "\n{not json\n", encoding="utf-8")
+    result = run(tmp_path, "ingest", str(bad), "-n", "cli")
+    assert result.returncode == 2
+    assert "line 2" in result.stderr
+    stats = run(tmp_path, "stats", "-n", "cli", "--json")
+    assert json.loads(stats.stdout)["memories"] == 0
+
+
+def test_unknown_type_names_line_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(line("Ada builds looms", "t1", type="Opinion") + "\n", encoding="utf-8")
+    result = run(tmp_path, "ingest", str(bad))
+    assert result.returncode == 2
+    assert "line 1: type" in result.stderr
+
+
+def test_ingest_recall_show_forget(tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(
+        "\n".join(
+            [
+                line("Ada builds mechanical looms in her workshop", "t1"),
+                line("Ada's favourite composer is Purcell", "t2", type="Preference"),
+                line("The workshop floods every spring", "t3", session_id="s2"),
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    ingest = run(tmp_path, "ingest", str(good), "-n", "cli")
+    assert ingest.returncode == 0, ingest.stderr
+    assert "3 new" in ingest.stdout
+    recall = run(tmp_path, "recall", "Which composer does Ada like?", "-n", "cli", "-k", "2", "--json")
+    assert recall.returncode == 0, recall.stderr
+    payload = json.loads(recall.stdout)
+    top = payload["hits"][0]
+    assert "Purcell" in top["memory"]["content"]
+    assert top["explanation"]["retrievers"]["semantic"]["rank"] >= 1
+    assert payload["plan"] == "entity-centric"
+    table = run(tmp_path, "recall", "Which composer does Ada like?", "-n", "cli", "--explain")
+    assert "Purcell" in table.stdout and "plan entity-centric" in table.stdout
+    show = run(tmp_path, "show", top["memory"]["id"], "-n", "cli")
+    assert "observed in session s1 turn t2" in show.stdout
+    dry = run(tmp_path, "forget", "--session", "s2", "-n", "cli", "--dry-run", "--json")
+    assert len(json.loads(dry.stdout)["deleted"]) == 1
+    empty = run(tmp_path, "recall", "  ", "-n", "cli")
+    assert empty.returncode == 2 and "query.text" in empty.stderr
+    missing = run(tmp_path, "show", "nope", "-n", "cli")
+    assert missing.returncode == 2 and "no memory 'nope'" in missing.stderr
+
+
+def test_demo_runs(tmp_path: Path) -> None:
+    result = run(tmp_path, "demo")
+    assert result.returncode == 0, result.stderr
+    assert "multi-hop" in result.stdout
+    assert "plan entity-centric" in result.stdout
