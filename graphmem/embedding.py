@@ -110,8 +110,9 @@ class SentenceTransformerEmbedder:
                 model = SentenceTransformer(location, device="cpu")
             except Exception as exc:  # the library raises many kinds; we translate all
                 raise EmbeddingError(f"cannot load embedding model {location!r}: {exc}") from exc
-            dimension = getattr(model, "get_embedding_dimension", None) or getattr(
-                model, "get_sentence_embedding_dimension"
+            dimension = (
+                getattr(model, "get_embedding_dimension", None)
+                or model.get_sentence_embedding_dimension
             )
             found = dimension()
             if found != self._dim:

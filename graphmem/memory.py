@@ -73,7 +73,9 @@ def make_store(settings: Settings) -> MemoryStore:
         return Neo4jStore(
             settings.neo4j_uri,
             user=settings.neo4j_user,
-            password=settings.neo4j_password.get_secret_value() if settings.neo4j_password else None,
+            password=settings.neo4j_password.get_secret_value()
+            if settings.neo4j_password
+            else None,
             database=settings.neo4j_database,
             dim=settings.embedding_dim,
             allow_no_auth=settings.neo4j_allow_no_auth,
@@ -81,7 +83,10 @@ def make_store(settings: Settings) -> MemoryStore:
     from graphmem.store.embedded import EmbeddedStore
 
     return EmbeddedStore(
-        settings.data_dir, dim=settings.embedding_dim, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b
+        settings.data_dir,
+        dim=settings.embedding_dim,
+        bm25_k1=settings.bm25_k1,
+        bm25_b=settings.bm25_b,
     )
 
 
@@ -157,7 +162,10 @@ class GraphMem:
         return self.open()
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         self.close()
 
@@ -190,9 +198,13 @@ class GraphMem:
         parsed: list[MemoryCandidate] = []
         for i, raw in enumerate(candidates):
             try:
-                parsed.append(raw if isinstance(raw, MemoryCandidate) else MemoryCandidate.model_validate(raw))
+                parsed.append(
+                    raw if isinstance(raw, MemoryCandidate) else MemoryCandidate.model_validate(raw)
+                )
             except ValidationError as exc:
-                raise InvalidMemoryError(exc.errors()[0]["msg"], field=_field_error(exc, f"candidates[{i}]")) from exc
+                raise InvalidMemoryError(
+                    exc.errors()[0]["msg"], field=_field_error(exc, f"candidates[{i}]")
+                ) from exc
         self.open()
         try:
             return self._writer.remember(namespace, parsed)
@@ -225,15 +237,21 @@ class GraphMem:
         report = self.remember(namespace, [candidate])
         new_id = report.memory_ids[0]
         if new_id is None or new_id == memory_id:
-            raise InvalidMemoryError("the correction has the same content as the memory", field="content")
+            raise InvalidMemoryError(
+                "the correction has the same content as the memory", field="content"
+            )
         current_old = self.get(namespace, memory_id, with_embedding=True)
         new = self.get(namespace, new_id, with_embedding=True)
         retired = supersede(current_old, new_id, self._clock())
         restored = new.model_copy(update={"superseded_by": None, "valid_until": None})
         self.store.write(namespace, WriteBatch(memories=[retired, restored]))
-        return retired.model_copy(update={"embedding": None}), restored.model_copy(update={"embedding": None})
+        return retired.model_copy(update={"embedding": None}), restored.model_copy(
+            update={"embedding": None}
+        )
 
-    def forget_session(self, namespace: str, session_id: str, *, dry_run: bool = False) -> dict[str, list[str]]:
+    def forget_session(
+        self, namespace: str, session_id: str, *, dry_run: bool = False
+    ) -> dict[str, list[str]]:
         """Remove a session's contributions (seed 000 "GDPR deletion").
 
         Returns ``{"deleted": [...], "updated": [...]}`` (what would change, with
@@ -242,7 +260,9 @@ class GraphMem:
         validate_namespace(namespace)
         self.open()
         affected = self.store.memories_in_session(namespace, session_id)
-        with_vectors = self.store.get_memories(namespace, [m.id for m in affected], with_embeddings=True)
+        with_vectors = self.store.get_memories(
+            namespace, [m.id for m in affected], with_embeddings=True
+        )
         batch, deleted, updated = forget_session_batch(with_vectors, session_id, self.settings)
         if not dry_run and batch:
             self.store.write(namespace, batch)
@@ -257,7 +277,9 @@ class GraphMem:
         return self.store.delete_namespace(namespace)
 
     # -------------------------------------------------------------- reads
-    def recall(self, namespace: str, query: str | RecallQuery | Mapping[str, Any], **options: Any) -> RecallResult:
+    def recall(
+        self, namespace: str, query: str | RecallQuery | Mapping[str, Any], **options: Any
+    ) -> RecallResult:
         """Recall memories for a question (SPEC §3); see :class:`RecallQuery` for options.
 
         Raises
@@ -274,11 +296,15 @@ class GraphMem:
             else:
                 parsed = RecallQuery.model_validate({**query, **options})
         except ValidationError as exc:
-            raise InvalidQueryError(exc.errors()[0]["msg"], field=_field_error(exc, "query")) from exc
+            raise InvalidQueryError(
+                exc.errors()[0]["msg"], field=_field_error(exc, "query")
+            ) from exc
         if parsed.retrievers is not None:
             unknown = set(parsed.retrievers) - set(self.settings.retriever_weights)
             if unknown:
-                raise InvalidQueryError(f"unknown retriever(s) {sorted(unknown)}", field="query.retrievers")
+                raise InvalidQueryError(
+                    f"unknown retriever(s) {sorted(unknown)}", field="query.retrievers"
+                )
         self.open()
         return self._reader.recall(namespace, parsed)
 
@@ -312,7 +338,11 @@ class GraphMem:
         return self.store.namespaces()
 
     def remember_many(
-        self, namespace: str, candidates: Sequence[MemoryCandidate | Mapping[str, Any]], *, batch_size: int = 256
+        self,
+        namespace: str,
+        candidates: Sequence[MemoryCandidate | Mapping[str, Any]],
+        *,
+        batch_size: int = 256,
     ) -> Iterable[WriteReport]:
         """``remember`` in batches (each atomic), yielding one report per batch."""
         for start in range(0, len(candidates), batch_size):

@@ -18,7 +18,9 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 MemoryTypeName = Literal["Entity", "Event", "Fact", "Preference", "Relation"]
-SourceLevelName = Literal["direct", "confirmed", "strong_inference", "weak_inference", "speculation"]
+SourceLevelName = Literal[
+    "direct", "confirmed", "strong_inference", "weak_inference", "speculation"
+]
 
 MEMORY_TYPES: tuple[MemoryTypeName, ...] = ("Entity", "Event", "Fact", "Preference", "Relation")
 SOURCE_LEVELS: tuple[SourceLevelName, ...] = (

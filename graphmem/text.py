@@ -48,4 +48,6 @@ def memory_id(namespace: str, content_hash_hex: str) -> str:
 
 def relation_id(namespace: str, source_id: str, predicate: str, target_id: str) -> str:
     """Deterministic relation id (one edge per source, predicate, target)."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"graphmem:{namespace}:{source_id}:{predicate}:{target_id}"))
+    return str(
+        uuid.uuid5(uuid.NAMESPACE_URL, f"graphmem:{namespace}:{source_id}:{predicate}:{target_id}")
+    )

@@ -35,7 +35,11 @@ QUESTIONS = (
 def demo_candidates() -> list[MemoryCandidate]:
     """The demo conversation, shipped with the package."""
     text = resources.files("graphmem.cli").joinpath("demo_conversation.jsonl").read_text("utf-8")
-    return [MemoryCandidate.model_validate(json.loads(line)) for line in text.splitlines() if line.strip()]
+    return [
+        MemoryCandidate.model_validate(json.loads(line))
+        for line in text.splitlines()
+        if line.strip()
+    ]
 
 
 def run_demo(console: Console, data_dir: Path | None) -> None:
@@ -69,4 +73,6 @@ def run_demo(console: Console, data_dir: Path | None) -> None:
             stats = memory.stats(NAMESPACE)
         console.print(Rule())
         console.print(f"namespace {NAMESPACE}: {stats}")
-        console.print("Try: graphmem ingest graphmem/cli/demo_conversation.jsonl && graphmem recall 'Who is Priya?' --explain")
+        console.print(
+            "Try: graphmem ingest graphmem/cli/demo_conversation.jsonl && graphmem recall 'Who is Priya?' --explain"
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,13 +38,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-bench_app = typer.Typer(help="Benchmarks: retrieval quality (LoCoMo) and speed.", no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Benchmarks: retrieval quality (LoCoMo) and speed.", no_args_is_help=True
+)
 app.add_typer(bench_app, name="bench")
 console = Console(width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True)
 
 
-class StoreChoice(str, Enum):
+class StoreChoice(StrEnum):
     """Which store to use."""
 
     embedded = "embedded"
@@ -59,7 +61,8 @@ StoreOpt = Annotated[
     typer.Option(help="Store: embedded (one local file) or neo4j (GRAPHMEM_NEO4J_URI)."),
 ]
 DataDir = Annotated[
-    Path | None, typer.Option(help="Embedded store directory [default: .graphmem or GRAPHMEM_DATA_DIR].")
+    Path | None,
+    typer.Option(help="Embedded store directory [default: .graphmem or GRAPHMEM_DATA_DIR]."),
 ]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
@@ -102,21 +105,30 @@ def read_jsonl(path: Path) -> list[MemoryCandidate]:
             try:
                 raw = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise InvalidMemoryError(f"not valid JSON ({exc.msg})", field=f"line {number}") from exc
+                raise InvalidMemoryError(
+                    f"not valid JSON ({exc.msg})", field=f"line {number}"
+                ) from exc
             if not isinstance(raw, dict):
                 raise InvalidMemoryError("each line must be a JSON object", field=f"line {number}")
             try:
                 candidates.append(MemoryCandidate.model_validate(raw))
             except ValidationError as exc:
                 first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"] if isinstance(p, int) or str(p).isidentifier())
+                where = ".".join(
+                    str(p) for p in first["loc"] if isinstance(p, int) or str(p).isidentifier()
+                )
                 raise InvalidMemoryError(first["msg"], field=f"line {number}: {where}") from exc
     return candidates
 
 
 @app.command()
 def ingest(
-    path: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="JSONL file: one memory candidate per line.")],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            exists=True, dir_okay=False, help="JSONL file: one memory candidate per line."
+        ),
+    ],
     namespace: Namespace = "default",
     store: StoreOpt = None,
     data_dir: DataDir = None,
@@ -129,7 +141,13 @@ def ingest(
     and nothing is written.
     """
     candidates = read_jsonl(path)
-    totals = {"candidates": len(candidates), "created": 0, "merged": 0, "superseded": 0, "rejected": 0}
+    totals = {
+        "candidates": len(candidates),
+        "created": 0,
+        "merged": 0,
+        "superseded": 0,
+        "rejected": 0,
+    }
     with open_memory(store, data_dir) as memory, _progress() as progress:
         task = progress.add_task("remembering", total=len(candidates))
         for start in range(0, len(candidates), batch_size):
@@ -154,7 +172,9 @@ def ingest(
 def recall(
     question: Annotated[str, typer.Argument(help="The question to recall memories for.")],
     namespace: Namespace = "default",
-    k: Annotated[int, typer.Option("-k", min=1, max=1000, help="How many memories to return.")] = 10,
+    k: Annotated[
+        int, typer.Option("-k", min=1, max=1000, help="How many memories to return.")
+    ] = 10,
     explain: Annotated[bool, typer.Option(help="Show each retriever's rank and score.")] = False,
     include_history: Annotated[bool, typer.Option(help="Include superseded memories.")] = False,
     store: StoreOpt = None,
@@ -174,16 +194,22 @@ def recall(
 def show(
     memory_id: Annotated[str, typer.Argument(help="Memory id (from recall).")],
     namespace: Namespace = "default",
-    history: Annotated[bool, typer.Option(help="Also show the memories that superseded it.")] = False,
+    history: Annotated[
+        bool, typer.Option(help="Also show the memories that superseded it.")
+    ] = False,
     store: StoreOpt = None,
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
     """Show one memory with its scores and provenance (sessions, turns)."""
     with open_memory(store, data_dir) as memory:
-        chain = memory.history(namespace, memory_id) if history else [memory.get(namespace, memory_id)]
+        chain = (
+            memory.history(namespace, memory_id) if history else [memory.get(namespace, memory_id)]
+        )
     if as_json:
-        console.print_json(json.dumps([m.model_dump(mode="json", exclude={"embedding"}) for m in chain]))
+        console.print_json(
+            json.dumps([m.model_dump(mode="json", exclude={"embedding"}) for m in chain])
+        )
         return
     for item in chain:
         print_memory(console, item)
@@ -200,7 +226,9 @@ def confirm(
     with open_memory(store, data_dir) as memory:
         before = memory.get(namespace, memory_id)
         after = memory.confirm(namespace, memory_id)
-    console.print(f"confirmed {memory_id}: confidence {before.confidence:.4f} → {after.confidence:.4f}, n {before.n} → {after.n}")
+    console.print(
+        f"confirmed {memory_id}: confidence {before.confidence:.4f} → {after.confidence:.4f}, n {before.n} → {after.n}"
+    )
 
 
 @app.command()
@@ -264,12 +292,16 @@ def stats(
         table.add_row(key, str(value))
     console.print(table)
     if warn:
-        err.print("[yellow]warning:[/] this namespace is past the embedded store's comfortable size; use Neo4j")
+        err.print(
+            "[yellow]warning:[/] this namespace is past the embedded store's comfortable size; use Neo4j"
+        )
 
 
 @app.command()
 def demo(
-    data_dir: Annotated[Path | None, typer.Option(help="Keep the demo store here (default: a temp dir).")] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Keep the demo store here (default: a temp dir).")
+    ] = None,
 ) -> None:
     """Remember a small four-session conversation and answer questions about it."""
     from graphmem.cli.demo import run_demo

@@ -41,7 +41,11 @@ def print_recall(console: Console, result: RecallResult, *, explain: bool = Fals
     table.add_column("id")
     for i, hit in enumerate(result.hits, start=1):
         e = hit.explanation
-        content = hit.memory.content if e.renderable else f"[dim]{hit.memory.content}[/] (below render gate)"
+        content = (
+            hit.memory.content
+            if e.renderable
+            else f"[dim]{hit.memory.content}[/] (below render gate)"
+        )
         row = [str(i), content, f"{hit.weight:.4f}", f"{e.confidence:.2f}", f"{e.freshness:.2f}"]
         if explain:
             row += [str(e.retrievers[n].rank) if n in e.retrievers else "·" for n in RETRIEVERS]
@@ -52,13 +56,17 @@ def print_recall(console: Console, result: RecallResult, *, explain: bool = Fals
     if explain:
         for note in result.notes:
             console.print(f"[dim]{note}[/]")
-        console.print("[dim]weight = RRF × freshness × access boost; columns sema..grap = rank in each retriever[/]")
+        console.print(
+            "[dim]weight = RRF × freshness × access boost; columns sema..grap = rank in each retriever[/]"
+        )
 
 
 def print_memory(console: Console, memory: Memory) -> None:
     """Print one memory: content, scores, time and provenance."""
     status = "current" if memory.is_current else f"superseded by {memory.superseded_by}"
-    console.print(f"[bold]{memory.id}[/] ({memory.type}{'?' if memory.type_uncertain else ''}, {status})")
+    console.print(
+        f"[bold]{memory.id}[/] ({memory.type}{'?' if memory.type_uncertain else ''}, {status})"
+    )
     console.print(f"  {memory.content}")
     console.print(
         f"  confidence {memory.confidence:.4f}  n={memory.n}  source {memory.source_level} "
@@ -68,8 +76,10 @@ def print_memory(console: Console, memory: Memory) -> None:
         f"  accessed {memory.access_count}×  stability {memory.stability:.3f}  salience {memory.salience:.2f}"
         f"  tier {memory.tier}  retrievable {memory.retrievable}"
     )
-    console.print(f"  last observed {memory.last_observed_at:%Y-%m-%d %H:%M %Z}"
-                  + (f"  event {memory.event_time:%Y-%m-%d}" if memory.event_time else ""))
+    console.print(
+        f"  last observed {memory.last_observed_at:%Y-%m-%d %H:%M %Z}"
+        + (f"  event {memory.event_time:%Y-%m-%d}" if memory.event_time else "")
+    )
     for obs in memory.observations:
         console.print(
             f"  · observed in session {obs.session_id} turn {obs.turn_id or '-'} at "

@@ -14,9 +14,18 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
+import numpy as np
+
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary
-from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RecallResult, RetrieverScore
+from graphmem.models import (
+    Explanation,
+    Memory,
+    RecallHit,
+    RecallQuery,
+    RecallResult,
+    RetrieverScore,
+)
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
@@ -35,7 +44,7 @@ from graphmem.scoring import (
     weighted_rrf,
 )
 from graphmem.settings import Settings
-from graphmem.store.base import AccessUpdate, MemoryStore
+from graphmem.store.base import AccessUpdate, MemoryStore, Vector
 from graphmem.text import tokenize
 
 _DAY = 86_400.0
@@ -66,7 +75,9 @@ class RecallPipeline:
         self._dictionary = dictionary
         self._reranker: Reranker = reranker or NoopReranker()
         self._retrievers = {r.name: r for r in retrievers}
-        self._pool = ThreadPoolExecutor(max_workers=len(self._retrievers), thread_name_prefix="retriever")
+        self._pool = ThreadPoolExecutor(
+            max_workers=len(self._retrievers), thread_name_prefix="retriever"
+        )
 
     def close(self) -> None:
         """Stop the retriever threads."""
@@ -100,7 +111,9 @@ class RecallPipeline:
             settings=cfg,
         )
         active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]
-        futures = {n: self._pool.submit(self._retrievers[n].retrieve, self._store, ctx) for n in active}
+        futures = {
+            n: self._pool.submit(self._retrievers[n].retrieve, self._store, ctx) for n in active
+        }
         hits: dict[str, list[Hit]] = {n: f.result() for n, f in futures.items()}
         fused = weighted_rrf(
             {n: [h.memory_id for h in hs] for n, hs in hits.items()}, plan.weights, k=cfg.rrf_k
@@ -152,7 +165,7 @@ class RecallPipeline:
         hits: dict[str, list[Hit]],
         rrf: dict[str, float],
         now: datetime,
-        embedding: object,
+        embedding: Vector,
     ) -> list[RecallHit]:
         cfg = self._settings
         need_vectors = plan.mmr or query.profile == "composite"
@@ -161,7 +174,9 @@ class RecallPipeline:
             for m in self._store.get_memories(namespace, list(rrf), with_embeddings=need_vectors)
         }
         pool = [m for m in memories.values() if self._admissible(m, query)]
-        kept = confidence_gate({m.id: m.confidence for m in pool}, min_confidence=cfg.min_confidence)
+        kept = confidence_gate(
+            {m.id: m.confidence for m in pool}, min_confidence=cfg.min_confidence
+        )
         pool = [m for m in pool if m.id in kept]
         ranks = {
             name: {h.memory_id: (i + 1, h) for i, h in enumerate(hs)} for name, hs in hits.items()
@@ -202,7 +217,9 @@ class RecallPipeline:
         for m in order:
             weight, fresh, boost = scored[m.id]
             per = {
-                name: RetrieverScore(rank=r[m.id][0], score=r[m.id][1].score, detail=r[m.id][1].detail)
+                name: RetrieverScore(
+                    rank=r[m.id][0], score=r[m.id][1].score, detail=r[m.id][1].detail
+                )
                 for name, r in ranks.items()
                 if m.id in r
             }
@@ -217,7 +234,13 @@ class RecallPipeline:
                 rerank=rerank_note,
                 renderable=renderable(m.confidence, render_gate=cfg.render_gate),
             )
-            out.append(RecallHit(memory=m.model_copy(update={"embedding": None}), weight=weight, explanation=explanation))
+            out.append(
+                RecallHit(
+                    memory=m.model_copy(update={"embedding": None}),
+                    weight=weight,
+                    explanation=explanation,
+                )
+            )
         return out
 
     def _admissible(self, m: Memory, query: RecallQuery) -> bool:
@@ -227,12 +250,10 @@ class RecallPipeline:
             return m.type in query.types and not m.type_uncertain
         return True
 
-    def _composite(self, m: Memory, embedding: object, now: datetime) -> float:
+    def _composite(self, m: Memory, embedding: Vector, now: datetime) -> float:
         """Seed 004 composite profile: w1·similarity + w2·salience + w3·confidence."""
-        import numpy as np
-
         cfg = self._settings
-        sim = float(np.dot(_vector(m), np.asarray(embedding))) if m.embedding is not None else 0.0
+        sim = float(np.dot(_vector(m), embedding)) if m.embedding is not None else 0.0
         sal = decayed_salience(
             m.salience,
             _days(now, m.last_accessed_at or m.last_observed_at),
@@ -257,7 +278,9 @@ class RecallPipeline:
         updates: list[AccessUpdate] = []
         for hit in ranked:
             m = hit.memory
-            boost = cfg.stability_direct_boost if m.id in direct else cfg.stability_associative_boost
+            boost = (
+                cfg.stability_direct_boost if m.id in direct else cfg.stability_associative_boost
+            )
             since = _days(now, m.last_accessed_at or m.created_at)
             updates.append(
                 AccessUpdate(
@@ -278,7 +301,5 @@ class RecallPipeline:
         self._store.record_access(namespace, updates)
 
 
-def _vector(m: Memory) -> object:
-    import numpy as np
-
+def _vector(m: Memory) -> Vector:
     return np.asarray(m.embedding, dtype=np.float32)

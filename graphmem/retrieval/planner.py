@@ -94,7 +94,9 @@ def choose_plan(
     }
     base = dict(settings.retriever_weights)
     if score >= settings.specificity_precise:
-        weights = {name: (base[name] if name in ("semantic", "entity") else 0.0) for name in RETRIEVERS}
+        weights = {
+            name: (base[name] if name in ("semantic", "entity") else 0.0) for name in RETRIEVERS
+        }
         return Plan("precise", weights, min(k, settings.precise_k), False, False, score, signals)
     if any(link.confidence > settings.entity_plan_confidence for link in links):
         base["entity"] = settings.entity_centric_weight

@@ -34,14 +34,22 @@ _NUMBER_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2, "several": 3,
 }  # fmt: skip
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
-_SEASONS = {"spring": (3, 5), "summer": (6, 8), "fall": (9, 11), "autumn": (9, 11), "winter": (12, 2)}
+_SEASONS = {
+    "spring": (3, 5),
+    "summer": (6, 8),
+    "fall": (9, 11),
+    "autumn": (9, 11),
+    "winter": (12, 2),
+}
 
 _DAY_DATE = re.compile(
     rf"\b(\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_RE},?\s+\d{{4}}|{_MONTH_RE}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})\b",
     re.I,
 )
 _MONTH_YEAR = re.compile(rf"\b{_MONTH_RE},?\s+(\d{{4}})\b", re.I)
-_YEAR = re.compile(r"\b(?:in|during|of|since|from|by)\s+((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\b", re.I)
+_YEAR = re.compile(
+    r"\b(?:in|during|of|since|from|by)\s+((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\b", re.I
+)
 _LAST_MONTH_NAME = re.compile(rf"\b(last|this|in|during|past)\s+{_MONTH_RE}\b", re.I)
 _AGO = re.compile(
     r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|several)\s+"
@@ -175,7 +183,10 @@ def _simple(phrase: str, ref: datetime, expression: str) -> TimeWindow:
         "today": (day, day + one),
         "tonight": (day, day + one),
         "this morning": (day, day + one),
-        "last weekend": (day - timedelta(days=ref.weekday() + 3), day - timedelta(days=ref.weekday())),
+        "last weekend": (
+            day - timedelta(days=ref.weekday() + 3),
+            day - timedelta(days=ref.weekday()),
+        ),
         "this weekend": (day - one * 2, day + one * 3),
         "last week": (day - 2 * week, day),
         "the week before": (day - 3 * week, day - week),

@@ -37,7 +37,7 @@ from graphmem.scoring import (
     source_strength,
     type_prior,
 )
-from graphmem.settings import MEMORY_TYPES, Settings
+from graphmem.settings import MEMORY_TYPES, MemoryTypeName, Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch
 from graphmem.text import content_hash, memory_id, relation_id, surface_hash
 from graphmem.write.dedup import (
@@ -60,7 +60,7 @@ class _Prepared:
     index: int
     candidate: MemoryCandidate
     position: int
-    memory_type: str
+    memory_type: MemoryTypeName
     type_uncertain: bool
     s: float
     e: float
@@ -83,7 +83,9 @@ class _BatchState:
     relations: dict[str, Relation] = field(default_factory=dict)
 
 
-def compute_confidence(settings: Settings, s: float, n: int, e: float, t: float, grounding: str) -> float:
+def compute_confidence(
+    settings: Settings, s: float, n: int, e: float, t: float, grounding: str
+) -> float:
     """SPEC §2.5 then §2.6: the stored confidence of a memory."""
     raw = confidence(s, n, e, t, weights=settings.confidence_weights)
     return apply_grounding(
@@ -165,7 +167,7 @@ class WritePipeline:
         )
         n = 1 if evidenced else 0
         conf = compute_confidence(cfg, s, n, e, t, candidate.grounding)
-        memory_type = candidate.type if known_type else "Fact"
+        memory_type: MemoryTypeName = candidate.type if candidate.type != "unknown" else "Fact"
         observation = Observation(
             session_id=candidate.session_id,
             turn_id=candidate.turn_id,
@@ -185,7 +187,9 @@ class WritePipeline:
             t=t,
             n=n,
             confidence=conf,
-            hash=content_hash(memory_type, candidate.subject, candidate.predicate, candidate.content),
+            hash=content_hash(
+                memory_type, candidate.subject, candidate.predicate, candidate.content
+            ),
             observation=observation,
         )
 
@@ -231,7 +235,9 @@ class WritePipeline:
         ambiguous = 0
         ids: list[str | None] = [None] * len(candidates)
         for item, vector in zip(prepared, vectors, strict=True):
-            target, was_ambiguous = self._find_duplicate(item, vector, state, existing_by_hash, nearest)
+            target, was_ambiguous = self._find_duplicate(
+                item, vector, state, existing_by_hash, nearest
+            )
             ambiguous += was_ambiguous
             mentions = self._resolve(namespace, item.candidate, known, state)
             if target is not None:
@@ -266,7 +272,9 @@ class WritePipeline:
         )
 
     # ------------------------------------------------------------------ dedup
-    def _nearest_existing(self, namespace: str, vectors: Vector) -> list[tuple[Memory, float] | None]:
+    def _nearest_existing(
+        self, namespace: str, vectors: Vector
+    ) -> list[tuple[Memory, float] | None]:
         """Tier 2 against the store: each row's nearest current memory above the
         escalate threshold (one batched vector query, one batched fetch)."""
         hits = self._store.vector_search(namespace, vectors, 1)
@@ -274,7 +282,9 @@ class WritePipeline:
         wanted = [row[0] for row in hits if row and row[0].score >= escalate]
         found = {
             m.id: m
-            for m in self._store.get_memories(namespace, [h.memory_id for h in wanted], with_embeddings=True)
+            for m in self._store.get_memories(
+                namespace, [h.memory_id for h in wanted], with_embeddings=True
+            )
         }
         out: list[tuple[Memory, float] | None] = []
         for row in hits:
@@ -333,7 +343,7 @@ class WritePipeline:
         return Memory(
             id=memory_id(namespace, item.hash),
             namespace=namespace,
-            type=item.memory_type,  # type: ignore[arg-type]
+            type=item.memory_type,
             type_uncertain=item.type_uncertain,
             content=c.content,
             subject=c.subject,
@@ -395,14 +405,20 @@ class WritePipeline:
             return []
         rivals = {
             m.id: state.memories.get(m.id, m)
-            for m in self._store.find_by_subject_predicate(namespace, memory.subject, memory.predicate)
+            for m in self._store.find_by_subject_predicate(
+                namespace, memory.subject, memory.predicate
+            )
         }
         for other in state.memories.values():
             if (other.subject, other.predicate) == (memory.subject, memory.predicate):
                 rivals[other.id] = other
         losers: list[str] = []
         for rival in rivals.values():
-            if rival.id == memory.id or not rival.is_current or rival.content_hash == memory.content_hash:
+            if (
+                rival.id == memory.id
+                or not rival.is_current
+                or rival.content_hash == memory.content_hash
+            ):
                 continue
             when = memory.last_observed_at
             if memory.confidence >= rival.confidence:
@@ -452,9 +468,9 @@ class WritePipeline:
         when = candidate.event_time or memory.last_observed_at
         pairs: list[tuple[str, str, str]] = []
         for rel in candidate.relations:
-            src, dst = known.resolve(rel.source), known.resolve(rel.target)
-            if src is not None and dst is not None:
-                pairs.append((src[0], rel.predicate.upper().replace(" ", "_"), dst[0]))
+            source, target = known.resolve(rel.source), known.resolve(rel.target)
+            if source is not None and target is not None:
+                pairs.append((source[0], rel.predicate.upper().replace(" ", "_"), target[0]))
         if not candidate.relations:
             entity_ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
             pairs.extend((a, CO_OCCURS, b) for a, b in itertools.combinations(entity_ids, 2))

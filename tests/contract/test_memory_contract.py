@@ -289,7 +289,7 @@ def test_bad_input_writes_nothing(memory: GraphMem, ns: str) -> None:
             memory.remember(ns, [good, bad])
         assert info.value.field == field
     assert memory.stats(ns)["memories"] == 0
-    with pytest.raises(InvalidQueryError, match="query.text"):
+    with pytest.raises(InvalidQueryError, match=r"query\.text"):
         memory.recall(ns, "   ")
     with pytest.raises(InvalidMemoryError, match="namespace"):
         memory.remember("bad namespace!", [good])

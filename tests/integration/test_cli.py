@@ -72,7 +72,9 @@ def test_ingest_recall_show_forget(tmp_path: Path) -> None:
     ingest = run(tmp_path, "ingest", str(good), "-n", "cli")
     assert ingest.returncode == 0, ingest.stderr
     assert "3 new" in ingest.stdout
-    recall = run(tmp_path, "recall", "Which composer does Ada like?", "-n", "cli", "-k", "2", "--json")
+    recall = run(
+        tmp_path, "recall", "Which composer does Ada like?", "-n", "cli", "-k", "2", "--json"
+    )
     assert recall.returncode == 0, recall.stderr
     payload = json.loads(recall.stdout)
     top = payload["hits"][0]

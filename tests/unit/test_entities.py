@@ -25,7 +25,10 @@ def _dictionary() -> EntityDictionary:
 
 
 def test_links_names_aliases_possessives_first_names() -> None:
-    links = {link.entity_id: link for link in _dictionary().link("Did Caroline's friend Mel visit New York City?")}
+    links = {
+        link.entity_id: link
+        for link in _dictionary().link("Did Caroline's friend Mel visit New York City?")
+    }
     assert links["e-car"].confidence == LINK_FIRST_NAME  # first name of a multi-word name
     assert links["e-car"].surface == "Caroline's"
     assert links["e-mel"].confidence == LINK_ALIAS
@@ -50,5 +53,7 @@ def test_resolution_uses_existing_or_uuid5() -> None:
 
 
 def test_default_extractor_links_known_and_proposes_multiword() -> None:
-    found = CapitalizedNameExtractor().extract("Yesterday Mel and I hiked Mount Hood.", _dictionary())
+    found = CapitalizedNameExtractor().extract(
+        "Yesterday Mel and I hiked Mount Hood.", _dictionary()
+    )
     assert {m.name for m in found} == {"Melanie", "Mount Hood"}

@@ -16,5 +16,7 @@ class BM25Retriever:
     name = "bm25"
 
     def retrieve(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
-        rows = store.text_search(ctx.namespace, ctx.text, ctx.k, include_history=ctx.include_history)
+        rows = store.text_search(
+            ctx.namespace, ctx.text, ctx.k, include_history=ctx.include_history
+        )
         return [Hit(r.memory_id, r.score) for r in rows]
