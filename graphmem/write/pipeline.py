@@ -29,6 +29,7 @@ from graphmem.models import (
     Relation,
     WriteReport,
 )
+from graphmem.retrieval.timeparse import parse_time_window
 from graphmem.scoring import (
     apply_grounding,
     confidence,
@@ -95,6 +96,16 @@ def compute_confidence(
         partial_penalty=settings.grounding_penalty_partial,
         unknown_penalty=settings.grounding_penalty_unknown,
     )
+
+
+def derived_event_time(content: str, observed_at: datetime) -> datetime | None:
+    """Event time implied by the content's own time expression, resolved against
+    when it was said ("last week" said on 2023-05-08 → 2023-05-01); ``None`` when
+    the content names no time or only a vague one ("recently")."""
+    window = parse_time_window(content, observed_at)
+    if window is None or window.precision == "vague":
+        return None
+    return window.center
 
 
 class WritePipeline:
@@ -362,7 +373,7 @@ class WritePipeline:
             salience=c.salience if c.salience is not None else self._settings.salience_initial,
             created_at=now,
             last_observed_at=item.observation.observed_at,
-            event_time=c.event_time,
+            event_time=c.event_time or derived_event_time(c.content, item.observation.observed_at),
             content_hash=item.hash,
             mentions=tuple(mentions),
             embedding=tuple(float(x) for x in vector),
