@@ -131,7 +131,7 @@ class MemoryStore(Protocol):
         """Number of memories (all tiers, current or not)."""
 
     def stats(self, namespace: str) -> dict[str, int]:
-        """Counts: memories, current, superseded, cold, entities, relations, sessions."""
+        """Counts: memories, current, superseded, cold, unretrievable, entities, relations, sessions."""
 
     def namespaces(self) -> list[str]:
         """Namespaces that hold at least one memory or entity."""

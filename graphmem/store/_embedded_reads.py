@@ -1,0 +1,430 @@
+"""The read side of the embedded store: lookups, retrievers and index caches.
+
+:class:`EmbeddedReads` is the base class of
+:class:`graphmem.store.embedded.EmbeddedStore`; it owns the per-thread read
+connections and the per-namespace in-memory indexes
+(:mod:`graphmem.store._embedded_cache` explains how they are invalidated).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphmem.errors import InvalidInputError, StoreError, StoreUnavailableError
+from graphmem.models import Entity, Memory, Relation
+from graphmem.store import _embedded_sql as sql
+from graphmem.store._embedded_cache import IndexCache
+from graphmem.store.base import EntityHit, ScoredId, TermStats, Vector
+from graphmem.text import tokenize
+
+_BUSY_TIMEOUT_S = 30.0  # wait this long for another writer's lock
+_DAY_US = 86_400_000_000
+_ROLE_ORDER = {"subject": 0, "object": 1, "mention": 2}
+
+
+class EmbeddedReads:
+    """Lookups and retrievers over the embedded store's SQLite file.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        Directory of the store.
+    dim : int
+        Embedding dimension.
+    bm25_k1, bm25_b : float
+        BM25 parameters.
+    """
+
+    def __init__(self, path: Path, *, dim: int, bm25_k1: float, bm25_b: float) -> None:
+        self._path = path
+        self._dim = dim
+        self._writer: sqlite3.Connection | None = None
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._generation = 0
+        self._indexes = IndexCache(self._reader, dim=dim, k1=bm25_k1, b=bm25_b)
+
+    @property
+    def db_path(self) -> Path:
+        """Path of the SQLite file."""
+        return self._path / sql.DB_FILE
+
+    # -- lookups --------------------------------------------------------------
+    def get_memories(
+        self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
+    ) -> list[Memory]:
+        """Memories by id, in the order of ``ids``; missing ids are skipped.
+
+        ``with_embeddings`` fills ``Memory.embedding`` (float32 values as floats).
+        """
+        found: dict[str, Memory] = {}
+        for chunk in sql.chunks(ids):
+            query = f"id IN ({sql.placeholders(len(chunk))})"
+            for memory in self._select(namespace, query, chunk, with_embeddings, "get_memories"):
+                found[memory.id] = memory
+        return [found[i] for i in ids if i in found]
+
+    def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:
+        """Current memories by content hash, with embeddings (dedup tier 1).
+
+        When several current memories share a hash, the one with the lowest id.
+        """
+        found: dict[str, Memory] = {}
+        for chunk in sql.chunks(hashes):
+            query = f"content_hash IN ({sql.placeholders(len(chunk))}) AND superseded_by IS NULL"
+            for memory in self._select(namespace, query, chunk, True, "find_by_hashes"):
+                found.setdefault(memory.content_hash, memory)
+        return found
+
+    def find_by_subject_predicate(
+        self, namespace: str, subject: str, predicate: str
+    ) -> list[Memory]:
+        """Current memories with exactly this subject and predicate, by id, with embeddings."""
+        query = "subject = ? AND predicate = ? AND superseded_by IS NULL"
+        return self._select(
+            namespace, query, (subject, predicate), True, "find_by_subject_predicate"
+        )
+
+    def memories_in_session(self, namespace: str, session_id: str) -> list[Memory]:
+        """Every memory (current or not) observed in the session, by id, with embeddings."""
+        query = (
+            "id IN (SELECT memory_id FROM memory_sessions WHERE namespace = ? AND session_id = ?)"
+        )
+        return self._select(namespace, query, (namespace, session_id), True, "memories_in_session")
+
+    def list_entities(self, namespace: str) -> list[Entity]:
+        """All entities of the namespace, by id."""
+        with self._errors("list_entities"):
+            return list(self._indexes.entities(namespace))
+
+    def count_memories(self, namespace: str) -> int:
+        """Number of memories of the namespace (all tiers, current or not)."""
+        with self._errors("count_memories"):
+            row = (
+                self._reader()
+                .execute("SELECT count(*) FROM memories WHERE namespace = ?", (namespace,))
+                .fetchone()
+            )
+        return int(row[0])
+
+    def stats(self, namespace: str) -> dict[str, int]:
+        """Counts of the namespace.
+
+        Returns
+        -------
+        dict of str to int
+            ``memories``, ``current``, ``superseded``, ``cold``,
+            ``unretrievable``, ``entities``, ``relations`` and ``sessions``
+            (distinct sessions with an observation).
+        """
+        with self._errors("stats"):
+            row = self._reader().execute(sql.STATS, {"ns": namespace}).fetchone()
+        return {key: int(value) for key, value in zip(sql.STATS_KEYS, row, strict=True)}
+
+    def namespaces(self) -> list[str]:
+        """Namespaces holding at least one memory or entity, sorted."""
+        with self._errors("namespaces"):
+            rows = self._reader().execute(
+                "SELECT namespace FROM memories UNION SELECT namespace FROM entities ORDER BY 1"
+            )
+            return [ns for (ns,) in rows]
+
+    # -- retrievers -----------------------------------------------------------
+    def vector_search(
+        self,
+        namespace: str,
+        embeddings: Vector,
+        k: int,
+        *,
+        include_history: bool = False,
+        include_cold: bool = False,
+    ) -> list[list[ScoredId]]:
+        """Exact top-``k`` cosine search for each query row.
+
+        Parameters
+        ----------
+        namespace : str
+        embeddings : numpy.ndarray of float32, shape (m, dim)
+            Query vectors (normalised here again; a zero row scores 0).
+        k : int
+            Results per row, ``>= 1``.
+        include_history : bool
+            Also return superseded and non-retrievable memories.
+        include_cold : bool
+            Also return cold-tier memories.
+
+        Returns
+        -------
+        list of list of ScoredId
+            ``m`` lists; cosine in [-1, 1] (rounded to 6 decimals) desc, then id.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``embeddings`` is not (m, dim), holds a non-finite value, or ``k < 1``.
+        """
+        _check_k(k)
+        queries = np.asarray(embeddings, dtype=np.float32)
+        if queries.ndim != 2 or queries.shape[1] != self._dim:
+            raise InvalidInputError(
+                f"expected shape (m, {self._dim}), got {queries.shape}", field="embeddings"
+            )
+        queries = np.stack(
+            [self._vector(q, field=f"embeddings[{i}]") for i, q in enumerate(queries)]
+        )
+        if queries.shape[0] == 0:
+            return []
+        with self._errors("vector_search"):
+            index = self._indexes.vectors(namespace)
+        return index.search(queries, k, include_history=include_history, include_cold=include_cold)
+
+    def text_search(
+        self, namespace: str, text: str, k: int, *, include_history: bool = False
+    ) -> list[ScoredId]:
+        """Top-``k`` memories by BM25 (SPEC §3) of ``text`` against their content.
+
+        Only memories containing a query token are returned (score > 0), by
+        score desc then id; a query without ``\\w`` tokens returns ``[]``.
+        Superseded and non-retrievable memories only with ``include_history``.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``k < 1``.
+        """
+        _check_k(k)
+        tokens = tokenize(text)
+        if not tokens:
+            return []
+        with self._errors("text_search"):
+            index = self._indexes.texts(namespace)
+        return index.search(tokens, k, include_history=include_history)
+
+    def entity_search(
+        self,
+        namespace: str,
+        entity_ids: Sequence[str],
+        k: int,
+        *,
+        embedding: Vector | None = None,
+        include_history: bool = False,
+    ) -> list[EntityHit]:
+        """Memories mentioning any of ``entity_ids``.
+
+        Parameters
+        ----------
+        embedding : numpy.ndarray of float32, shape (dim,), optional
+            Query vector; orders memories mentioning as many entities.
+
+        Returns
+        -------
+        list of EntityHit
+            At most ``k``, by entities mentioned desc, cosine desc, id asc.
+            ``entity_ids`` of a hit are the given entities it mentions, by
+            id; ``roles`` is aligned with them (subject before object before
+            mention when an entity has several roles).
+
+        Raises
+        ------
+        InvalidInputError
+            If ``embedding`` has the wrong dimension or ``k < 1``.
+        """
+        _check_k(k)
+        query = None if embedding is None else self._vector(embedding, field="embedding")
+        roles: dict[str, dict[str, str]] = defaultdict(dict)
+        visible = "" if include_history else f" AND {sql.VISIBLE}"
+        with self._errors("entity_search"):
+            for chunk in sql.chunks(entity_ids):
+                rows = self._reader().execute(
+                    "SELECT mn.memory_id, mn.entity_id, mn.role FROM mentions mn"
+                    " JOIN memories m ON m.namespace = mn.namespace AND m.id = mn.memory_id"
+                    f" WHERE mn.namespace = ? AND mn.entity_id IN ({sql.placeholders(len(chunk))})"
+                    f"{visible}",
+                    (namespace, *chunk),
+                )
+                for memory_id, entity_id, role in rows:
+                    known = roles[memory_id].get(entity_id)
+                    if known is None or _ROLE_ORDER[role] < _ROLE_ORDER[known]:
+                        roles[memory_id][entity_id] = role
+        if not roles:
+            return []
+        sims = self._similarities(namespace, list(roles), query)
+        ranked = sorted(roles, key=lambda m: (-len(roles[m]), -sims[m], m))[:k]
+        return [
+            EntityHit(
+                memory_id=m,
+                entity_ids=tuple(sorted(roles[m])),
+                roles=tuple(roles[m][e] for e in sorted(roles[m])),
+                similarity=sims[m],
+            )
+            for m in ranked
+        ]
+
+    def time_window_search(
+        self,
+        namespace: str,
+        start: datetime,
+        end: datetime,
+        k: int,
+        *,
+        embedding: Vector | None = None,
+        include_history: bool = False,
+    ) -> list[ScoredId]:
+        """Memories whose time anchor lies in ``[start, end)``.
+
+        The anchor is ``Memory.time_anchor``: event time, else the first
+        observation. With ``embedding`` the score is the cosine to it; without,
+        it is closeness to the window's centre, ``1 / (1 + |anchor − centre|
+        in days)`` in (0, 1]. At most ``k``, by score desc then id.
+
+        Raises
+        ------
+        InvalidInputError
+            If a bound is naive, ``embedding`` has the wrong dimension or ``k < 1``.
+        """
+        _check_k(k)
+        for name, value in (("start", start), ("end", end)):
+            if value.utcoffset() is None:
+                raise InvalidInputError("must be timezone-aware", field=name)
+        query = None if embedding is None else self._vector(embedding, field="embedding")
+        lo, hi = sql.micros(start), sql.micros(end)
+        if hi <= lo:
+            return []
+        visible = "" if include_history else f" AND {sql.VISIBLE}"
+        select = (
+            "SELECT m.id, m.time_anchor FROM memories m WHERE m.namespace = ?"
+            f" AND m.time_anchor >= ? AND m.time_anchor < ?{visible}"
+        )
+        with self._errors("time_window_search"):
+            if query is None:  # closeness to the centre, computed on 2x scale (integers)
+                rows = (
+                    self._reader()
+                    .execute(
+                        f"{select} ORDER BY abs(2 * m.time_anchor - ?), m.id LIMIT ?",
+                        (namespace, lo, hi, lo + hi, k),
+                    )
+                    .fetchall()
+                )
+                return [
+                    ScoredId(m, 1.0 / (1.0 + abs(2 * anchor - lo - hi) / (2 * _DAY_US)))
+                    for m, anchor in rows
+                ]
+            ids = [m for m, _ in self._reader().execute(select, (namespace, lo, hi))]
+        sims = self._similarities(namespace, ids, query)
+        return [ScoredId(m, sims[m]) for m in sorted(ids, key=lambda m: (-sims[m], m))[:k]]
+
+    def relation_subgraph(
+        self, namespace: str, entity_ids: Sequence[str], max_hops: int
+    ) -> list[Relation]:
+        """Distinct current relations on paths of at most ``max_hops`` from ``entity_ids``.
+
+        Current means ``valid_until`` is unset. Paths follow relations in
+        either direction; each relation is returned once, by id.
+        """
+        with self._errors("relation_subgraph"):
+            graph = self._indexes.graph(namespace)
+        return graph.subgraph(entity_ids, max_hops)
+
+    def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
+        """Document frequency of each lower-cased term over current memories.
+
+        Returns
+        -------
+        TermStats
+            ``n_docs`` = current memories; ``df`` has every lower-cased term
+            of ``terms`` (0 when absent). Content is tokenised with
+            :func:`graphmem.text.tokenize`.
+        """
+        with self._errors("term_stats"):
+            index = self._indexes.texts(namespace)
+        return TermStats(index.n_current, {t.casefold(): index.df[t.casefold()] for t in terms})
+
+    # -- plumbing -------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(
+            self.db_path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+        )
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read connection (opened on first use)."""
+        if self._writer is None:
+            raise StoreUnavailableError("the embedded store is not open; call open() first")
+        local = self._local
+        if getattr(local, "generation", None) != self._generation:
+            conn = self._connect()
+            conn.execute("PRAGMA query_only = ON")
+            with self._readers_lock:
+                self._readers.append(conn)
+            local.conn, local.generation = conn, self._generation
+        reader: sqlite3.Connection = local.conn
+        return reader
+
+    def _close_readers(self) -> None:
+        with self._readers_lock:
+            for conn in self._readers:
+                conn.close()
+            self._readers.clear()
+            self._generation += 1
+        self._indexes.clear()
+
+    @contextmanager
+    def _errors(self, query: str) -> Iterator[None]:
+        """Translate SQLite errors into :class:`StoreError` naming the operation."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"embedded store failed: {exc}", query=query) from exc
+
+    def _select(
+        self, namespace: str, where: str, params: Sequence[Any], embeddings: bool, query: str
+    ) -> list[Memory]:
+        """Memories of ``namespace`` matching ``where``, by id."""
+        with self._errors(query):
+            rows = (
+                self._reader()
+                .execute(
+                    f"SELECT {sql.MEMORY_COLUMNS} FROM memories"
+                    f" WHERE namespace = ? AND {where} ORDER BY id",
+                    (namespace, *params),
+                )
+                .fetchall()
+            )
+        return [sql.memory_from_row(body, blob, with_embedding=embeddings) for body, blob in rows]
+
+    def _vector(self, value: Any, *, field: str) -> Vector:
+        """``value`` as a finite float32 vector of length ``dim``, L2-normalised."""
+        array = np.asarray(value, dtype=np.float32)
+        if array.size != self._dim or array.ndim > 2 or (array.ndim == 2 and array.shape[0] != 1):
+            raise InvalidInputError(
+                f"expected an embedding of dimension {self._dim}, got shape {array.shape}",
+                field=field,
+            )
+        array = array.reshape(self._dim)
+        if not np.all(np.isfinite(array)):
+            raise InvalidInputError("embedding holds a non-finite value", field=field)
+        norm = float(np.linalg.norm(array))
+        return array / norm if norm > 0 else array
+
+    def _similarities(
+        self, namespace: str, ids: Sequence[str], query: Vector | None
+    ) -> dict[str, float]:
+        if query is None:
+            return dict.fromkeys(ids, 0.0)
+        with self._errors("similarities"):
+            index = self._indexes.vectors(namespace)
+        return index.similarities(ids, query)
+
+
+def _check_k(k: int) -> None:
+    if k < 1:
+        raise InvalidInputError(f"must be >= 1, got {k}", field="k")
