@@ -206,6 +206,7 @@ class GraphMem:
                     exc.errors()[0]["msg"], field=_field_error(exc, f"candidates[{i}]")
                 ) from exc
         self.open()
+        self._reader.flush()
         try:
             return self._writer.remember(namespace, parsed)
         finally:
@@ -312,6 +313,7 @@ class GraphMem:
         """A memory with its provenance (observations: session, turn, time)."""
         validate_namespace(namespace)
         self.open()
+        self._reader.flush()
         found = self.store.get_memories(namespace, [memory_id], with_embeddings=with_embedding)
         if not found:
             raise MemoryNotFoundError(memory_id, namespace)
@@ -330,6 +332,7 @@ class GraphMem:
         """Counts for the namespace (memories, current, superseded, cold, entities, ...)."""
         validate_namespace(namespace)
         self.open()
+        self._reader.flush()
         return self.store.stats(namespace)
 
     def namespaces(self) -> list[str]:

@@ -325,6 +325,7 @@ class RecallResult(BaseModel):
     weights: dict[str, float]
     hits: tuple[RecallHit, ...]
     notes: tuple[str, ...] = ()
+    timings_ms: dict[str, float] = {}
 
 
 class WriteReport(BaseModel):

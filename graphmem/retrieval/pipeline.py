@@ -10,8 +10,10 @@ the access update of SPEC §4 on what it returns.
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
 import numpy as np
@@ -78,10 +80,28 @@ class RecallPipeline:
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers), thread_name_prefix="retriever"
         )
+        # Access updates are written off the caller's critical path, in order, by
+        # one thread; ``flush`` (called by reads of the same facade and by close)
+        # makes them durable before anything observes them.
+        self._access_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access")
+        self._pending: deque[Future[None]] = deque()
 
     def close(self) -> None:
-        """Stop the retriever threads."""
+        """Write pending access updates, then stop the threads."""
+        self.flush()
         self._pool.shutdown(wait=True)
+        self._access_pool.shutdown(wait=True)
+
+    def flush(self) -> None:
+        """Wait until every access update submitted so far is written (re-raising
+        a store error from one)."""
+        while self._pending:
+            self._pending.popleft().result()
+
+    def _timed(self, name: str, ctx: RetrievalContext) -> tuple[list[Hit], float]:
+        mark = time.perf_counter()
+        found = self._retrievers[name].retrieve(self._store, ctx)
+        return found, _ms(mark)
 
     # ------------------------------------------------------------------
     def recall(self, namespace: str, query: RecallQuery) -> RecallResult:
@@ -93,13 +113,18 @@ class RecallPipeline:
             When a store call fails.
         """
         cfg = self._settings
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
         now = query.reference_time or self._clock()
         embedding = self._embedder.embed([query.text])[0]
+        timings["embed"] = _ms(started)
+        mark = time.perf_counter()
         links = tuple(self._dictionary(namespace).link(query.text))
         window = parse_time_window(query.text, now)
         stats = self._store.term_stats(namespace, sorted(set(tokenize(query.text))))
         plan = choose_plan(query.text, links, window, stats, cfg, k=query.k or cfg.top_k)
         plan = self._override(plan, query)
+        timings["plan"] = _ms(mark)
         ctx = RetrievalContext(
             namespace=namespace,
             text=query.text,
@@ -110,21 +135,33 @@ class RecallPipeline:
             include_history=query.include_history,
             settings=cfg,
         )
+        mark = time.perf_counter()
         active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]
-        futures = {
-            n: self._pool.submit(self._retrievers[n].retrieve, self._store, ctx) for n in active
-        }
-        hits: dict[str, list[Hit]] = {n: f.result() for n, f in futures.items()}
+        futures = {n: self._pool.submit(self._timed, n, ctx) for n in active}
+        hits: dict[str, list[Hit]] = {}
+        for name, future in futures.items():
+            hits[name], timings[f"retriever.{name}"] = future.result()
+        timings["retrievers"] = _ms(mark)
+        mark = time.perf_counter()
         fused = weighted_rrf(
             {n: [h.memory_id for h in hs] for n, hs in hits.items()}, plan.weights, k=cfg.rrf_k
         )
+        timings["fusion"] = _ms(mark)
         # A question about a past window is asked from that window's point of view:
         # freshness is measured at the window's end, so decay does not bury exactly
         # the evidence the question asks for (SPEC §3 freshness, reference time).
         as_of = min(now, window.end) if window is not None and window.precision != "vague" else now
-        ranked = self._rank(namespace, query, plan, hits, dict(fused), as_of, embedding)
+        mark = time.perf_counter()
+        ranked = self._rank(namespace, query, plan, hits, dict(fused), as_of, embedding, timings)
+        timings["ranking"] = _ms(mark) - timings.get("hydration", 0.0)
         if query.record_access and ranked:
-            self._record_access(namespace, ranked, hits, self._clock(), query.session_id)
+            mark = time.perf_counter()
+            update = self._access_updates(ranked, hits, self._clock(), query.session_id)
+            self._pending.append(
+                self._access_pool.submit(self._store.record_access, namespace, update)
+            )
+            timings["access_submit"] = _ms(mark)
+        timings["total"] = _ms(started)
         notes = [f"plan {plan.name} (specificity {plan.specificity:.2f})"]
         if plan.rerank and isinstance(self._reranker, NoopReranker):
             notes.append("rerank requested by the plan; no reranker configured (no-op)")
@@ -138,6 +175,7 @@ class RecallPipeline:
             weights=plan.weights,
             hits=tuple(ranked),
             notes=tuple(notes),
+            timings_ms=timings,
         )
 
     def _override(self, plan: Plan, query: RecallQuery) -> Plan:
@@ -166,13 +204,16 @@ class RecallPipeline:
         rrf: dict[str, float],
         now: datetime,
         embedding: Vector,
+        timings: dict[str, float],
     ) -> list[RecallHit]:
         cfg = self._settings
         need_vectors = plan.mmr or query.profile == "composite"
+        mark = time.perf_counter()
         memories = {
             m.id: m
             for m in self._store.get_memories(namespace, list(rrf), with_embeddings=need_vectors)
         }
+        timings["hydration"] = _ms(mark)
         pool = [m for m in memories.values() if self._admissible(m, query)]
         kept = confidence_gate(
             {m.id: m.confidence for m in pool}, min_confidence=cfg.min_confidence
@@ -263,14 +304,13 @@ class RecallPipeline:
         )
         return composite_relevance(max(0.0, sim), sal, m.confidence, weights=cfg.composite_weights)
 
-    def _record_access(
+    def _access_updates(
         self,
-        namespace: str,
         ranked: list[RecallHit],
         hits: dict[str, list[Hit]],
         now: datetime,
         session_id: str | None,
-    ) -> None:
+    ) -> list[AccessUpdate]:
         """SPEC §4 access update: count, time, stability (direct 0.1 / associative
         0.03 × spaced-repetition factor), salience, session."""
         cfg = self._settings
@@ -298,7 +338,11 @@ class RecallPipeline:
                     reactivate=m.tier == "cold",
                 )
             )
-        self._store.record_access(namespace, updates)
+        return updates
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000.0
 
 
 def _vector(m: Memory) -> Vector:
