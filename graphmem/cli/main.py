@@ -318,6 +318,85 @@ def doctor(store: StoreOpt = None, data_dir: DataDir = None) -> None:
     raise typer.Exit(0 if ok else 1)
 
 
+@bench_app.command("latency")
+def bench_latency_command(
+    n: Annotated[
+        int, typer.Option("--n", min=1, help="Memories in the benchmark namespace.")
+    ] = 1000,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Passes over the query set.")] = 5,
+    rebuild: Annotated[
+        bool, typer.Option(help="Rebuild the namespace even if it has N memories.")
+    ] = False,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the result as JSON here.")
+    ] = None,
+) -> None:
+    """Recall latency p50/p95/p99 and per-stage breakdown at N synthetic memories.
+
+    Memories are generated from templates with random unit embeddings (built
+    through the store's bulk path); queries use the real model. BENCHMARKS.md §2.
+    """
+    from graphmem.perf import bench_latency
+
+    with open_memory(store, data_dir) as memory, _progress() as progress:
+        task = progress.add_task(f"building {n} memories", total=n)
+        result = bench_latency(
+            memory,
+            n,
+            repeats=repeats,
+            rebuild=rebuild,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    _print_perf(result, json_out)
+    if result["store"] == "embedded" and n > Settings().embedded_warn_size:
+        err.print("[yellow]warning:[/] past this size the embedded store is slow; use Neo4j")
+
+
+@bench_app.command("ingest")
+def bench_ingest_command(
+    path: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="A LoCoMo-format JSON file.")
+    ],
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Use only the first N turns.")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the result as JSON here.")
+    ] = None,
+) -> None:
+    """Ingest throughput of LoCoMo turns as a ratio to raw model.encode on the same texts."""
+    from graphmem.locomo import load_locomo, turn_candidates
+    from graphmem.perf import bench_ingest
+
+    candidates = [c for conv in load_locomo(path) for c in turn_candidates(conv)][:limit]
+    texts = [str(c["content"]) for c in candidates]
+    with open_memory(store, data_dir) as memory, _progress() as progress:
+        task = progress.add_task("ingesting", total=len(candidates))
+        result = bench_ingest(
+            memory,
+            (texts, candidates),
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    _print_perf(result, json_out)
+
+
+def _print_perf(result: dict[str, Any], json_out: Path | None) -> None:
+    table = Table(title="graphmem benchmark")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key, value in result.items():
+        if isinstance(value, dict):
+            for sub, item in value.items():
+                table.add_row(f"{key}.{sub}", str(item))
+        else:
+            table.add_row(key, str(value))
+    console.print(table)
+    if json_out is not None:
+        json_out.write_text(json.dumps(result, indent=2), encoding="utf-8")
+
+
 def _progress() -> Progress:
     return Progress(
         TextColumn("{task.description}"),

@@ -1,0 +1,276 @@
+"""Speed and scale benchmarks (BENCHMARKS.md §2): ingest throughput and recall latency.
+
+Both report ratios and percentiles measured in one run, with the
+configuration they ran under; neither is a timed test.
+
+- :func:`bench_ingest` ingests LoCoMo turns through the full write pipeline
+  (real embeddings, dedup on) and times raw ``model.encode`` on the same texts
+  in the same run; the headline is their ratio.
+- :func:`bench_latency` builds a namespace of ``n`` synthetic memories through
+  the store's bulk write path and times full recalls (query embedding, all
+  retrievers, fusion, ranking, access update) for a fixed query set covering
+  every plan.
+
+Synthetic memories: sentences from templates over 400 people, 60 places, 40
+activities and 24 months; each mentions a person and a place (co-occurrence
+relations between them, plus a person–person ``KNOWS`` chain), has an event time
+in 2023–2024 and — so that 100k can be built in minutes on 2 cores — a
+**random unit embedding** (seeded). The query embedding is real; the semantic
+retriever's results are then meaningless, its cost is not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import resource
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from graphmem.memory import GraphMem
+from graphmem.models import Entity, Memory, Mention, Observation, Relation
+from graphmem.store.base import WriteBatch
+from graphmem.text import content_hash, entity_id, memory_id, relation_id, surface_hash
+from graphmem.write.pipeline import compute_confidence
+
+Progress = Callable[[int], None]
+
+FIRST = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia", "Quin", "Rae", "Sol", "Tao"]  # fmt: skip
+LAST = ["Abbott", "Baker", "Costa", "Diaz", "Evans", "Fujita", "Garcia", "Haddad", "Ito", "Jensen", "Kowal", "Lopez", "Moreau", "Nakamura", "Okafor", "Petrov", "Quinn", "Rossi", "Silva", "Tanaka"]  # fmt: skip
+PLACES = [f"{a} {b}" for a in ("North", "South", "East", "West", "Old", "New") for b in ("Harbor", "Ridge", "Market", "Valley", "Park", "Bridge", "Hill", "Garden", "Square", "Lake")]  # fmt: skip
+ACTIVITIES = ["went hiking", "painted a mural", "ran a half marathon", "adopted a puppy", "started pottery classes", "visited a museum", "baked sourdough", "joined a choir", "went camping", "fixed a bicycle", "planted tomatoes", "learned to surf", "watched a play", "hosted a dinner", "wrote a poem", "built a bookshelf", "took a photo class", "went birdwatching", "played chess", "sang karaoke"] * 2  # fmt: skip
+QUERIES = (
+    "What did {person} do in March 2024?",
+    "Where did {person} go hiking?",
+    "Who knows {person}?",
+    "What happened last summer?",
+    "pottery classes",
+    "Tell me something interesting",
+    "What did {person} do at {place}?",
+    "Which people painted a mural in 2023?",
+)
+
+
+def _people(count: int = 400) -> list[str]:
+    return [f"{FIRST[i % 20]} {LAST[(i // 20) % 20]}" for i in range(count)]
+
+
+def synthetic_batches(
+    namespace: str, n: int, dim: int, *, confidence: float, batch_size: int = 5000, seed: int = 7
+) -> Iterator[WriteBatch]:
+    """Yield ``WriteBatch`` objects building ``n`` synthetic memories (see module doc).
+
+    ``confidence`` is what the write pipeline gives a direct verbatim Event
+    with n = 1; the bulk path skips the pipeline, so the caller computes it.
+    """
+    rng = np.random.default_rng(seed)
+    people = _people()
+    start = datetime(2023, 1, 1, tzinfo=UTC)
+    conf = confidence
+    entities = {
+        name: Entity(id=entity_id(name), namespace=namespace, name=name, kind=kind)
+        for names, kind in ((people, "Person"), (PLACES, "Place"))
+        for name in names
+    }
+    relations: dict[str, Relation] = {}
+    first_batch = True
+    for offset in range(0, n, batch_size):
+        size = min(batch_size, n - offset)
+        vectors = rng.standard_normal((size, dim)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        memories: list[Memory] = []
+        for j in range(size):
+            i = offset + j
+            person, place = people[i % len(people)], PLACES[(i * 7) % len(PLACES)]
+            when = start + timedelta(hours=(i * 37) % (24 * 730))
+            text = f"{person} {ACTIVITIES[(i * 3) % len(ACTIVITIES)]} at {place} (note {i})."
+            chash = content_hash("Event", None, None, text)
+            ident = memory_id(namespace, chash)
+            memories.append(
+                Memory(
+                    id=ident,
+                    namespace=namespace,
+                    type="Event",
+                    content=text,
+                    source_level="direct",
+                    source_strength=0.95,
+                    extractor="verbatim",
+                    extractor_confidence=1.0,
+                    type_prior=0.85,
+                    n=1,
+                    observations=(
+                        Observation(
+                            session_id=f"s{i // 50}",
+                            turn_id=f"t{i}",
+                            observed_at=when,
+                            source_level="direct",
+                            surface_hash=surface_hash(text),
+                        ),
+                    ),
+                    confidence=conf,
+                    created_at=when,
+                    last_observed_at=when,
+                    event_time=when,
+                    content_hash=chash,
+                    mentions=(
+                        Mention(entity_id=entities[person].id, role="subject"),
+                        Mention(entity_id=entities[place].id, role="object"),
+                    ),
+                    embedding=tuple(float(x) for x in vectors[j]),
+                )
+            )
+            rid = relation_id(namespace, entities[person].id, "CO_OCCURS_WITH", entities[place].id)
+            relations.setdefault(
+                rid,
+                Relation(
+                    id=rid,
+                    namespace=namespace,
+                    source_id=entities[person].id,
+                    target_id=entities[place].id,
+                    predicate="CO_OCCURS_WITH",
+                    confidence=conf,
+                    memory_id=ident,
+                ),
+            )
+        batch = WriteBatch(memories=memories)
+        if first_batch:
+            batch.entities = list(entities.values())
+            for a, b in itertools.pairwise(people):
+                rid = relation_id(namespace, entities[a].id, "KNOWS", entities[b].id)
+                batch.relations.append(
+                    Relation(
+                        id=rid,
+                        namespace=namespace,
+                        source_id=entities[a].id,
+                        target_id=entities[b].id,
+                        predicate="KNOWS",
+                        confidence=0.9,
+                        memory_id=memories[0].id,
+                    )
+                )
+            first_batch = False
+        batch.relations.extend(
+            r for r in relations.values() if r.memory_id in {m.id for m in memories}
+        )
+        yield batch
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in (0, 100])."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process, MiB (Linux ru_maxrss is KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench_latency(
+    memory: GraphMem,
+    n: int,
+    *,
+    namespace: str | None = None,
+    repeats: int = 5,
+    rebuild: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Recall latency at ``n`` memories; see the module docstring.
+
+    Returns a dict with ``p50_ms``, ``p95_ms``, ``p99_ms``, ``n``, ``store``,
+    ``stages`` (median ms per stage), ``build_s``, ``queries``, ``peak_rss_mb``.
+    """
+    ns = namespace or f"bench-latency-{n}"
+    memory.open()
+    build_s = 0.0
+    if rebuild or memory.store.count_memories(ns) != n:
+        memory.delete_namespace(ns)
+        started = time.perf_counter()
+        done = 0
+        conf = compute_confidence(memory.settings, 0.95, 1, 1.0, 0.85, "supported")
+        for batch in synthetic_batches(ns, n, memory.settings.embedding_dim, confidence=conf):
+            memory.store.write(ns, batch)
+            done += len(batch.memories)
+            if progress:
+                progress(done)
+        build_s = time.perf_counter() - started
+    people = _people()
+    queries = [
+        q.format(person=people[(i * 13) % len(people)], place=PLACES[i % len(PLACES)])
+        for i, q in enumerate(QUERIES)
+    ]
+    reference = datetime(2025, 1, 1, tzinfo=UTC)
+    memory.recall(ns, queries[0], reference_time=reference)  # warm caches, model, plans
+    totals: list[float] = []
+    stages: dict[str, list[float]] = {}
+    plans: dict[str, str] = {}
+    for _ in range(repeats):
+        for q in queries:
+            started = time.perf_counter()
+            result = memory.recall(ns, q, reference_time=reference)
+            totals.append((time.perf_counter() - started) * 1000)
+            plans[q] = result.plan
+            for stage, ms in result.timings_ms.items():
+                stages.setdefault(stage, []).append(ms)
+    memory._reader.flush()
+    return {
+        "store": memory.store.name,
+        "n": n,
+        "model": memory.embedder.name,
+        "queries": len(queries),
+        "repeats": repeats,
+        "plans": plans,
+        "build_s": round(build_s, 2),
+        "p50_ms": round(percentile(totals, 50), 2),
+        "p95_ms": round(percentile(totals, 95), 2),
+        "p99_ms": round(percentile(totals, 99), 2),
+        "stages": {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())},
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
+
+
+def bench_ingest(
+    memory: GraphMem,
+    texts_and_candidates: tuple[list[str], list[dict[str, Any]]],
+    *,
+    namespace: str = "bench-ingest",
+    batch_size: int = 256,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Ingest throughput vs raw encode throughput on the same texts, same run."""
+    texts, candidates = texts_and_candidates
+    memory.open()
+    memory.delete_namespace(namespace)
+    embedder = memory.embedder
+    embedder.embed(texts[:64])  # load the model outside both timings
+    started = time.perf_counter()
+    embedder.embed(texts)
+    encode_s = time.perf_counter() - started
+    started = time.perf_counter()
+    merged = 0
+    for offset in range(0, len(candidates), batch_size):
+        report = memory.remember(namespace, candidates[offset : offset + batch_size])
+        merged += len(report.merged)
+        if progress:
+            progress(min(len(candidates), offset + batch_size))
+    ingest_s = time.perf_counter() - started
+    encode_rate = len(texts) / encode_s
+    ingest_rate = len(candidates) / ingest_s
+    return {
+        "store": memory.store.name,
+        "model": embedder.name,
+        "batch_size": memory.settings.embedding_batch_size,
+        "write_batch": batch_size,
+        "memories": len(candidates),
+        "merged": merged,
+        "encode_per_s": round(encode_rate, 1),
+        "ingest_per_s": round(ingest_rate, 1),
+        "ratio_to_encode": round(ingest_rate / encode_rate, 3),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
