@@ -104,20 +104,16 @@ class RecallPipeline:
         return found, _ms(mark)
 
     # ------------------------------------------------------------------
-    def recall(self, namespace: str, query: RecallQuery) -> RecallResult:
-        """Run the read pipeline; see the module docstring.
-
-        Raises
-        ------
-        StoreError
-            When a store call fails.
-        """
+    def prepare(
+        self, namespace: str, query: RecallQuery, timings: dict[str, float]
+    ) -> tuple[RetrievalContext, Plan, datetime]:
+        """Embed the query once, link its entities, parse its time window and
+        choose the plan. Returns ``(context, plan, now)``; fills ``timings``."""
         cfg = self._settings
-        timings: dict[str, float] = {}
-        started = time.perf_counter()
+        mark = time.perf_counter()
         now = query.reference_time or self._clock()
         embedding = self._embedder.embed([query.text])[0]
-        timings["embed"] = _ms(started)
+        timings["embed"] = _ms(mark)
         mark = time.perf_counter()
         links = tuple(self._dictionary(namespace).link(query.text))
         window = parse_time_window(query.text, now)
@@ -135,13 +131,36 @@ class RecallPipeline:
             include_history=query.include_history,
             settings=cfg,
         )
-        mark = time.perf_counter()
-        active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]
-        futures = {n: self._pool.submit(self._timed, n, ctx) for n in active}
+        return ctx, plan, now
+
+    def retrieve(
+        self, ctx: RetrievalContext, names: Sequence[str], timings: dict[str, float]
+    ) -> dict[str, list[Hit]]:
+        """Run the named retrievers concurrently (each one store call)."""
+        futures = {n: self._pool.submit(self._timed, n, ctx) for n in names}
         hits: dict[str, list[Hit]] = {}
         for name, future in futures.items():
             hits[name], timings[f"retriever.{name}"] = future.result()
+        return hits
+
+    def recall(self, namespace: str, query: RecallQuery) -> RecallResult:
+        """Run the read pipeline; see the module docstring.
+
+        Raises
+        ------
+        StoreError
+            When a store call fails.
+        """
+        cfg = self._settings
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
+        ctx, plan, now = self.prepare(namespace, query, timings)
+        mark = time.perf_counter()
+        active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]
+        hits = self.retrieve(ctx, active, timings)
         timings["retrievers"] = _ms(mark)
+        window = ctx.window
+        embedding = ctx.embedding
         mark = time.perf_counter()
         fused = weighted_rrf(
             {n: [h.memory_id for h in hs] for n, hs in hits.items()}, plan.weights, k=cfg.rrf_k
@@ -170,7 +189,7 @@ class RecallPipeline:
             namespace=namespace,
             plan=plan.name,
             specificity=plan.specificity,
-            linked_entities=tuple(link.surface for link in links),
+            linked_entities=tuple(link.surface for link in ctx.links),
             time_window=(window.start, window.end) if window else None,
             weights=plan.weights,
             hits=tuple(ranked),
