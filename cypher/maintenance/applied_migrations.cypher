@@ -1,0 +1,4 @@
+// Names of the schema steps already applied to this database.
+MATCH (s:SchemaMigration)
+RETURN s.name AS name
+ORDER BY name

@@ -1,0 +1,7 @@
+// delete_namespace: every :Memory of the namespace with its relationships, in batches
+// (CALL ... IN TRANSACTIONS needs an auto-commit transaction).
+MATCH (n:Memory {namespace: $namespace})
+CALL (n) {
+  DETACH DELETE n
+} IN TRANSACTIONS OF 1000 ROWS
+RETURN count(*) AS deleted

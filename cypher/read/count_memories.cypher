@@ -1,0 +1,3 @@
+// Number of memories of a namespace (all tiers, current or not).
+MATCH (m:Memory {namespace: $namespace})
+RETURN count(m) AS count

@@ -1,0 +1,3 @@
+// One entity per (namespace, id).
+CREATE CONSTRAINT entity_key IF NOT EXISTS
+FOR (e:Entity) REQUIRE (e.namespace, e.id) IS UNIQUE

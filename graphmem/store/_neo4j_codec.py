@@ -1,0 +1,387 @@
+"""Rows in, models out: how graphmem's models map onto Neo4j properties.
+
+Pure functions, no driver import (:mod:`graphmem.store.neo4j` is the only
+module that imports ``neo4j``). A :class:`~graphmem.models.Memory` is one
+``:Memory`` node whose scalar fields are readable properties (``content``,
+``type``, ``confidence``, ``n``, ``created_at`` as a zoned DATETIME, ...) plus
+
+- ``time_anchor`` (DATETIME, in UTC): :attr:`Memory.time_anchor`, for time windows;
+- ``ns_key``: a one-token hash of the namespace, indexed by the fulltext
+  index so that a search stays inside its namespace in Lucene;
+- ``observations_json``: the observations as JSON (exact round trip), beside
+  the provenance graph ``(:Memory)-[:OBSERVED_IN]->(:Turn)-[:IN_SESSION]->(:Session)``;
+- ``embedding``: a float32 vector (``db.create.setNodeVectorProperty``);
+- mentions as ``(:Memory)-[:MENTIONS {role, ord}]->(:Entity)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timezone
+from typing import Any, Protocol
+
+import numpy as np
+
+from graphmem.errors import InvalidInputError
+from graphmem.models import Entity, Memory, Mention, Observation, Relation
+from graphmem.store.base import AccessUpdate, WriteBatch
+
+# Memory fields stored as node properties of the same name.
+MEMORY_PROPERTIES: tuple[str, ...] = (
+    "type",
+    "type_uncertain",
+    "content",
+    "subject",
+    "predicate",
+    "object",
+    "source_level",
+    "source_strength",
+    "hearsay",
+    "extractor",
+    "extractor_confidence",
+    "type_prior",
+    "n",
+    "grounding",
+    "confidence",
+    "access_count",
+    "last_accessed_at",
+    "accessed_sessions",
+    "stability",
+    "salience",
+    "retrievable",
+    "tier",
+    "created_at",
+    "last_observed_at",
+    "event_time",
+    "valid_until",
+    "superseded_by",
+    "content_hash",
+)
+RELATION_PROPERTIES: tuple[str, ...] = (
+    "predicate",
+    "confidence",
+    "memory_id",
+    "valid_from",
+    "valid_until",
+)
+NO_TURN = ""  # Turn id of a session's observations that carry no turn id
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_LUCENE_SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
+_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
+MAX_QUERY_WORDS = 256  # Lucene refuses queries of more than 1024 clauses
+
+
+# -- Lucene ------------------------------------------------------------------
+def lucene_escape(text: str) -> str:
+    r"""User text as a Lucene query of plain terms (default operator OR).
+
+    Every character of Lucene's query syntax (``+ - && || ! ( ) { } [ ] ^ "
+    ~ * ? : \ /``) is escaped with a backslash, the bare words ``AND``,
+    ``OR``, ``NOT`` are lower-cased (the analyzer lower-cases terms anyway),
+    words without a letter or digit are dropped, and at most
+    :data:`MAX_QUERY_WORDS` words are kept.
+
+    Returns
+    -------
+    str
+        The escaped words joined by spaces; ``""`` when nothing searchable is
+        left (empty or operator-only text), which callers must not send.
+
+    Examples
+    --------
+    >>> print(lucene_escape('C++ AND "rust" -- (fast)'))
+    C\+\+ and \"rust\" \(fast\)
+    >>> lucene_escape("&& || !")
+    ''
+    """
+    words: list[str] = []
+    for word in text.split():
+        if not any(ch.isalnum() for ch in word):
+            continue
+        if word in _LUCENE_OPERATORS:
+            word = word.lower()
+        words.append("".join(f"\\{ch}" if ch in _LUCENE_SPECIAL else ch for ch in word))
+        if len(words) == MAX_QUERY_WORDS:
+            break
+    return " ".join(words)
+
+
+def ns_key(namespace: str) -> str:
+    """One lower-case alphanumeric token standing for ``namespace`` in the fulltext index."""
+    return "ns" + hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:32]
+
+
+def lucene_query(namespace: str, escaped: str) -> str:
+    """A fulltext query for ``escaped`` terms inside ``namespace``; the namespace clause
+    is boosted by 0 so the score is the BM25 of the content terms alone."""
+    return f"ns_key:{ns_key(namespace)}^0 AND content:({escaped})"
+
+
+# -- validation ----------------------------------------------------------------
+def check_k(k: int, field: str = "k") -> None:
+    """Raise :class:`InvalidInputError` unless ``k >= 1``."""
+    if k < 1:
+        raise InvalidInputError(f"must be >= 1, got {k}", field=field)
+
+
+def check_aware(value: datetime, field: str) -> None:
+    """Raise :class:`InvalidInputError` for a naive datetime (it would not compare on Neo4j)."""
+    if value.utcoffset() is None:
+        raise InvalidInputError("must be timezone-aware", field=field)
+
+
+def vector(value: Any, dim: int, field: str) -> list[float]:
+    """``value`` as a finite float32 vector of length ``dim`` (as Python floats)."""
+    array = np.asarray(value, dtype=np.float32)
+    if array.size != dim or array.ndim > 2 or (array.ndim == 2 and array.shape[0] != 1):
+        raise InvalidInputError(
+            f"expected an embedding of dimension {dim}, got shape {array.shape}", field=field
+        )
+    if not np.all(np.isfinite(array)):
+        raise InvalidInputError("embedding holds a non-finite value", field=field)
+    return [float(x) for x in array.reshape(dim)]
+
+
+def query_vectors(embeddings: Any, dim: int) -> list[list[float]]:
+    """Rows of an (m, dim) query matrix, each L2-normalised (a zero row stays zero)."""
+    array = np.asarray(embeddings, dtype=np.float32)
+    if array.ndim != 2 or array.shape[1] != dim:
+        raise InvalidInputError(f"expected shape (m, {dim}), got {array.shape}", field="embeddings")
+    rows: list[list[float]] = []
+    for i, row in enumerate(array):
+        values = np.asarray(vector(row, dim, f"embeddings[{i}]"), dtype=np.float32)
+        norm = float(np.linalg.norm(values))
+        rows.append([float(x) for x in (values / norm if norm > 0 else values)])
+    return rows
+
+
+def check_batch(namespace: str, batch: WriteBatch, dim: int) -> None:
+    """Every item of ``batch`` in ``namespace``, every embedding of dimension ``dim``."""
+    groups: tuple[tuple[str, Sequence[Memory | Entity | Relation]], ...] = (
+        ("memories", batch.memories),
+        ("entities", batch.entities),
+        ("relations", batch.relations),
+    )
+    for group, items in groups:
+        for i, item in enumerate(items):
+            if item.namespace != namespace:
+                raise InvalidInputError(
+                    f"belongs to namespace {item.namespace!r}, not {namespace!r}",
+                    field=f"{group}[{i}].namespace",
+                )
+    for i, memory in enumerate(batch.memories):
+        if memory.embedding is not None:
+            vector(memory.embedding, dim, f"memories[{i}].embedding")
+
+
+def check_access(updates: Sequence[AccessUpdate]) -> None:
+    """Aware times and stability / salience in [0, 1]."""
+    for i, update in enumerate(updates):
+        check_aware(update.accessed_at, f"updates[{i}].accessed_at")
+        for name in ("stability", "salience"):
+            value = getattr(update, name)
+            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+                raise InvalidInputError(
+                    f"must be in [0, 1], got {value}", field=f"updates[{i}].{name}"
+                )
+
+
+# -- rows for the write statements ----------------------------------------------
+def wire(value: datetime | None) -> datetime | None:
+    """``value`` with a fixed-offset ``datetime.timezone`` (same instant, same offset).
+
+    Only such datetimes cross the driver boundary: the ``neo4j`` driver (6.4) packs an
+    aware datetime by calling ``tzinfo.utcoffset`` with its own ``neo4j.time.DateTime``,
+    which ``zoneinfo.ZoneInfo``'s C implementation does not type-check, and the process
+    intermittently crashes (segmentation fault). A fixed offset raises ``TypeError``
+    there instead, which the driver handles. Equality is unaffected; the zone name is
+    not kept (as in the embedded store's JSON).
+    """
+    if value is None:
+        return None
+    offset = value.utcoffset()
+    if offset is None:
+        raise InvalidInputError("must be timezone-aware", field="datetime")
+    return value.astimezone(UTC if not offset else timezone(offset))
+
+
+def _wired(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: wire(v) if isinstance(v, datetime) else v for k, v in values.items()}
+
+
+def latest_by_id(memories: Iterable[Memory]) -> list[Memory]:
+    """One memory per id, the last given (a batch that repeats an id upserts it twice)."""
+    return list({m.id: m for m in memories}.values())
+
+
+def micros(value: datetime) -> int:
+    """Integer microseconds since the Unix epoch of an aware ``value`` (exact)."""
+    delta = value - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def memory_row(memory: Memory, dim: int) -> dict[str, Any]:
+    """Parameters of one row of ``write/upsert_memories``."""
+    props: dict[str, Any] = {name: getattr(memory, name) for name in MEMORY_PROPERTIES}
+    props["accessed_sessions"] = list(memory.accessed_sessions)
+    props["observations_json"] = json.dumps(
+        [o.model_dump(mode="json") for o in memory.observations], separators=(",", ":")
+    )
+    # In UTC: Neo4j orders DATETIMEs of one instant in different zones by their offset,
+    # so only values in one zone compare as instants (the window bounds are UTC too).
+    props["time_anchor"] = memory.time_anchor.astimezone(UTC)
+    props["ns_key"] = ns_key(memory.namespace)
+    embedding = None if memory.embedding is None else vector(memory.embedding, dim, "embedding")
+    if embedding is None:
+        props["embedding"] = None  # removes a stored one
+    return {"id": memory.id, "props": _wired(props), "embedding": embedding}
+
+
+def mention_rows(memories: Iterable[Memory]) -> list[dict[str, Any]]:
+    """Rows of ``write/add_mentions``: one per mention, ``ord`` keeps their order."""
+    return [
+        {"memory_id": m.id, "entity_id": x.entity_id, "role": x.role, "ord": i}
+        for m in memories
+        for i, x in enumerate(m.mentions)
+    ]
+
+
+def observation_rows(memories: Iterable[Memory]) -> list[dict[str, Any]]:
+    """Rows of ``write/add_observations``: one per (memory, session, turn), earliest time."""
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for memory in memories:
+        for obs in memory.observations:
+            key = (memory.id, obs.session_id, obs.turn_id or NO_TURN)
+            row = rows.get(key)
+            if row is None or obs.observed_at < row["observed_at"]:
+                rows[key] = {
+                    "memory_id": key[0],
+                    "session_id": key[1],
+                    "turn_id": key[2],
+                    "observed_at": wire(obs.observed_at),
+                }
+    return list(rows.values())
+
+
+def entity_row(entity: Entity) -> dict[str, Any]:
+    """One row of ``write/upsert_entities``."""
+    return {
+        "id": entity.id,
+        "name": entity.name,
+        "kind": entity.kind,
+        "aliases": list(entity.aliases),
+    }
+
+
+def relation_row(relation: Relation) -> dict[str, Any]:
+    """One row of ``write/upsert_relations``."""
+    return {
+        "id": relation.id,
+        "source_id": relation.source_id,
+        "target_id": relation.target_id,
+        "props": _wired({name: getattr(relation, name) for name in RELATION_PROPERTIES}),
+    }
+
+
+def access_row(update: AccessUpdate) -> dict[str, Any]:
+    """One row of ``write/record_access``."""
+    return {
+        "memory_id": update.memory_id,
+        "accessed_at": wire(update.accessed_at),
+        "stability": update.stability,
+        "salience": update.salience,
+        "session_id": update.session_id,
+        "reactivate": update.reactivate,
+    }
+
+
+class StatementRunner(Protocol):
+    """Runs a named ``cypher/`` statement in the current transaction; rows as dicts."""
+
+    def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]: ...
+
+
+def apply_batch(tx: StatementRunner, namespace: str, batch: WriteBatch, dim: int) -> None:
+    """The statements of one :meth:`~graphmem.store.neo4j.Neo4jStore.write`, in order.
+
+    Entities; memories (properties, then their mentions and observations
+    replaced); relations; deletions (memories with their links and the relations
+    they are the source of); finally the turns and sessions left without memories.
+    """
+    ns = namespace
+    memories = latest_by_id(batch.memories)
+    deleted = list(dict.fromkeys(batch.deleted_memory_ids))
+    sessions: set[str] = set()
+    if batch.entities:
+        rows = [entity_row(e) for e in batch.entities]
+        tx.run("write/upsert_entities", {"namespace": ns, "rows": rows})
+    if memories:
+        rows = [memory_row(m, dim) for m in memories]
+        tx.run("write/upsert_memories", {"namespace": ns, "rows": rows})
+        ids = [m.id for m in memories]
+        cleared = tx.run("write/clear_memory_links", {"namespace": ns, "ids": ids})
+        sessions.update(cleared[0]["session_ids"])
+        if mentions := mention_rows(memories):
+            tx.run("write/add_mentions", {"namespace": ns, "rows": mentions})
+        if observations := observation_rows(memories):
+            tx.run("write/add_observations", {"namespace": ns, "rows": observations})
+    if batch.relations:
+        rows = [relation_row(r) for r in batch.relations]
+        tx.run("write/upsert_relations", {"namespace": ns, "rows": rows})
+    if deleted:
+        tx.run("write/delete_memory_relations", {"namespace": ns, "ids": deleted})
+        gone = tx.run("write/delete_memories", {"namespace": ns, "ids": deleted})
+        sessions.update(gone[0]["session_ids"])
+    if sessions:
+        tx.run("write/prune_provenance", {"namespace": ns, "session_ids": sorted(sessions)})
+
+
+# -- models from records ---------------------------------------------------------
+def native(value: Any) -> Any:
+    """Driver temporal values (``neo4j.time.DateTime``) as ``datetime``; others unchanged."""
+    to_native = getattr(value, "to_native", None)
+    return value if to_native is None else to_native()
+
+
+def memory_from_record(record: Mapping[str, Any], namespace: str) -> Memory:
+    """The :class:`Memory` of a ``memory`` map projected by a ``read/*`` statement."""
+    data: dict[str, Any] = {name: native(record[name]) for name in MEMORY_PROPERTIES}
+    data["id"] = record["id"]
+    data["namespace"] = namespace
+    data["accessed_sessions"] = tuple(record["accessed_sessions"] or ())
+    data["observations"] = tuple(
+        Observation.model_validate(o) for o in json.loads(record["observations_json"] or "[]")
+    )
+    data["mentions"] = tuple(Mention.model_validate(x) for x in record["mentions"])
+    embedding = record["embedding"]
+    data["embedding"] = None if embedding is None else tuple(float(x) for x in embedding)
+    return Memory.model_validate(data)
+
+
+def entity_from_record(record: Mapping[str, Any], namespace: str) -> Entity:
+    """The :class:`Entity` of a ``read/list_entities`` row."""
+    return Entity(
+        id=record["id"],
+        namespace=namespace,
+        name=record["name"],
+        kind=record["kind"] or "Thing",
+        aliases=tuple(record["aliases"] or ()),
+    )
+
+
+def relation_from_record(record: Mapping[str, Any], namespace: str) -> Relation:
+    """The :class:`Relation` of a ``read/relation_subgraph`` row."""
+    return Relation(
+        id=record["id"],
+        namespace=namespace,
+        source_id=record["source_id"],
+        target_id=record["target_id"],
+        predicate=record["predicate"],
+        confidence=record["confidence"],
+        memory_id=record["memory_id"],
+        valid_from=native(record["valid_from"]),
+        valid_until=native(record["valid_until"]),
+    )

@@ -1,0 +1,99 @@
+"""Which parameters the Neo4j store passes to each Cypher statement, and which indexes
+:meth:`graphmem.store.neo4j.Neo4jStore.open` requires.
+
+Every call through the store's statement seam is checked against :data:`QUERY_PARAMS`,
+and ``tests/unit/test_cypher_files.py`` checks it against the ``$parameters`` each
+``cypher/`` file uses, so a statement and its caller cannot drift apart.
+"""
+
+from __future__ import annotations
+
+__all__ = ["QUERY_PARAMS", "REQUIRED_INDEXES"]
+
+_NS = frozenset({"namespace"})
+_ROWS = frozenset({"namespace", "rows"})
+_IDS = frozenset({"namespace", "ids"})
+_NONE: frozenset[str] = frozenset()
+
+QUERY_PARAMS: dict[str, frozenset[str]] = {
+    "schema/000_schema_migration_key": _NONE,
+    "schema/001_memory_key": _NONE,
+    "schema/002_entity_key": _NONE,
+    "schema/003_session_key": _NONE,
+    "schema/004_turn_key": _NONE,
+    "schema/005_relation_key": _NONE,
+    "schema/010_memory_embedding": frozenset({"dimensions"}),
+    "schema/011_memory_content": _NONE,
+    "schema/020_memory_namespace": _NONE,
+    "schema/021_memory_time_anchor": _NONE,
+    "schema/022_memory_content_hash": _NONE,
+    "schema/023_memory_subject_predicate": _NONE,
+    "schema/024_entity_namespace": _NONE,
+    "schema/025_relation_memory": _NONE,
+    "schema/026_relation_namespace": _NONE,
+    "schema/027_session_namespace": _NONE,
+    "schema/028_turn_namespace": _NONE,
+    "write/upsert_entities": _ROWS,
+    "write/upsert_memories": _ROWS,
+    "write/clear_memory_links": _IDS,
+    "write/add_mentions": _ROWS,
+    "write/add_observations": _ROWS,
+    "write/upsert_relations": _ROWS,
+    "write/delete_memory_relations": _IDS,
+    "write/delete_memories": _IDS,
+    "write/prune_provenance": frozenset({"namespace", "session_ids"}),
+    "write/record_access": _ROWS,
+    "read/get_memories": frozenset({"namespace", "ids", "with_embeddings"}),
+    "read/find_by_hashes": frozenset({"namespace", "hashes"}),
+    "read/find_by_subject_predicate": frozenset({"namespace", "subject", "predicate"}),
+    "read/memories_in_session": frozenset({"namespace", "session_id"}),
+    "read/list_entities": _NS,
+    "read/count_memories": _NS,
+    "read/count_current": _NS,
+    "read/stats": _NS,
+    "read/namespaces": _NONE,
+    "read/vector_search": frozenset(
+        {"namespace", "embeddings", "k", "fetch_k", "include_history", "include_cold"}
+    ),
+    "read/vector_search_exact": frozenset(
+        {"namespace", "embeddings", "k", "include_history", "include_cold"}
+    ),
+    "read/text_search": frozenset({"namespace", "lucene", "k", "fetch_k", "include_history"}),
+    "read/term_df": frozenset({"namespace", "terms"}),
+    "read/entity_search": frozenset(
+        {"namespace", "entity_ids", "k", "embedding", "include_history"}
+    ),
+    "read/time_window_search": frozenset(
+        {"namespace", "start", "end", "bounds_sum_us", "k", "embedding", "include_history"}
+    ),
+    "read/relation_subgraph": frozenset({"namespace", "entity_ids", "max_hops"}),
+    "maintenance/applied_migrations": _NONE,
+    "maintenance/record_migration": frozenset({"name"}),
+    "maintenance/await_indexes": frozenset({"timeout_s"}),
+    "maintenance/show_indexes": _NONE,
+    "maintenance/server_components": _NONE,
+    "maintenance/delete_namespace_memories": _NS,
+    "maintenance/delete_namespace_entities": _NS,
+    "maintenance/delete_namespace_turns": _NS,
+    "maintenance/delete_namespace_sessions": _NS,
+}
+# Indexes (and constraint-backing indexes) that must be ONLINE after open().
+REQUIRED_INDEXES: tuple[str, ...] = (
+    "schema_migration_key",
+    "memory_key",
+    "entity_key",
+    "session_key",
+    "turn_key",
+    "relation_key",
+    "memory_embedding",
+    "memory_content",
+    "memory_namespace",
+    "memory_time_anchor",
+    "memory_content_hash",
+    "memory_subject_predicate",
+    "entity_namespace",
+    "relation_memory",
+    "relation_namespace",
+    "session_namespace",
+    "turn_namespace",
+)

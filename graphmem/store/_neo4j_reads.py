@@ -1,0 +1,311 @@
+"""The read side of the Neo4j store: lookups and the five retrievers' queries.
+
+:class:`Neo4jReads` is the base class of :class:`graphmem.store.neo4j.Neo4jStore`;
+every method is one or two statements of ``cypher/read/`` run through
+:meth:`_run` (defined by the store, which owns the driver). No driver import here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.errors import InvalidInputError
+from graphmem.models import Entity, Memory, Relation
+from graphmem.store import _neo4j_codec as codec
+from graphmem.store.base import EntityHit, ScoredId, TermStats, Vector
+from graphmem.text import tokenize
+
+# vector_search over-fetch: the HNSW index is asked for max(k * OVERFETCH, MIN_FETCH_K)
+# neighbours (at most MAX_FETCH_K) before the namespace / visibility post-filter.
+OVERFETCH = 10
+MIN_FETCH_K = 100
+MAX_FETCH_K = 10_000
+ALL_HITS = 2**31 - 1  # the fulltext "limit" that means every hit
+MAX_HOPS = 3  # relation_subgraph's Cypher pattern is bounded at 3 hops
+
+
+class Neo4jReads:
+    """Lookups and retrievers of :class:`graphmem.store.neo4j.Neo4jStore`."""
+
+    def __init__(self, *, dim: int, exact_search_max: int) -> None:
+        self._dim = dim
+        self._exact_search_max = exact_search_max
+
+    @property
+    def dim(self) -> int:
+        """Embedding dimension of the store."""
+        return self._dim
+
+    def _run(
+        self, name: str, params: Mapping[str, Any], *, write: bool = False
+    ) -> list[dict[str, Any]]:
+        raise NotImplementedError  # provided by Neo4jStore
+
+    # -- lookups --------------------------------------------------------------
+    def get_memories(
+        self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
+    ) -> list[Memory]:
+        """Memories by id, in the order of ``ids``; missing ids are skipped."""
+        distinct = list(dict.fromkeys(ids))
+        if not distinct:
+            return []
+        params = {"namespace": namespace, "ids": distinct, "with_embeddings": with_embeddings}
+        found = self._memories("read/get_memories", params)
+        by_id = {m.id: m for m in found}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:
+        """Current memories by content hash, with embeddings (dedup tier 1); the lowest
+        id when several current memories share a hash."""
+        distinct = list(dict.fromkeys(hashes))
+        if not distinct:
+            return {}
+        found: dict[str, Memory] = {}
+        for memory in self._memories(
+            "read/find_by_hashes", {"namespace": namespace, "hashes": distinct}
+        ):
+            found.setdefault(memory.content_hash, memory)
+        return found
+
+    def find_by_subject_predicate(
+        self, namespace: str, subject: str, predicate: str
+    ) -> list[Memory]:
+        """Current memories with exactly this subject and predicate, by id, with embeddings."""
+        params = {"namespace": namespace, "subject": subject, "predicate": predicate}
+        return self._memories("read/find_by_subject_predicate", params)
+
+    def memories_in_session(self, namespace: str, session_id: str) -> list[Memory]:
+        """Every memory (current or not) observed in the session, by id, with embeddings."""
+        params = {"namespace": namespace, "session_id": session_id}
+        return self._memories("read/memories_in_session", params)
+
+    def list_entities(self, namespace: str) -> list[Entity]:
+        """All (named) entities of the namespace, by id."""
+        rows = self._run("read/list_entities", {"namespace": namespace})
+        return [codec.entity_from_record(row, namespace) for row in rows]
+
+    def count_memories(self, namespace: str) -> int:
+        """Number of memories of the namespace (all tiers, current or not)."""
+        return int(self._run("read/count_memories", {"namespace": namespace})[0]["count"])
+
+    def stats(self, namespace: str) -> dict[str, int]:
+        """Counts: ``memories``, ``current``, ``superseded``, ``cold``,
+        ``unretrievable``, ``entities``, ``relations``, ``sessions`` (with an observation)."""
+        row = self._run("read/stats", {"namespace": namespace})[0]
+        return {key: int(value) for key, value in row.items()}
+
+    def namespaces(self) -> list[str]:
+        """Namespaces holding at least one memory or entity, sorted."""
+        return [row["namespace"] for row in self._run("read/namespaces", {})]
+
+    # -- retrievers -----------------------------------------------------------
+    def vector_search(
+        self,
+        namespace: str,
+        embeddings: Vector,
+        k: int,
+        *,
+        include_history: bool = False,
+        include_cold: bool = False,
+    ) -> list[list[ScoredId]]:
+        """Top-``k`` memories by cosine (rounded to 6 decimals) for each query row.
+
+        A namespace of at most ``exact_search_max`` memories is searched exactly
+        (``vector.similarity.cosine`` over the namespace). A larger one goes
+        through the HNSW index (``db.index.vector.queryNodes``) with
+        ``max(10·k, 100)`` neighbours (at most 10 000), post-filtered by namespace
+        and visibility and re-scored exactly; a row left with fewer than ``k``
+        hits is searched exactly instead. Query rows are L2-normalised; a zero
+        row scores 0 everywhere. Superseded and non-retrievable memories only
+        with ``include_history``, cold ones only with ``include_cold``.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``embeddings`` is not (m, dim) or holds a non-finite value, or ``k < 1``.
+        """
+        codec.check_k(k)
+        rows = codec.query_vectors(embeddings, self._dim)
+        if not rows:
+            return []
+        flags = {"include_history": include_history, "include_cold": include_cold}
+        results: list[list[ScoredId] | None] = [None] * len(rows)
+        if k <= MAX_FETCH_K and self.count_memories(namespace) > self._exact_search_max:
+            indexed = [i for i, row in enumerate(rows) if any(row)]
+            if indexed:
+                fetch_k = min(max(k * OVERFETCH, MIN_FETCH_K), MAX_FETCH_K)
+                params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
+                params["embeddings"] = [rows[i] for i in indexed]
+                for record in self._run("read/vector_search", params):
+                    hits = _scored(record["hits"])
+                    if len(hits) >= k:
+                        results[indexed[record["row"]]] = hits
+        missing = [i for i, hits in enumerate(results) if hits is None]
+        if missing:
+            params = {"namespace": namespace, "k": k, **flags}
+            params["embeddings"] = [rows[i] for i in missing]
+            for record in self._run("read/vector_search_exact", params):
+                results[missing[record["row"]]] = _scored(record["hits"])
+        return [hits or [] for hits in results]
+
+    def text_search(
+        self, namespace: str, text: str, k: int, *, include_history: bool = False
+    ) -> list[ScoredId]:
+        """Top-``k`` memories by Lucene's BM25 (k1 = 1.2, b = 0.75) of ``text``.
+
+        ``text`` is escaped (:func:`graphmem.store._neo4j_codec.lucene_escape`);
+        text without a ``\\w`` token returns ``[]``. Lucene ranks its best
+        ``max(10·k, 100)`` hits, which are filtered by visibility; when fewer than
+        ``k`` are left, all hits are ranked. Lucene's BM25 leaves out the
+        constant factor ``k1 + 1`` (the ranking is the same) and takes IDF and the
+        average length over the whole index, every namespace included.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``k < 1``.
+        """
+        codec.check_k(k)
+        escaped = codec.lucene_escape(text)
+        if not tokenize(text) or not escaped:
+            return []
+        params = {
+            "namespace": namespace,
+            "lucene": codec.lucene_query(namespace, escaped),
+            "k": k,
+            "fetch_k": max(k * OVERFETCH, MIN_FETCH_K),
+            "include_history": include_history,
+        }
+        hits = _scored(self._run("read/text_search", params))
+        if len(hits) < k:  # too few visible among the best fetch_k: search all hits
+            hits = _scored(self._run("read/text_search", {**params, "fetch_k": ALL_HITS}))
+        return hits
+
+    def entity_search(
+        self,
+        namespace: str,
+        entity_ids: Sequence[str],
+        k: int,
+        *,
+        embedding: Vector | None = None,
+        include_history: bool = False,
+    ) -> list[EntityHit]:
+        """Memories mentioning any of ``entity_ids``: at most ``k``, by entities
+        mentioned desc, cosine to ``embedding`` desc (0 without one), id.
+        ``entity_ids`` of a hit are sorted; ``roles`` aligned with them, each the
+        strongest role (subject, object, mention).
+
+        Raises
+        ------
+        InvalidInputError
+            If ``embedding`` has the wrong dimension or ``k < 1``.
+        """
+        codec.check_k(k)
+        query = None if embedding is None else codec.query_vectors([embedding], self._dim)[0]
+        ids = sorted(set(entity_ids))
+        if not ids:
+            return []
+        params = {
+            "namespace": namespace,
+            "entity_ids": ids,
+            "k": k,
+            "embedding": query,
+            "include_history": include_history,
+        }
+        return [
+            EntityHit(
+                memory_id=row["memory_id"],
+                entity_ids=tuple(row["entity_ids"]),
+                roles=tuple(row["roles"]),
+                similarity=float(row["similarity"]),
+            )
+            for row in self._run("read/entity_search", params)
+        ]
+
+    def time_window_search(
+        self,
+        namespace: str,
+        start: datetime,
+        end: datetime,
+        k: int,
+        *,
+        embedding: Vector | None = None,
+        include_history: bool = False,
+    ) -> list[ScoredId]:
+        """Memories whose time anchor lies in ``[start, end)``; score = cosine to
+        ``embedding`` when given, else ``1 / (1 + |anchor − centre| in days)``; at
+        most ``k`` by score desc then id.
+
+        Raises
+        ------
+        InvalidInputError
+            If a bound is naive, ``embedding`` has the wrong dimension or ``k < 1``.
+        """
+        codec.check_k(k)
+        codec.check_aware(start, "start")
+        codec.check_aware(end, "end")
+        query = None if embedding is None else codec.query_vectors([embedding], self._dim)[0]
+        lo, hi = codec.micros(start), codec.micros(end)
+        if hi <= lo:
+            return []
+        params = {
+            "namespace": namespace,
+            "start": codec.wire(start.astimezone(UTC)),  # see _neo4j_codec.memory_row
+            "end": codec.wire(end.astimezone(UTC)),
+            "bounds_sum_us": lo + hi,
+            "k": k,
+            "embedding": query,
+            "include_history": include_history,
+        }
+        return _scored(self._run("read/time_window_search", params))
+
+    def relation_subgraph(
+        self, namespace: str, entity_ids: Sequence[str], max_hops: int
+    ) -> list[Relation]:
+        """Distinct current relations (``valid_until`` unset) on paths of at most
+        ``max_hops`` from ``entity_ids``, walked in either direction; by id.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``max_hops > 3`` (the Cypher pattern is bounded at 3 hops).
+        """
+        if max_hops > MAX_HOPS:
+            raise InvalidInputError(f"must be <= {MAX_HOPS}, got {max_hops}", field="max_hops")
+        ids = list(dict.fromkeys(entity_ids))
+        if max_hops < 1 or not ids:
+            return []
+        params = {"namespace": namespace, "entity_ids": ids, "max_hops": max_hops}
+        rows = self._run("read/relation_subgraph", params)
+        return [codec.relation_from_record(row, namespace) for row in rows]
+
+    def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
+        """Document frequency of each lower-cased term over the current memories,
+        through the fulltext index (approximate: Lucene's standard tokenizer splits
+        a few words, e.g. ``don't`` or ``3.5``, unlike :func:`graphmem.text.tokenize`).
+        ``n_docs`` is the number of current memories."""
+        keys = list(dict.fromkeys(t.casefold() for t in terms))
+        n_docs = int(self._run("read/count_current", {"namespace": namespace})[0]["count"])
+        df = dict.fromkeys(keys, 0)
+        queries = [
+            {"term": term, "lucene": codec.lucene_query(namespace, escaped)}
+            for term in keys
+            if (escaped := codec.lucene_escape(term))
+        ]
+        if queries and n_docs:
+            for row in self._run("read/term_df", {"namespace": namespace, "terms": queries}):
+                df[row["term"]] = int(row["df"])
+        return TermStats(n_docs=n_docs, df=df)
+
+    # -- helpers --------------------------------------------------------------
+    def _memories(self, name: str, params: Mapping[str, Any]) -> list[Memory]:
+        namespace = params["namespace"]
+        return [
+            codec.memory_from_record(row["memory"], namespace) for row in self._run(name, params)
+        ]
+
+
+def _scored(rows: Sequence[Mapping[str, Any]]) -> list[ScoredId]:
+    return [ScoredId(row["memory_id"], float(row["score"])) for row in rows]

@@ -1,0 +1,469 @@
+"""The Neo4j store: graphmem on Neo4j 5.26 LTS (SPEC §6). The only module that imports ``neo4j``.
+
+Every statement is a file of ``cypher/`` loaded by name (:mod:`graphmem.store._cypher`)
+and run through one seam, :meth:`Neo4jStore._run` / :class:`_Tx`, which checks its
+parameter keys against :data:`QUERY_PARAMS`, logs the statement name and keys (never
+values: text and embeddings are user data) and translates driver errors::
+
+    neo4j.exceptions.ServiceUnavailable, SessionExpired, ... -> StoreUnavailableError
+    neo4j.exceptions.AuthError                               -> AuthenticationError
+    neo4j.exceptions.ConstraintError                         -> ConstraintViolationError
+    any other Neo4jError / DriverError                       -> StoreError (query = name)
+
+The graph: ``(:Memory)-[:MENTIONS {role, ord}]->(:Entity)``,
+``(:Entity)-[:RELATES_TO {id, predicate, confidence, memory_id, valid_from,
+valid_until}]->(:Entity)``, ``(:Memory)-[:OBSERVED_IN]->(:Turn)-[:IN_SESSION]->(:Session)``;
+see :mod:`graphmem.store._neo4j_codec` for the node properties.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit
+
+import neo4j
+from neo4j.exceptions import (
+    AuthError,
+    ConnectionAcquisitionTimeoutError,
+    ConstraintError,
+    DatabaseUnavailable,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
+
+from graphmem.errors import (
+    AuthenticationError,
+    ConfigurationError,
+    ConstraintViolationError,
+    SchemaError,
+    StoreError,
+    StoreUnavailableError,
+)
+from graphmem.store import _cypher
+from graphmem.store import _neo4j_codec as codec
+from graphmem.store._neo4j_params import QUERY_PARAMS, REQUIRED_INDEXES
+from graphmem.store._neo4j_reads import Neo4jReads
+from graphmem.store.base import AccessUpdate, WriteBatch
+
+if TYPE_CHECKING:
+    from graphmem.settings import Settings
+
+__all__ = ["QUERY_PARAMS", "Neo4jStore"]
+
+logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+SUPPORTED_VERSION = (5, 26)
+URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+UNAVAILABLE_HINT = "start it with `docker compose up -d` or `tools/neo4j-local/neo4j-local start`"
+_UNAVAILABLE = (
+    ServiceUnavailable,
+    SessionExpired,
+    ConnectionAcquisitionTimeoutError,
+    DatabaseUnavailable,
+)
+
+
+class _Tx:
+    """A managed transaction seen through the statement seam (name in, rows out)."""
+
+    def __init__(self, store: Neo4jStore, tx: neo4j.ManagedTransaction) -> None:
+        self._store = store
+        self._tx = tx
+        self.current: str | None = None
+
+    def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Run statement ``name`` in this transaction; its rows as dicts."""
+        self.current = name
+        query = self._store._prepare(name, params)
+        return [record.data() for record in self._tx.run(query, dict(params))]
+
+
+class Neo4jStore(Neo4jReads):
+    """A :class:`graphmem.store.base.MemoryStore` on a Neo4j 5.26 server.
+
+    Parameters
+    ----------
+    uri : str
+        Bolt URI, e.g. ``bolt://127.0.0.1:7687`` or ``neo4j://host:7687``.
+    user, password : str
+        Credentials; ``password=None`` connects without authentication.
+    database : str
+        Database name (Community has one: ``neo4j``).
+    dim : int
+        Embedding dimension: the vector index is created with it and an existing
+        index of another dimension is refused.
+    allow_no_auth : bool
+        Accept a server that has authentication disabled (local tests only;
+        ``GRAPHMEM_NEO4J_ALLOW_NO_AUTH``). Without it :meth:`open` refuses one.
+    exact_search_max : int
+        Namespaces of at most this many memories are searched by exact cosine
+        instead of the HNSW index (see :meth:`vector_search`). Measured on 5.26
+        (384 dimensions, k = 50): an exact scan costs ~0.1 ms per memory, the
+        index ~30–70 ms whatever the size; they cross near 500. The default keeps
+        namespaces up to 1 000 exact (the embedded store's results, for ~0.1 s).
+    index_timeout_s : int
+        How long :meth:`open` waits for indexes to come online.
+
+    Notes
+    -----
+    The constructor does no I/O: :meth:`open` connects, checks the server and
+    applies the schema; :meth:`close` releases the driver. Also a context manager.
+    """
+
+    name = "neo4j"
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        user: str = "neo4j",
+        password: str | None = None,
+        database: str = "neo4j",
+        dim: int = 384,
+        allow_no_auth: bool = False,
+        exact_search_max: int = 1_000,
+        index_timeout_s: int = 300,
+    ) -> None:
+        if not 1 <= dim <= 4096:
+            raise ConfigurationError(f"embedding dim must be in [1, 4096] (Neo4j 5.26), got {dim}")
+        _check_uri(uri)
+        if exact_search_max < 0 or index_timeout_s < 1:
+            raise ConfigurationError("need exact_search_max >= 0 and index_timeout_s >= 1")
+        super().__init__(dim=dim, exact_search_max=exact_search_max)
+        self._uri = uri
+        self._user = user
+        self._password = password
+        self._database = database
+        self._allow_no_auth = allow_no_auth
+        self._index_timeout_s = index_timeout_s
+        self._driver: neo4j.Driver | None = None
+        self._server: dict[str, Any] = {}
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Neo4jStore:
+        """A store configured by :class:`graphmem.settings.Settings` (``neo4j_uri`` must be set)."""
+        if not settings.neo4j_uri:
+            raise ConfigurationError("GRAPHMEM_NEO4J_URI is not set")
+        password = settings.neo4j_password
+        return cls(
+            settings.neo4j_uri,
+            user=settings.neo4j_user,
+            password=None if password is None else password.get_secret_value(),
+            database=settings.neo4j_database,
+            dim=settings.embedding_dim,
+            allow_no_auth=settings.neo4j_allow_no_auth,
+        )
+
+    def __enter__(self) -> Neo4jStore:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- lifecycle ------------------------------------------------------------
+    def open(self) -> None:
+        """Connect, check the server (5.26, authentication) and apply the schema. Idempotent.
+
+        Raises
+        ------
+        StoreUnavailableError
+            If the server cannot be reached.
+        AuthenticationError
+            If it refuses the credentials.
+        ConfigurationError
+            If it has authentication disabled and ``allow_no_auth`` is false, is
+            older than 5.26, or holds a vector index of another dimension.
+        SchemaError
+            If an index is missing or not online after the schema was applied.
+        """
+        if self._driver is not None:
+            return
+        auth = None if self._password is None else (self._user, self._password)
+        driver = self._new_driver(auth)
+        try:
+            with self._errors("open"):
+                driver.verify_connectivity()
+            self._driver = driver
+            self._check_auth()
+            self._check_server()
+            self._apply_schema()
+        except BaseException:
+            self._driver = None
+            driver.close()
+            raise
+
+    def close(self) -> None:
+        """Close the driver. Idempotent."""
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            driver.close()
+
+    def server_info(self) -> dict[str, Any]:
+        """Where the store is connected: uri, address, agent, version, edition, database."""
+        self._require_driver()
+        return dict(self._server)
+
+    def index_states(self) -> dict[str, dict[str, Any]]:
+        """Every index of the database by name: type, labels / types, properties, state,
+        population percent and options (for ``graphmem doctor``)."""
+        rows = self._run("maintenance/show_indexes", {})
+        return {
+            row["name"]: {
+                "type": row["type"],
+                "entity_type": row["entityType"],
+                "labels_or_types": list(row["labelsOrTypes"] or ()),
+                "properties": list(row["properties"] or ()),
+                "state": row["state"],
+                "population_percent": float(row["populationPercent"]),
+                "options": row["options"],
+            }
+            for row in rows
+        }
+
+    # -- writes ---------------------------------------------------------------
+    def write(self, namespace: str, batch: WriteBatch) -> None:
+        """Apply ``batch`` in one managed write transaction: all of it lands, or none.
+
+        Upserts are ``MERGE`` on ``(namespace, id)`` under uniqueness constraints,
+        so a retried or concurrent write of the same ids leaves one node each.
+        Order: entities, memories (properties, then their mentions and
+        observations replaced), relations, then deletions (a memory with its links
+        and the relations it is the source of); turns and sessions left without
+        memories are deleted. A batch that upserts and deletes an id deletes it.
+
+        Raises
+        ------
+        InvalidInputError
+            For an item of another namespace or an embedding of the wrong
+            dimension or with a non-finite value; nothing is written.
+        """
+        codec.check_batch(namespace, batch, self._dim)
+        if not batch:
+            return
+        self._write("write", lambda tx: codec.apply_batch(tx, namespace, batch, self._dim))
+
+    def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:
+        """Apply access updates in one transaction (SPEC §4): ``access_count += 1``,
+        ``last_accessed_at``, ``stability``, ``salience``, ``session_id`` added to
+        ``accessed_sessions`` once, tier hot with ``reactivate``. Unknown ids are
+        skipped; several updates of one id apply in order.
+
+        Raises
+        ------
+        InvalidInputError
+            For a naive ``accessed_at`` or a stability / salience outside [0, 1].
+        """
+        codec.check_access(updates)
+        if not updates:
+            return
+        params = {"namespace": namespace, "rows": [codec.access_row(u) for u in updates]}
+        self._write("record_access", lambda tx: tx.run("write/record_access", params))
+
+    def delete_namespace(self, namespace: str) -> int:
+        """Delete every node of ``namespace`` with its relationships, in batches of 1000
+        (not atomic: a failure part-way leaves part of the namespace); returns the
+        number of memories deleted."""
+        deleted = self._autocommit("maintenance/delete_namespace_memories", namespace)
+        for label in ("entities", "turns", "sessions"):
+            self._autocommit(f"maintenance/delete_namespace_{label}", namespace)
+        return deleted
+
+    # -- the statement seam ---------------------------------------------------
+    def _prepare(self, name: str, params: Mapping[str, Any]) -> str:
+        """The text of statement ``name`` after checking ``params`` against QUERY_PARAMS."""
+        expected = QUERY_PARAMS.get(name)
+        if expected is None or frozenset(params) != expected:
+            raise StoreError(
+                f"internal error: statement called with keys {sorted(params)},"
+                f" expected {sorted(expected or ())}",
+                query=name,
+            )
+        logger.debug("neo4j %s keys=%s", name, sorted(params))
+        return _cypher.load(name)
+
+    def _run(
+        self, name: str, params: Mapping[str, Any], *, write: bool = False
+    ) -> list[dict[str, Any]]:
+        """Run one statement in its own transaction (retried on transient errors)."""
+        driver = self._require_driver()
+        query = self._prepare(name, params)
+        routing = neo4j.RoutingControl.WRITE if write else neo4j.RoutingControl.READ
+        with self._errors(name):
+            result = driver.execute_query(
+                query, dict(params), database_=self._database, routing_=routing
+            )
+        return [record.data() for record in result.records]
+
+    def _write(self, operation: str, work: Callable[[_Tx], _T]) -> _T:
+        """Run ``work`` as one managed write transaction (the driver retries it whole)."""
+        driver = self._require_driver()
+        holder: list[_Tx] = []
+
+        def unit(tx: neo4j.ManagedTransaction) -> _T:
+            holder[:] = [_Tx(self, tx)]
+            return work(holder[0])
+
+        def current() -> str:  # the statement that failed, for the error message
+            return f"{operation}: {holder[0].current}" if holder else operation
+
+        with self._errors(current), self._session(driver) as session:
+            return session.execute_write(unit)
+
+    def _autocommit(self, name: str, namespace: str) -> int:
+        """Run a ``CALL ... IN TRANSACTIONS`` statement (auto-commit); its ``deleted`` count."""
+        driver = self._require_driver()
+        query = self._prepare(name, {"namespace": namespace})
+        with self._errors(name), self._session(driver) as session:
+            record = session.run(query, {"namespace": namespace}).single(strict=True)
+        return int(record["deleted"])
+
+    def _session(self, driver: neo4j.Driver) -> neo4j.Session:
+        return driver.session(
+            database=self._database, bookmark_manager=driver.execute_query_bookmark_manager
+        )
+
+    def _require_driver(self) -> neo4j.Driver:
+        if self._driver is None:
+            raise StoreUnavailableError("the Neo4j store is not open; call open() first")
+        return self._driver
+
+    def _new_driver(self, auth: tuple[str, str] | None) -> neo4j.Driver:
+        try:
+            return neo4j.GraphDatabase.driver(
+                self._uri,
+                auth=auth,
+                user_agent="graphmem",
+                notifications_min_severity=neo4j.NotificationMinimumSeverity.WARNING,
+                notifications_disabled_classifications=[
+                    neo4j.NotificationDisabledClassification.UNRECOGNIZED
+                ],
+            )
+        except (ValueError, DriverError) as exc:
+            raise ConfigurationError(f"invalid Neo4j URI {self._uri!r}: {exc}") from exc
+
+    @contextmanager
+    def _errors(self, query: str | Callable[[], str]) -> Iterator[None]:
+        """Translate driver errors into graphmem's, naming the statement."""
+        try:
+            yield
+        except AuthError as exc:
+            what = (
+                "requires authentication: set GRAPHMEM_NEO4J_PASSWORD"
+                if self._password is None
+                else f"refused the credentials of user {self._user!r}"
+                " (GRAPHMEM_NEO4J_USER / GRAPHMEM_NEO4J_PASSWORD)"
+            )
+            raise AuthenticationError(f"Neo4j at {self._uri} {what}", query=_name(query)) from exc
+        except ConstraintError as exc:
+            raise ConstraintViolationError(exc.message or str(exc), query=_name(query)) from exc
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailableError(
+                f"cannot reach Neo4j at {self._uri}: {UNAVAILABLE_HINT}", query=_name(query)
+            ) from exc
+        except Neo4jError as exc:
+            raise StoreError(
+                f"Neo4j failed: {exc.code}: {exc.message}", query=_name(query)
+            ) from exc
+        except DriverError as exc:
+            raise StoreError(f"Neo4j driver failed: {exc}", query=_name(query)) from exc
+
+    # -- open() checks --------------------------------------------------------
+    def _check_auth(self) -> None:
+        """Refuse a server with authentication disabled unless ``allow_no_auth``."""
+        if self._allow_no_auth:
+            return
+        if self._password is not None:  # a server without auth accepts any password: probe
+            probe = self._new_driver(None)
+            try:
+                probe.verify_connectivity()
+            except (AuthError, Neo4jError, DriverError):
+                return  # refused without credentials: authentication is on
+            finally:
+                probe.close()
+        raise ConfigurationError(
+            f"Neo4j at {self._uri} has authentication disabled; graphmem refuses such a server"
+            " unless allowed explicitly (GRAPHMEM_NEO4J_ALLOW_NO_AUTH=true or"
+            " Neo4jStore(..., allow_no_auth=True)), which is meant for local tests only"
+        )
+
+    def _check_server(self) -> None:
+        driver = self._require_driver()
+        with self._errors("open"):
+            info = driver.get_server_info()
+        component = self._run("maintenance/server_components", {})[0]
+        version = str(component["versions"][0])
+        self._server = {
+            "uri": self._uri,
+            "address": str(info.address),
+            "agent": info.agent,
+            "protocol_version": ".".join(map(str, info.protocol_version)),
+            "version": version,
+            "edition": component["edition"],
+            "database": self._database,
+        }
+        try:
+            major_minor = tuple(int(x) for x in version.split(".")[:2])
+        except ValueError:
+            major_minor = (0, 0)
+        if major_minor < SUPPORTED_VERSION:
+            raise ConfigurationError(
+                f"Neo4j {version} at {self._uri} is too old: graphmem needs Neo4j 5.26 LTS"
+            )
+        if major_minor != SUPPORTED_VERSION:
+            logger.warning("graphmem is written for Neo4j 5.26 LTS; %s runs %s", self._uri, version)
+
+    def _apply_schema(self) -> None:
+        """Apply the ``schema/`` statements not yet recorded, each in its own transaction,
+        record them as ``(:SchemaMigration {name})``, wait for the indexes, check them."""
+        applied = {row["name"] for row in self._run("maintenance/applied_migrations", {})}
+        values = {"dimensions": self._dim}
+        for name in _cypher.names():
+            stem = name.partition("/")[2]
+            if not name.startswith("schema/") or stem in applied:
+                continue
+            params = {key: values[key] for key in QUERY_PARAMS.get(name, ())}
+            self._run(name, params, write=True)
+            self._run("maintenance/record_migration", {"name": stem}, write=True)
+            logger.info("neo4j schema: applied %s", stem)
+        self._run("maintenance/await_indexes", {"timeout_s": self._index_timeout_s})
+        states = self.index_states()
+        for index in REQUIRED_INDEXES:
+            state = states.get(index, {}).get("state")
+            if state != "ONLINE":
+                raise SchemaError(
+                    f"index {index} is {state or 'missing'}; check `SHOW INDEXES` (a dropped"
+                    " index comes back after deleting its (:SchemaMigration) node and reopening)",
+                    query="open",
+                )
+        config = states["memory_embedding"]["options"]["indexConfig"]
+        if int(config["vector.dimensions"]) != self._dim:
+            raise ConfigurationError(
+                f"the vector index memory_embedding has {config['vector.dimensions']} dimensions"
+                f" but the store is configured with dim={self._dim}; use the same embedding model"
+                " or another database"
+            )
+
+
+def _check_uri(uri: str) -> None:
+    """Raise ConfigurationError unless ``uri`` is a Bolt URI with a host and a valid port."""
+    parts = urlsplit(uri)
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    if parts.scheme not in URI_SCHEMES or not parts.hostname or not port_ok:
+        raise ConfigurationError(
+            f"invalid Neo4j URI {uri!r}: expected a Bolt URI such as bolt://127.0.0.1:7687"
+            f" (schemes: {', '.join(URI_SCHEMES)})"
+        )
+
+
+def _name(query: str | Callable[[], str]) -> str:
+    return query if isinstance(query, str) else query()
