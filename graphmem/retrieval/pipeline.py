@@ -252,10 +252,14 @@ class RecallPipeline:
             boost = access_boost(m.access_count)
             if query.profile == "composite":
                 weight = self._composite(m, embedding, now)
-            else:
+            elif cfg.freshness_mode == "weight":
                 weight = final_weight(rrf[m.id], fresh, boost)
+            else:  # "tiebreak": decay orders equals but never buries evidence
+                weight = final_weight(rrf[m.id], 1.0, boost)
             scored[m.id] = (weight, fresh, boost)
-        order = sorted(pool, key=lambda m: (-scored[m.id][0], -m.confidence, m.id))
+        order = sorted(
+            pool, key=lambda m: (-scored[m.id][0], -scored[m.id][1], -m.confidence, m.id)
+        )
         if plan.mmr and order:
             chosen = mmr(
                 {m.id: scored[m.id][0] for m in order},

@@ -239,9 +239,10 @@ def test_recall_explains_itself(memory: GraphMem, ns: str) -> None:
     assert result.linked_entities == ("Mia's",)
     e = top.explanation
     assert {"semantic", "bm25", "entity"} <= set(e.retrievers)
-    assert e.weight == pytest.approx(e.rrf * e.freshness * e.access_boost)
-    # weighted RRF (SPEC §3), k = 60, with the plan's weights (entity 2.0 in entity-centric)
-    assert result.weights["entity"] == 2.0
+    # freshness_mode "tiebreak" (default): weight = RRF × access boost
+    assert e.weight == pytest.approx(e.rrf * e.access_boost)
+    # weighted RRF (SPEC §3), k = 60, with the plan's weights (entity-centric boost)
+    assert result.weights["entity"] == Settings().entity_centric_weight
     assert e.rrf == pytest.approx(
         sum(result.weights[n] / (60 + s.rank) for n, s in e.retrievers.items())
     )
@@ -339,4 +340,19 @@ def test_dedup_tiers(store: MemoryStore, ns: str, cosine: float, merged: bool) -
     assert bool(report.merged) is merged
     if cosine == 0.88:
         assert report.ambiguous == 1  # tier 3: the default judge keeps them distinct
+    gm._reader.close()
+
+
+def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
+    """'weight' is SPEC §3's RRF × freshness × access boost; 'tiebreak' leaves
+    freshness out of the weight and orders equal weights by it."""
+    gm = GraphMem(
+        Settings(freshness_mode="weight"), store=store, embedder=HashEmbedder(), clock=clock
+    )
+    gm.remember(ns, [cand("Uma restores old clocks", type="Event")])
+    clock.now = T0 + timedelta(days=30)
+    hit = gm.recall(ns, "old clocks", record_access=False).hits[0]
+    # Event half-life 30 days, stability 0, age 30 days → freshness 0.5
+    assert hit.explanation.freshness == pytest.approx(0.5)
+    assert hit.weight == pytest.approx(hit.explanation.rrf * 0.5 * 1.0)
     gm._reader.close()
