@@ -48,6 +48,8 @@ S = Settings()
 W = S.confidence_weights
 unit = st.floats(min_value=0.0, max_value=1.0)
 days = st.floats(min_value=0.0, max_value=10_000.0)
+# SPEC §3's retriever weights (the shipped defaults are calibrated; see settings.py).
+SPEC_WEIGHTS = {"semantic": 1.0, "bm25": 1.0, "entity": 1.0, "temporal": 1.0, "graph": 0.8}
 
 
 def extractor(name: str | None, logprobs: list[float] | None = None) -> float:
@@ -113,7 +115,7 @@ def test_seed_001_appendix_c_end_to_end() -> None:
     boost = access_boost(4)
     assert boost == pytest.approx(2.609, abs=5e-4)
     fused = dict(
-        weighted_rrf({"semantic": ["x", "y", "m"], "bm25": ["m"]}, S.retriever_weights, k=S.rrf_k)
+        weighted_rrf({"semantic": ["x", "y", "m"], "bm25": ["m"]}, SPEC_WEIGHTS, k=S.rrf_k)
     )
     assert fused["m"] == pytest.approx(0.03226, abs=1e-5)
     assert final_weight(fused["m"], fresh, boost) == pytest.approx(0.0421, abs=1e-4)
@@ -310,7 +312,7 @@ def test_weighted_rrf_weights_and_ties() -> None:
     assert [i for i, _ in fused] == ["a", "b"]
     assert fused[0][1] == fused[1][1]
     # graph weight 0.8: c at rank 1 of graph = 0.8/61 = 0.013115 < d at rank 1 of bm25 = 1/61.
-    fused = weighted_rrf({"graph": ["c"], "bm25": ["d"]}, S.retriever_weights, k=60)
+    fused = weighted_rrf({"graph": ["c"], "bm25": ["d"]}, SPEC_WEIGHTS, k=60)
     assert fused == [("d", pytest.approx(1 / 61)), ("c", pytest.approx(0.8 / 61))]
     # missing or zero weight: no contribution, and no candidate from it.
     assert weighted_rrf({"other": ["e"], "bm25": ["f"]}, {"bm25": 1.0}, k=60) == [
