@@ -25,6 +25,7 @@ from graphmem.errors import (
 )
 from graphmem.memory import GraphMem
 from graphmem.models import (
+    ConsolidationReport,
     Entity,
     EntityMention,
     Explanation,
@@ -45,6 +46,7 @@ __all__ = [
     "AuthenticationError",
     "CandidateRejectedError",
     "ConfigurationError",
+    "ConsolidationReport",
     "ConstraintViolationError",
     "EmbeddingError",
     "Entity",

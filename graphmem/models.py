@@ -13,7 +13,7 @@ zoned one, see NEO4J.md).
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -33,9 +33,24 @@ PlanName = Literal["precise", "entity-centric", "temporal-anchored", "explorator
 Profile = Literal["rrf", "composite"]
 
 
+_MAX_OFFSET = timedelta(hours=18)  # ISO 8601 / java.time / Neo4j zone offsets
+
+
 def _aware(value: datetime) -> datetime:
-    if value.tzinfo is None or value.utcoffset() is None:
+    offset = value.utcoffset()
+    if value.tzinfo is None or offset is None:
         raise ValueError("datetime must be timezone-aware (e.g. 2024-05-08T13:56:00+00:00)")
+    if abs(offset) > _MAX_OFFSET:
+        raise ValueError(f"UTC offset must be within ±18:00, got {offset}")
+    try:
+        in_utc = value.astimezone(UTC)  # the stores index instants in UTC
+    except OverflowError:
+        raise ValueError("datetime is out of range once converted to UTC") from None
+    if offset % timedelta(minutes=1):
+        # JSON / ISO 8601 offsets have minute precision (pydantic writes ±HH:MM), so an
+        # offset with seconds (historic local mean time, e.g. +00:19:32) would shift the
+        # instant when stored; keep the instant, in UTC.
+        return in_utc
     return value
 
 
@@ -341,3 +356,28 @@ class WriteReport(BaseModel):
     entities_created: int = 0
     relations_written: int = 0
     memory_ids: tuple[str | None, ...] = ()
+
+
+class ConsolidationReport(BaseModel):
+    """What one consolidation pass over a namespace did (SPEC §4).
+
+    ``associations_found`` counts the qualifying pairs seen (cosine at or above
+    ``consolidation_similarity``, at least one shared entity), ``associations_created``
+    those that were not linked yet. The lifecycle counts are the changes the pass
+    decided; ``skipped`` of them were left for the next pass because the memory was
+    recalled between the scan and the update.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    scanned: int = 0
+    batches: int = 0
+    associations_found: int = 0
+    associations_created: int = 0
+    marked_unretrievable: int = 0
+    marked_retrievable: int = 0
+    moved_cold: int = 0
+    moved_hot: int = 0
+    skipped: int = 0
+    elapsed_ms: float = 0.0

@@ -1,15 +1,21 @@
 """Speed and scale benchmarks (BENCHMARKS.md §2): ingest throughput and recall latency.
 
 Both report ratios and percentiles measured in one run, with the
-configuration they ran under; neither is a timed test.
+configuration they ran under (store, N, model, batch sizes, Neo4j version);
+neither is a timed test.
 
 - :func:`bench_ingest` ingests LoCoMo turns through the full write pipeline
-  (real embeddings, dedup on) and times raw ``model.encode`` on the same texts
-  in the same run; the headline is their ratio.
+  (real embeddings, dedup on). Before each write batch it times raw
+  ``model.encode`` on that batch's texts, so encode and ingest are measured
+  on the same texts, in the same call shape and under the same machine load
+  (a shared 2-core machine drifts by 2x within minutes); the headline is the
+  ratio of their throughputs.
 - :func:`bench_latency` builds a namespace of ``n`` synthetic memories through
   the store's bulk write path and times full recalls (query embedding, all
   retrievers, fusion, ranking, access update) for a fixed query set covering
-  every plan.
+  the entity-centric, temporal-anchored, hybrid and exploratory plans (the
+  precise plan needs a specificity of 0.8 that no question over this data
+  reaches).
 
 Synthetic memories: sentences from templates over 400 people, 60 places, 40
 activities and 24 months; each mentions a person and a place (co-occurrence
@@ -23,10 +29,12 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import resource
 import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -53,6 +61,7 @@ QUERIES = (
     "Tell me something interesting",
     "What did {person} do at {place}?",
     "Which people painted a mural in 2023?",
+    "event {note}",
 )
 
 
@@ -121,7 +130,7 @@ def synthetic_batches(
                         Mention(entity_id=entities[person].id, role="subject"),
                         Mention(entity_id=entities[place].id, role="object"),
                     ),
-                    embedding=tuple(float(x) for x in vectors[j]),
+                    embedding=tuple(vectors[j].tolist()),
                 )
             )
             rid = relation_id(namespace, entities[person].id, "CO_OCCURS_WITH", entities[place].id)
@@ -154,9 +163,8 @@ def synthetic_batches(
                     )
                 )
             first_batch = False
-        batch.relations.extend(
-            r for r in relations.values() if r.memory_id in {m.id for m in memories}
-        )
+        written = {m.id for m in memories}
+        batch.relations.extend(r for r in relations.values() if r.memory_id in written)
         yield batch
 
 
@@ -172,6 +180,63 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def configuration(memory: GraphMem) -> dict[str, Any]:
+    """What a benchmark ran under: store (and Neo4j version), model, batch sizes, threads."""
+    config: dict[str, Any] = {
+        "store": memory.store.name,
+        "model": memory.embedder.name,
+        "embedding_batch_size": memory.settings.embedding_batch_size,
+        "cpus": os.cpu_count(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+    }
+    server_info = getattr(memory.store, "server_info", None)
+    if server_info is not None:
+        info = server_info()
+        config["neo4j_version"] = f"{info.get('version')} {info.get('edition')}"
+    return config
+
+
+def build_namespace(
+    memory: GraphMem, namespace: str, n: int, *, progress: Progress | None = None
+) -> float:
+    """(Re)build ``namespace`` with ``n`` synthetic memories; returns the seconds it took.
+
+    The next batch is generated while the store writes the current one (one
+    writer thread), so a server-side commit overlaps the client's work.
+    """
+    memory.delete_namespace(namespace)
+    started = time.perf_counter()
+    conf = compute_confidence(memory.settings, 0.95, 1, 1.0, 0.85, "supported")
+    done = 0
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-build") as writer:
+        pending: Future[None] | None = None
+        for batch in synthetic_batches(
+            namespace, n, memory.settings.embedding_dim, confidence=conf
+        ):
+            if pending is not None:
+                pending.result()
+                if progress:
+                    progress(done)
+            pending = writer.submit(memory.store.write, namespace, batch)
+            done += len(batch.memories)
+        if pending is not None:
+            pending.result()
+    if progress:
+        progress(done)
+    return time.perf_counter() - started
+
+
+def bench_queries(n: int) -> list[str]:
+    """The fixed query set for a namespace of ``n`` synthetic memories."""
+    people = _people()
+    return [
+        q.format(
+            person=people[(i * 13) % len(people)], place=PLACES[i % len(PLACES)], note=n // 2 + 1
+        )
+        for i, q in enumerate(QUERIES)
+    ]
+
+
 def bench_latency(
     memory: GraphMem,
     n: int,
@@ -183,30 +248,25 @@ def bench_latency(
 ) -> dict[str, Any]:
     """Recall latency at ``n`` memories; see the module docstring.
 
-    Returns a dict with ``p50_ms``, ``p95_ms``, ``p99_ms``, ``n``, ``store``,
-    ``stages`` (median ms per stage), ``build_s``, ``queries``, ``peak_rss_mb``.
+    Returns
+    -------
+    dict
+        ``p50_ms``, ``p95_ms``, ``p99_ms`` (nearest rank over ``repeats`` passes of
+        the query set), ``n``, ``store``, ``stages`` (median ms per stage of
+        ``RecallResult.timings_ms``: embed, plan, each retriever, retrievers (the
+        concurrent block), fusion, hydration, ranking, access_submit, total),
+        ``stages_p95``, ``plans``, ``build_s``, ``peak_rss_mb``,
+        ``past_embedded_warn_size`` and the configuration (:func:`configuration`).
     """
     ns = namespace or f"bench-latency-{n}"
     memory.open()
     build_s = 0.0
     if rebuild or memory.store.count_memories(ns) != n:
-        memory.delete_namespace(ns)
-        started = time.perf_counter()
-        done = 0
-        conf = compute_confidence(memory.settings, 0.95, 1, 1.0, 0.85, "supported")
-        for batch in synthetic_batches(ns, n, memory.settings.embedding_dim, confidence=conf):
-            memory.store.write(ns, batch)
-            done += len(batch.memories)
-            if progress:
-                progress(done)
-        build_s = time.perf_counter() - started
-    people = _people()
-    queries = [
-        q.format(person=people[(i * 13) % len(people)], place=PLACES[i % len(PLACES)])
-        for i, q in enumerate(QUERIES)
-    ]
+        build_s = build_namespace(memory, ns, n, progress=progress)
+    queries = bench_queries(n)
     reference = datetime(2025, 1, 1, tzinfo=UTC)
-    memory.recall(ns, queries[0], reference_time=reference)  # warm caches, model, plans
+    for q in queries:  # warm caches, the model and the server's query plans
+        memory.recall(ns, q, reference_time=reference, record_access=False)
     totals: list[float] = []
     stages: dict[str, list[float]] = {}
     plans: dict[str, str] = {}
@@ -220,9 +280,8 @@ def bench_latency(
                 stages.setdefault(stage, []).append(ms)
     memory._reader.flush()
     return {
-        "store": memory.store.name,
+        **configuration(memory),
         "n": n,
-        "model": memory.embedder.name,
         "queries": len(queries),
         "repeats": repeats,
         "plans": plans,
@@ -231,7 +290,10 @@ def bench_latency(
         "p95_ms": round(percentile(totals, 95), 2),
         "p99_ms": round(percentile(totals, 99), 2),
         "stages": {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())},
+        "stages_p95": {k: round(percentile(v, 95), 2) for k, v in sorted(stages.items())},
         "peak_rss_mb": round(peak_rss_mb(), 1),
+        "past_embedded_warn_size": memory.store.name == "embedded"
+        and n > memory.settings.embedded_warn_size,
     }
 
 
@@ -243,34 +305,106 @@ def bench_ingest(
     batch_size: int = 256,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Ingest throughput vs raw encode throughput on the same texts, same run."""
+    """Ingest throughput vs raw encode throughput on the same texts, same run.
+
+    ``texts_and_candidates`` are the candidates' texts and the candidates; each
+    write batch of ``batch_size`` candidates is first encoded raw (timed), then
+    remembered (timed), so both see the same texts under the same load.
+
+    Returns
+    -------
+    dict
+        ``encode_per_s``, ``ingest_per_s``, ``ratio_to_encode``, ``memories``,
+        ``merged``, ``write_batch``, ``peak_rss_mb`` and the configuration.
+    """
     texts, candidates = texts_and_candidates
+    if len(texts) != len(candidates):
+        raise ValueError("need one text per candidate")
     memory.open()
     memory.delete_namespace(namespace)
     embedder = memory.embedder
     embedder.embed(texts[:64])  # load the model outside both timings
-    started = time.perf_counter()
-    embedder.embed(texts)
-    encode_s = time.perf_counter() - started
-    started = time.perf_counter()
+    encode_s = ingest_s = 0.0
     merged = 0
     for offset in range(0, len(candidates), batch_size):
+        started = time.perf_counter()
+        embedder.embed(texts[offset : offset + batch_size])
+        encode_s += time.perf_counter() - started
+        started = time.perf_counter()
         report = memory.remember(namespace, candidates[offset : offset + batch_size])
+        ingest_s += time.perf_counter() - started
         merged += len(report.merged)
         if progress:
             progress(min(len(candidates), offset + batch_size))
-    ingest_s = time.perf_counter() - started
     encode_rate = len(texts) / encode_s
     ingest_rate = len(candidates) / ingest_s
     return {
-        "store": memory.store.name,
-        "model": embedder.name,
-        "batch_size": memory.settings.embedding_batch_size,
+        **configuration(memory),
         "write_batch": batch_size,
         "memories": len(candidates),
         "merged": merged,
+        "encode_s": round(encode_s, 2),
+        "ingest_s": round(ingest_s, 2),
         "encode_per_s": round(encode_rate, 1),
         "ingest_per_s": round(ingest_rate, 1),
         "ratio_to_encode": round(ingest_rate / encode_rate, 3),
         "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
+
+
+def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
+    """neo4j-graphrag's ``HybridRetriever`` on the same Neo4j memories (BENCHMARKS.md §2).
+
+    The peer embeds the query with the same embedder, then runs the
+    ``memory_embedding`` vector index and the ``memory_content`` fulltext index
+    (two lists, max-normalised and merged) for the same query set, top 10. It
+    searches the whole index (it has no namespace filter) and returns ``id`` and
+    ``content``. Needs the ``peer`` extra (``pip install 'graphmem[peer]'``);
+    returns ``{"skipped": reason}`` without it or on the embedded store.
+
+    Returns
+    -------
+    dict
+        ``p50_ms``, ``p95_ms``, ``p99_ms``, ``queries``, ``repeats``, ``version``.
+    """
+    if memory.store.name != "neo4j":
+        return {"skipped": "the peer runs on Neo4j only"}
+    try:
+        from importlib.metadata import version
+
+        from neo4j_graphrag.embeddings.base import Embedder as PeerEmbedder
+        from neo4j_graphrag.retrievers import HybridRetriever
+    except ImportError:
+        return {"skipped": "neo4j-graphrag is not installed (pip install 'graphmem[peer]')"}
+    ours = memory.embedder
+
+    class _Embedder(PeerEmbedder):  # type: ignore[misc,unused-ignore]  # Any without the extra
+        def embed_query(self, text: str) -> list[float]:
+            vector: list[float] = ours.embed([text])[0].tolist()
+            return vector
+
+    retriever = HybridRetriever(
+        memory.store._driver,  # type: ignore[attr-defined]  # the store's own connection pool
+        vector_index_name="memory_embedding",
+        fulltext_index_name="memory_content",
+        embedder=_Embedder(),
+        return_properties=["id", "content"],
+    )
+    queries = bench_queries(n)
+    for q in queries:  # warm the server's plans, as for graphmem
+        retriever.search(query_text=q, top_k=10)
+    totals: list[float] = []
+    for _ in range(repeats):
+        for q in queries:
+            started = time.perf_counter()
+            retriever.search(query_text=q, top_k=10)
+            totals.append((time.perf_counter() - started) * 1000)
+    return {
+        "retriever": "neo4j_graphrag.retrievers.HybridRetriever",
+        "version": version("neo4j-graphrag"),
+        "queries": len(queries),
+        "repeats": repeats,
+        "p50_ms": round(percentile(totals, 50), 2),
+        "p95_ms": round(percentile(totals, 95), 2),
+        "p99_ms": round(percentile(totals, 99), 2),
     }

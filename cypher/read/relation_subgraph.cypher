@@ -1,7 +1,7 @@
 // Distinct current relations (valid_until unset) on paths of at most $max_hops (<= 3) from the
 // seed entities, walking relations in either direction: first the entities fewer than
 // $max_hops steps away (a breadth-first, pruning expansion: each entity once, at its depth),
-// then every current relation touching one of them.
+// then every current relation touching one of them. One row.
 MATCH (seed:Entity)
 USING INDEX SEEK seed:Entity(namespace, id)
 WHERE seed.namespace = $namespace AND seed.id IN $entity_ids
@@ -12,7 +12,8 @@ WHERE depth < $max_hops
 MATCH (inner)-[r:RELATES_TO]-(:Entity)
 WHERE r.valid_until IS NULL
 WITH DISTINCT r
-RETURN r.id AS id, startNode(r).id AS source_id, endNode(r).id AS target_id,
-       r.predicate AS predicate, r.confidence AS confidence, r.memory_id AS memory_id,
-       r.valid_from AS valid_from, r.valid_until AS valid_until
-ORDER BY id
+WITH r ORDER BY r.id
+RETURN collect({id: r.id, source_id: startNode(r).id, target_id: endNode(r).id,
+                predicate: r.predicate, confidence: r.confidence, memory_id: r.memory_id,
+                valid_from: toString(r.valid_from),
+                valid_until: toString(r.valid_until)}) AS relations

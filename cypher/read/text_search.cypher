@@ -2,12 +2,13 @@
 // restricted to the namespace inside Lucene: 'ns_key:<key>^0 AND content:(<terms>)'. IDF and
 // average length are those of the whole index (every namespace), not of this namespace.
 // Lucene returns its best $fetch_k hits; the caller asks again for all of them when the
-// visibility filter leaves fewer than $k.
+// visibility filter leaves fewer than $k. One row.
 CALL db.index.fulltext.queryNodes('memory_content', $lucene, {limit: $fetch_k})
 YIELD node, score
 WHERE node.namespace = $namespace
   AND score > 0
   AND ($include_history OR (node.superseded_by IS NULL AND node.retrievable))
-RETURN node.id AS memory_id, score
+WITH node.id AS memory_id, score
 ORDER BY score DESC, memory_id
 LIMIT $k
+RETURN collect({memory_id: memory_id, score: score}) AS hits

@@ -9,7 +9,7 @@ CALL (row, query, nonzero) {
     AND ($include_history OR (m.superseded_by IS NULL AND m.retrievable))
     AND ($include_cold OR m.tier = 'hot')
   WITH m,
-       CASE WHEN nonzero AND any(x IN m.embedding WHERE x <> 0.0)
+       CASE WHEN nonzero AND coalesce(m.embedding_nonzero, any(x IN m.embedding WHERE x <> 0.0))
             THEN round(2 * vector.similarity.cosine(m.embedding, query) - 1, 6)
             ELSE 0.0
        END AS score

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from graphmem.cli.render import print_memory, print_recall, recall_to_json
-from graphmem.errors import GraphMemError, InvalidMemoryError
+from graphmem.errors import GraphMemError, InvalidInputError, InvalidMemoryError
 from graphmem.memory import GraphMem
 from graphmem.models import MemoryCandidate
 from graphmem.settings import Settings
@@ -51,6 +52,13 @@ class StoreChoice(StrEnum):
 
     embedded = "embedded"
     neo4j = "neo4j"
+
+
+class Profile(StrEnum):
+    """Ranking profile of a recall (SPEC §3 / §4)."""
+
+    rrf = "rrf"
+    composite = "composite"
 
 
 Namespace = Annotated[
@@ -177,13 +185,22 @@ def recall(
     ] = 10,
     explain: Annotated[bool, typer.Option(help="Show each retriever's rank and score.")] = False,
     include_history: Annotated[bool, typer.Option(help="Include superseded memories.")] = False,
+    profile: Annotated[
+        Profile,
+        typer.Option(
+            help="Ranking: rrf (RRF × freshness × access boost) or composite"
+            " (0.6·similarity + 0.2·salience + 0.2·confidence)."
+        ),
+    ] = Profile.rrf,
     store: StoreOpt = None,
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
     """Recall memories for a question, with confidence, freshness and the plan chosen."""
     with open_memory(store, data_dir) as memory:
-        result = memory.recall(namespace, question, k=k, include_history=include_history)
+        result = memory.recall(
+            namespace, question, k=k, include_history=include_history, profile=profile.value
+        )
     if as_json:
         console.print_json(json.dumps(recall_to_json(result)))
     else:
@@ -270,6 +287,79 @@ def forget(
             console.print(f"  {kind:8} {ident}")
 
 
+@app.command("delete-namespace")
+def delete_namespace(
+    namespace: Annotated[
+        str, typer.Option("--namespace", "-n", help="Namespace to delete (no default).")
+    ],
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Really delete; without it, only count.")
+    ] = False,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Delete a whole namespace: its memories, entities, relations, sessions and links.
+
+    Without --yes it only shows what would be deleted and exits with code 1.
+    """
+    with open_memory(store, data_dir) as memory:
+        counts = memory.stats(namespace)
+        deleted = memory.delete_namespace(namespace) if yes else 0
+    if as_json:
+        console.print_json(
+            json.dumps({"namespace": namespace, "deleted": yes, "memories": deleted, **counts})
+        )
+    elif yes:
+        console.print(f"deleted namespace [bold]{namespace}[/]: {deleted} memories")
+    else:
+        console.print(
+            f"would delete namespace [bold]{namespace}[/]: {counts['memories']} memories,"
+            f" {counts['entities']} entities, {counts['relations']} relations,"
+            f" {counts['sessions']} sessions; re-run with --yes to delete"
+        )
+    if not yes:
+        raise typer.Exit(1)
+
+
+@app.command()
+def consolidate(
+    namespace: Namespace = "default",
+    batch_size: Annotated[
+        int, typer.Option(min=1, help="Memories per batch (one short transaction each).")
+    ] = 500,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            help="Link only from memories observed since this ISO 8601 time with offset"
+            " (e.g. the previous run's); the retrievability flags are always recomputed."
+        ),
+    ] = None,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Consolidation pass: association links, retrievability flags, cold tier (SPEC §4).
+
+    Idempotent and safe while recall runs; schedule it (e.g. daily).
+    """
+    try:
+        start = None if since is None else datetime.fromisoformat(since)
+    except ValueError as exc:
+        raise InvalidInputError(f"not an ISO 8601 time: {since!r}", field="since") from exc
+    with open_memory(store, data_dir) as memory:
+        report = memory.consolidate(namespace, batch_size=batch_size, since=start)
+    if as_json:
+        console.print_json(report.model_dump_json())
+        return
+    table = Table(title=f"consolidation of namespace {namespace}")
+    table.add_column("count")
+    table.add_column("value", justify="right")
+    for key, value in report.model_dump(exclude={"namespace"}).items():
+        table.add_row(key, f"{value:.1f}" if isinstance(value, float) else str(value))
+    console.print(table)
+
+
 @app.command()
 def stats(
     namespace: Namespace = "default",
@@ -329,6 +419,14 @@ def bench_latency_command(
     rebuild: Annotated[
         bool, typer.Option(help="Rebuild the namespace even if it has N memories.")
     ] = False,
+    peer: Annotated[
+        bool,
+        typer.Option(
+            "--peer",
+            help="Neo4j only: also time neo4j-graphrag's HybridRetriever on the same memories"
+            " (pip install 'graphmem[peer]'; skipped when it is not installed).",
+        ),
+    ] = False,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the result as JSON here.")
     ] = None,
@@ -338,9 +436,10 @@ def bench_latency_command(
     Memories are generated from templates with random unit embeddings (built
     through the store's bulk path); queries use the real model. BENCHMARKS.md §2.
     """
-    from graphmem.perf import bench_latency
+    from graphmem.perf import bench_latency, bench_peer
 
     with open_memory(store, data_dir) as memory, _progress() as progress:
+        warn_size = memory.settings.embedded_warn_size
         task = progress.add_task(f"building {n} memories", total=n)
         result = bench_latency(
             memory,
@@ -349,9 +448,14 @@ def bench_latency_command(
             rebuild=rebuild,
             progress=lambda done: progress.update(task, completed=done),
         )
+        if peer:
+            result["peer"] = bench_peer(memory, n, repeats=repeats)
     _print_perf(result, json_out)
-    if result["store"] == "embedded" and n > Settings().embedded_warn_size:
-        err.print("[yellow]warning:[/] past this size the embedded store is slow; use Neo4j")
+    if result["past_embedded_warn_size"]:
+        err.print(
+            f"[yellow]warning:[/] {n} memories is past the embedded store's comfortable size"
+            f" ({warn_size}, GRAPHMEM_EMBEDDED_WARN_SIZE); use Neo4j"
+        )
 
 
 @bench_app.command("ingest")
@@ -362,6 +466,9 @@ def bench_ingest_command(
     store: StoreOpt = None,
     data_dir: DataDir = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Use only the first N turns.")] = None,
+    batch: Annotated[
+        int, typer.Option(min=1, help="Candidates per remember() call (write batch).")
+    ] = 256,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the result as JSON here.")
     ] = None,
@@ -377,6 +484,7 @@ def bench_ingest_command(
         result = bench_ingest(
             memory,
             (texts, candidates),
+            batch_size=batch,
             progress=lambda done: progress.update(task, completed=done),
         )
     _print_perf(result, json_out)

@@ -48,6 +48,7 @@ from graphmem.scoring import (
 from graphmem.settings import Settings
 from graphmem.store.base import AccessUpdate, MemoryStore, Vector
 from graphmem.text import tokenize
+from graphmem.write.consolidation import reactivate_associated
 
 _DAY = 86_400.0
 
@@ -84,7 +85,7 @@ class RecallPipeline:
         # one thread; ``flush`` (called by reads of the same facade and by close)
         # makes them durable before anything observes them.
         self._access_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access")
-        self._pending: deque[Future[None]] = deque()
+        self._pending: deque[Future[object]] = deque()
 
     def close(self) -> None:
         """Write pending access updates, then stop the threads."""
@@ -178,6 +179,19 @@ class RecallPipeline:
             update = self._access_updates(ranked, hits, self._clock(), query.session_id)
             self._pending.append(
                 self._access_pool.submit(self._store.record_access, namespace, update)
+            )
+            # seed 003 cold reactivation: cold memories associated with what was
+            # recalled get the associative boost and return to hot (same thread).
+            self._pending.append(
+                self._access_pool.submit(
+                    reactivate_associated,
+                    self._store,
+                    cfg,
+                    namespace,
+                    [h.memory.id for h in ranked],
+                    update[0].accessed_at,
+                    query.session_id,
+                )
             )
             timings["access_submit"] = _ms(mark)
         timings["total"] = _ms(started)

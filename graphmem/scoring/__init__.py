@@ -39,6 +39,7 @@ from graphmem.scoring.ranking import (
     is_retrievable,
     renderable,
     retrievability_threshold,
+    unretrievable_after_days,
 )
 from graphmem.scoring.traversal import hop_score, path_confidence, specificity, traversal_scores
 
@@ -67,6 +68,7 @@ __all__ = [
     "specificity",
     "traversal_scores",
     "type_prior",
+    "unretrievable_after_days",
     "updated_stability",
     "weighted_rrf",
 ]

@@ -191,3 +191,45 @@ def is_retrievable(freshness: float, confidence: float, *, factor: float) -> boo
     """
     fresh = _checks.unit("freshness", freshness)
     return fresh >= retrievability_threshold(confidence, factor=factor)
+
+
+def unretrievable_after_days(
+    half_life_days: float, stability: float, confidence: float, *, floor: float, factor: float
+) -> float:
+    """Age at which a memory stops being retrievable (SPEC §3 freshness, §9.5 threshold).
+
+    Freshness ``max(floor, 2^(−age/τ_eff))`` falls below ``θ = min(1, factor·(1 − conf))``
+    once ``2^(−age/τ_eff) < θ``, i.e. after ``age* = τ_eff·log2(1/θ)`` days, with
+    ``τ_eff = τ·(1 + stability)``; never when ``θ <= floor`` (the floor keeps it above).
+
+    Parameters
+    ----------
+    half_life_days : float
+        Half-life ``τ`` of the memory's type, ``> 0``.
+    stability : float
+        Memory stability in ``[0, 1]``.
+    confidence : float
+        Memory confidence in ``[0, 1]``.
+    floor : float
+        ``Settings.freshness_floor``.
+    factor : float
+        ``Settings.retrievability_factor``.
+
+    Returns
+    -------
+    float
+        ``age*`` in days, ``>= 0`` (``0`` when ``θ = 1``), or ``math.inf``.
+
+    Examples
+    --------
+    >>> round(unretrievable_after_days(90.0, 0.0, 0.85, floor=0.1, factor=1.5), 1)
+    193.7
+    >>> unretrievable_after_days(90.0, 0.0, 0.95, floor=0.1, factor=1.5)
+    inf
+    """
+    tau = _checks.positive("half_life_days", half_life_days)
+    tau_eff = tau * (1.0 + _checks.unit("stability", stability))
+    theta = retrievability_threshold(confidence, factor=factor)
+    if theta <= _checks.unit("floor", floor):
+        return math.inf
+    return tau_eff * math.log2(1.0 / theta)

@@ -2,20 +2,26 @@
 
 from graphmem.store.base import (
     AccessUpdate,
+    Association,
     EntityHit,
+    LifecycleUpdate,
     MemoryStore,
     ScoredId,
     TermStats,
     Vector,
     WriteBatch,
+    association,
 )
 
 __all__ = [
     "AccessUpdate",
+    "Association",
     "EntityHit",
+    "LifecycleUpdate",
     "MemoryStore",
     "ScoredId",
     "TermStats",
     "Vector",
     "WriteBatch",
+    "association",
 ]

@@ -21,7 +21,13 @@ import numpy as np
 
 from graphmem.models import Entity, Relation
 from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_index import Flags, RelationGraph, TextIndex, VectorIndex
+from graphmem.store._embedded_index import (
+    Flags,
+    MentionIndex,
+    RelationGraph,
+    TextIndex,
+    VectorIndex,
+)
 from graphmem.text import tokenize
 
 _T = TypeVar("_T")
@@ -51,6 +57,7 @@ class IndexCache:
         self._vectors: dict[str, tuple[int, VectorIndex]] = {}
         self._texts: dict[str, tuple[int, TextIndex]] = {}
         self._graphs: dict[str, tuple[int, RelationGraph]] = {}
+        self._mentions: dict[str, tuple[int, MentionIndex]] = {}
         self._entities: dict[str, tuple[int, tuple[Entity, ...]]] = {}
 
     def vectors(self, namespace: str) -> VectorIndex:
@@ -60,6 +67,10 @@ class IndexCache:
     def texts(self, namespace: str) -> TextIndex:
         """BM25 index over the namespace's memory content."""
         return self._get(self._texts, namespace, self._build_text)
+
+    def mentions(self, namespace: str) -> MentionIndex:
+        """Which of the namespace's memories mention which entities."""
+        return self._get(self._mentions, namespace, _build_mentions)
 
     def graph(self, namespace: str) -> RelationGraph:
         """Graph of the namespace's current relations."""
@@ -72,7 +83,7 @@ class IndexCache:
     def clear(self) -> None:
         """Drop every index (on close)."""
         with self._lock:
-            for cache in (self._vectors, self._texts, self._graphs, self._entities):
+            for cache in (self._vectors, self._texts, self._graphs, self._mentions, self._entities):
                 cache.clear()
 
     def _get(
@@ -138,6 +149,26 @@ def _flags(rows: Sequence[tuple[Any, ...]]) -> Flags:
         return np.array([bool(r[j]) for r in rows], dtype=np.bool_)
 
     return Flags(current=column(2), retrievable=column(3), hot=column(4))
+
+
+def _build_mentions(conn: sqlite3.Connection, namespace: str) -> MentionIndex:
+    rows = sorted(
+        conn.execute(
+            "SELECT id, superseded_by IS NULL AND retrievable = 1 FROM memories"
+            " WHERE namespace = ?",
+            (namespace,),
+        )
+    )
+    row_of = {memory_id: i for i, (memory_id, _) in enumerate(rows)}
+    mentions = [
+        (row_of[memory_id], entity_id, role)
+        for memory_id, entity_id, role in conn.execute(
+            "SELECT memory_id, entity_id, role FROM mentions WHERE namespace = ?", (namespace,)
+        )
+        if memory_id in row_of
+    ]
+    visible = np.array([bool(v) for _, v in rows], dtype=np.bool_)
+    return MentionIndex([r[0] for r in rows], visible, mentions)
 
 
 def _build_graph(conn: sqlite3.Connection, namespace: str) -> RelationGraph:

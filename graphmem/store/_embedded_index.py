@@ -8,8 +8,7 @@ so a stable sort on the score breaks ties by id.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -144,20 +143,118 @@ class TextIndex:
         self.ids = tuple(ids)
         self.flags = flags
         self.bm25 = BM25Index(documents, k1=k1, b=b)
-        current_rows = np.flatnonzero(flags.current)
-        self.n_current = int(current_rows.size)
-        self.df: Counter[str] = Counter()
-        for row in current_rows:
-            self.df.update(self.bm25.doc_terms(int(row)))
+        self.n_current = int(np.count_nonzero(flags.current))
+
+    def doc_freq(self, term: str) -> int:
+        """Current memories whose content holds ``term`` (a lower-cased token)."""
+        rows, _ = self.bm25.postings(term)
+        return int(np.count_nonzero(self.flags.current[rows]))
 
     def search(self, tokens: Sequence[str], k: int, *, include_history: bool) -> list[ScoredId]:
         """Top-``k`` memories containing a query token, by BM25 desc then id."""
         if not tokens or not self.ids:
             return []
-        scores = self.bm25.scores(tokens)
+        rows, scores = self.bm25.matches(tokens)
         allowed = self.flags.allowed(include_history=include_history, include_cold=True)
-        scores = np.where(allowed & (scores > 0.0), scores, -np.inf)
-        return [ScoredId(self.ids[r], float(scores[r])) for r in top_k(scores, k)]
+        keep = allowed[rows] & (scores > 0.0)
+        rows, scores = rows[keep], scores[keep]
+        # rows ascend, so top_k's tie-break on position is the tie-break on id
+        return [ScoredId(self.ids[rows[i]], float(scores[i])) for i in top_k(scores, k)]
+
+
+# Mention roles by strength: a memory mentioning an entity in several roles reports the
+# strongest (subject, then object, then mention).
+ROLES = ("subject", "object", "mention")
+
+
+class MentionIndex:
+    """Which memories mention which entities, as arrays (the entity retriever's index).
+
+    Parameters
+    ----------
+    ids : sequence of str
+        Memory ids in ascending order.
+    visible : numpy.ndarray of bool
+        Per row: current and retrievable (the default retrievers' filter).
+    mentions : sequence of (int, str, str)
+        ``(row, entity_id, role)`` of every mention of a memory of ``ids``.
+    """
+
+    def __init__(
+        self, ids: Sequence[str], visible: BoolArray, mentions: Sequence[tuple[int, str, str]]
+    ) -> None:
+        self.ids = tuple(ids)
+        self.visible = visible
+        code = {role: i for i, role in enumerate(ROLES)}
+        entities = sorted({entity for _, entity, _ in mentions})
+        position = {entity: i for i, entity in enumerate(entities)}
+        rows = np.fromiter((m[0] for m in mentions), dtype=np.int64, count=len(mentions))
+        ents = np.fromiter((position[m[1]] for m in mentions), dtype=np.int64, count=len(mentions))
+        roles = np.fromiter((code[m[2]] for m in mentions), dtype=np.int8, count=len(mentions))
+        order = np.lexsort((roles, rows, ents))  # by entity, then row, strongest role first
+        rows, ents, roles = rows[order], ents[order], roles[order]
+        first = np.ones(rows.size, dtype=np.bool_)  # keep one (entity, row) pair: its best role
+        first[1:] = (rows[1:] != rows[:-1]) | (ents[1:] != ents[:-1])
+        self._rows, self._roles = rows[first], roles[first]
+        bounds = np.searchsorted(ents[first], np.arange(len(entities) + 1))
+        self._span = {e: (int(bounds[i]), int(bounds[i + 1])) for e, i in position.items()}
+
+    def search(
+        self,
+        entity_ids: Sequence[str],
+        k: int,
+        similarities: Callable[[Sequence[str]], dict[str, float]],
+        *,
+        include_history: bool,
+    ) -> list[tuple[str, tuple[str, ...], tuple[str, ...], float]]:
+        """Memories mentioning any of ``entity_ids``: at most ``k``, by entities mentioned
+        desc, similarity desc, id asc.
+
+        ``similarities`` maps memory ids to their cosine to the query; it is asked
+        only for the memories that can still make the top ``k`` by count.
+
+        Returns
+        -------
+        list of (memory_id, entity_ids, roles, similarity)
+            ``entity_ids`` sorted, ``roles`` aligned with them.
+        """
+        wanted = sorted(e for e in set(entity_ids) if e in self._span)
+        if not wanted:
+            return []
+        slices = [slice(*self._span[e]) for e in wanted]
+        rows = np.concatenate([self._rows[s] for s in slices])
+        roles = np.concatenate([self._roles[s] for s in slices])
+        ents = np.repeat(np.arange(len(wanted)), [s.stop - s.start for s in slices])
+        if not include_history:
+            keep = self.visible[rows]
+            rows, roles, ents = rows[keep], roles[keep], ents[keep]
+        if not rows.size:
+            return []
+        order = np.lexsort((ents, rows))  # by row, then entity (ascending id)
+        rows, roles, ents = rows[order], roles[order], ents[order]
+        members, starts, counts = np.unique(rows, return_index=True, return_counts=True)
+        if members.size > k:  # only memories tied with the k-th count or above can rank
+            kth = np.partition(counts, members.size - k)[members.size - k]
+            contenders = np.flatnonzero(counts >= kth)
+        else:
+            contenders = np.arange(members.size)
+        ids = [self.ids[r] for r in members[contenders]]
+        sims = similarities(ids)
+        values = np.array([sims[i] for i in ids], dtype=np.float64)
+        ranked = np.lexsort((members[contenders], -values, -counts[contenders]))[:k]
+        out: list[tuple[str, tuple[str, ...], tuple[str, ...], float]] = []
+        for j in ranked:
+            c = contenders[j]
+            span = slice(starts[c], starts[c] + counts[c])
+            out.append(
+                (
+                    ids[j],
+                    tuple(wanted[e] for e in ents[span]),
+                    tuple(ROLES[r] for r in roles[span]),
+                    float(values[j]),
+                )
+            )
+        return out
 
 
 class RelationGraph:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -28,7 +27,6 @@ from graphmem.text import tokenize
 
 _BUSY_TIMEOUT_S = 30.0  # wait this long for another writer's lock
 _DAY_US = 86_400_000_000
-_ROLE_ORDER = {"subject": 0, "object": 1, "mention": 2}
 
 
 class EmbeddedReads:
@@ -241,33 +239,17 @@ class EmbeddedReads:
         """
         _check_k(k)
         query = None if embedding is None else self._vector(embedding, field="embedding")
-        roles: dict[str, dict[str, str]] = defaultdict(dict)
-        visible = "" if include_history else f" AND {sql.VISIBLE}"
         with self._errors("entity_search"):
-            for chunk in sql.chunks(entity_ids):
-                rows = self._reader().execute(
-                    "SELECT mn.memory_id, mn.entity_id, mn.role FROM mentions mn"
-                    " JOIN memories m ON m.namespace = mn.namespace AND m.id = mn.memory_id"
-                    f" WHERE mn.namespace = ? AND mn.entity_id IN ({sql.placeholders(len(chunk))})"
-                    f"{visible}",
-                    (namespace, *chunk),
-                )
-                for memory_id, entity_id, role in rows:
-                    known = roles[memory_id].get(entity_id)
-                    if known is None or _ROLE_ORDER[role] < _ROLE_ORDER[known]:
-                        roles[memory_id][entity_id] = role
-        if not roles:
-            return []
-        sims = self._similarities(namespace, list(roles), query)
-        ranked = sorted(roles, key=lambda m: (-len(roles[m]), -sims[m], m))[:k]
-        return [
-            EntityHit(
-                memory_id=m,
-                entity_ids=tuple(sorted(roles[m])),
-                roles=tuple(roles[m][e] for e in sorted(roles[m])),
-                similarity=sims[m],
+            index = self._indexes.mentions(namespace)
+            found = index.search(
+                entity_ids,
+                k,
+                lambda ids: self._similarities(namespace, ids, query),
+                include_history=include_history,
             )
-            for m in ranked
+        return [
+            EntityHit(memory_id=m, entity_ids=entities, roles=roles, similarity=sim)
+            for m, entities, roles, sim in found
         ]
 
     def time_window_search(
@@ -347,7 +329,9 @@ class EmbeddedReads:
         """
         with self._errors("term_stats"):
             index = self._indexes.texts(namespace)
-        return TermStats(index.n_current, {t.casefold(): index.df[t.casefold()] for t in terms})
+        return TermStats(
+            index.n_current, {t.casefold(): index.doc_freq(t.casefold()) for t in terms}
+        )
 
     # -- plumbing -------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:

@@ -55,6 +55,10 @@ CREATE TABLE IF NOT EXISTS relations (
     memory_id TEXT NOT NULL, valid_until INTEGER, body TEXT NOT NULL,
     PRIMARY KEY (namespace, id));
 CREATE INDEX IF NOT EXISTS relations_memory ON relations (namespace, memory_id);
+CREATE TABLE IF NOT EXISTS associations (
+    namespace TEXT NOT NULL, source_id TEXT NOT NULL, target_id TEXT NOT NULL,
+    similarity REAL NOT NULL, PRIMARY KEY (namespace, source_id, target_id));
+CREATE INDEX IF NOT EXISTS associations_target ON associations (namespace, target_id);
 """
 
 MEMORY_COLUMNS = "body, embedding"
@@ -81,9 +85,18 @@ DELETE_MEMORY_LINKS = (
 DELETE_MEMORY = (
     *DELETE_MEMORY_LINKS,
     "DELETE FROM relations WHERE namespace = ? AND memory_id = ?",
+    "DELETE FROM associations WHERE namespace = ? AND source_id = ?",
+    "DELETE FROM associations WHERE namespace = ? AND target_id = ?",
     "DELETE FROM memories WHERE namespace = ? AND id = ?",
 )
-NAMESPACE_TABLES = ("mentions", "memory_sessions", "relations", "entities", "memories")
+NAMESPACE_TABLES = (
+    "mentions",
+    "memory_sessions",
+    "relations",
+    "associations",
+    "entities",
+    "memories",
+)
 BUMP_VERSION = (
     "INSERT INTO namespace_versions (namespace, version) VALUES (?, 1)"
     " ON CONFLICT (namespace) DO UPDATE SET version = version + 1"

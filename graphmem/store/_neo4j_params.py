@@ -76,6 +76,10 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "maintenance/delete_namespace_entities": _NS,
     "maintenance/delete_namespace_turns": _NS,
     "maintenance/delete_namespace_sessions": _NS,
+    "maintenance/scan_memories": frozenset({"namespace", "after_id", "limit", "with_embeddings"}),
+    "maintenance/set_lifecycle": _ROWS,
+    "maintenance/add_associations": _ROWS,
+    "maintenance/associations": _IDS,
 }
 # Indexes (and constraint-backing indexes) that must be ONLINE after open().
 REQUIRED_INDEXES: tuple[str, ...] = (

@@ -7,9 +7,12 @@ every method is one or two statements of ``cypher/read/`` run through
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.errors import InvalidInputError
 from graphmem.models import Entity, Memory, Relation
@@ -24,6 +27,63 @@ MIN_FETCH_K = 100
 MAX_FETCH_K = 10_000
 ALL_HITS = 2**31 - 1  # the fulltext "limit" that means every hit
 MAX_HOPS = 3  # relation_subgraph's Cypher pattern is bounded at 3 hops
+# How old the counts behind term_stats (the planner's lexical rarity) and behind
+# vector_search's exact-or-index choice may be. Both are O(namespace) scans on Neo4j
+# (~0.1 s each at 100k memories), once per recall without the cache; a planning
+# statistic a few writes stale changes nothing (Lucene's own statistics count deleted
+# documents until a merge). Counts users see (count_memories, stats) are never cached.
+STATS_TTL_S = 30.0
+STATS_MAX_ENTRIES = 4096
+
+_V = TypeVar("_V")
+
+
+class _TTLCache:
+    """A small thread-safe cache whose entries expire ``ttl_s`` after they were computed."""
+
+    def __init__(self, ttl_s: float, max_entries: int) -> None:
+        self._ttl_s = ttl_s
+        self._max = max_entries
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
+
+    def get(self, key: Hashable, compute: Callable[[], _V]) -> _V:
+        now = time.monotonic()
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and now - hit[0] < self._ttl_s:
+                self._entries.move_to_end(key)
+                value: _V = hit[1]
+                return value
+        value = compute()  # outside the lock: two threads may both compute, harmlessly
+        with self._lock:
+            self._entries[key] = (now, value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._max:
+                self._entries.popitem(last=False)
+        return value
+
+    def get_many(
+        self, keys: Sequence[Hashable], compute: Callable[[list[Hashable]], dict[Hashable, _V]]
+    ) -> dict[Hashable, _V]:
+        """Cached values of ``keys``; the missing ones computed in one ``compute`` call."""
+        now = time.monotonic()
+        found: dict[Hashable, _V] = {}
+        with self._lock:
+            for key in keys:
+                hit = self._entries.get(key)
+                if hit is not None and now - hit[0] < self._ttl_s:
+                    found[key] = hit[1]
+        missing = [key for key in keys if key not in found]
+        if missing:
+            computed = compute(missing)
+            with self._lock:
+                for key in missing:
+                    self._entries[key] = (now, computed[key])
+                while len(self._entries) > self._max:
+                    self._entries.popitem(last=False)
+            found.update(computed)
+        return found
 
 
 class Neo4jReads:
@@ -32,6 +92,7 @@ class Neo4jReads:
     def __init__(self, *, dim: int, exact_search_max: int) -> None:
         self._dim = dim
         self._exact_search_max = exact_search_max
+        self._stats = _TTLCache(STATS_TTL_S, STATS_MAX_ENTRIES)
 
     @property
     def dim(self) -> int:
@@ -83,7 +144,7 @@ class Neo4jReads:
 
     def list_entities(self, namespace: str) -> list[Entity]:
         """All (named) entities of the namespace, by id."""
-        rows = self._run("read/list_entities", {"namespace": namespace})
+        rows = _collected(self._run("read/list_entities", {"namespace": namespace}), "entities")
         return [codec.entity_from_record(row, namespace) for row in rows]
 
     def count_memories(self, namespace: str) -> int:
@@ -132,7 +193,8 @@ class Neo4jReads:
             return []
         flags = {"include_history": include_history, "include_cold": include_cold}
         results: list[list[ScoredId] | None] = [None] * len(rows)
-        if k <= MAX_FETCH_K and self.count_memories(namespace) > self._exact_search_max:
+        size = self._stats.get(("size", namespace), lambda: self.count_memories(namespace))
+        if k <= MAX_FETCH_K and size > self._exact_search_max:
             indexed = [i for i, row in enumerate(rows) if any(row)]
             if indexed:
                 fetch_k = min(max(k * OVERFETCH, MIN_FETCH_K), MAX_FETCH_K)
@@ -178,9 +240,9 @@ class Neo4jReads:
             "fetch_k": max(k * OVERFETCH, MIN_FETCH_K),
             "include_history": include_history,
         }
-        hits = _scored(self._run("read/text_search", params))
+        hits = self._hits("read/text_search", params)
         if len(hits) < k:  # too few visible among the best fetch_k: search all hits
-            hits = _scored(self._run("read/text_search", {**params, "fetch_k": ALL_HITS}))
+            hits = self._hits("read/text_search", {**params, "fetch_k": ALL_HITS})
         return hits
 
     def entity_search(
@@ -221,7 +283,7 @@ class Neo4jReads:
                 roles=tuple(row["roles"]),
                 similarity=float(row["similarity"]),
             )
-            for row in self._run("read/entity_search", params)
+            for row in _collected(self._run("read/entity_search", params), "hits")
         ]
 
     def time_window_search(
@@ -259,7 +321,7 @@ class Neo4jReads:
             "embedding": query,
             "include_history": include_history,
         }
-        return _scored(self._run("read/time_window_search", params))
+        return self._hits("read/time_window_search", params)
 
     def relation_subgraph(
         self, namespace: str, entity_ids: Sequence[str], max_hops: int
@@ -278,33 +340,53 @@ class Neo4jReads:
         if max_hops < 1 or not ids:
             return []
         params = {"namespace": namespace, "entity_ids": ids, "max_hops": max_hops}
-        rows = self._run("read/relation_subgraph", params)
+        rows = _collected(self._run("read/relation_subgraph", params), "relations")
         return [codec.relation_from_record(row, namespace) for row in rows]
 
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
         """Document frequency of each lower-cased term over the current memories,
         through the fulltext index (approximate: Lucene's standard tokenizer splits
         a few words, e.g. ``don't`` or ``3.5``, unlike :func:`graphmem.text.tokenize`).
-        ``n_docs`` is the number of current memories."""
+        ``n_docs`` is the number of current memories. Both may be up to
+        :data:`STATS_TTL_S` seconds old (they are cached per namespace and term)."""
         keys = list(dict.fromkeys(t.casefold() for t in terms))
-        n_docs = int(self._run("read/count_current", {"namespace": namespace})[0]["count"])
-        df = dict.fromkeys(keys, 0)
-        queries = [
-            {"term": term, "lucene": codec.lucene_query(namespace, escaped)}
-            for term in keys
-            if (escaped := codec.lucene_escape(term))
-        ]
-        if queries and n_docs:
-            for row in self._run("read/term_df", {"namespace": namespace, "terms": queries}):
-                df[row["term"]] = int(row["df"])
-        return TermStats(n_docs=n_docs, df=df)
+        n_docs = self._stats.get(
+            ("n_current", namespace),
+            lambda: int(self._run("read/count_current", {"namespace": namespace})[0]["count"]),
+        )
+        if not n_docs:
+            return TermStats(n_docs=0, df=dict.fromkeys(keys, 0))
+
+        def count(missing: list[Hashable]) -> dict[Hashable, int]:
+            df: dict[Hashable, int] = dict.fromkeys(missing, 0)
+            queries = [
+                {"term": key[2], "lucene": codec.lucene_query(namespace, escaped)}
+                for key in missing
+                if isinstance(key, tuple) and (escaped := codec.lucene_escape(key[2]))
+            ]
+            if queries:
+                rows = self._run("read/term_df", {"namespace": namespace, "terms": queries})
+                for row in rows:
+                    df[("df", namespace, row["term"])] = int(row["df"])
+            return df
+
+        found = self._stats.get_many([("df", namespace, key) for key in keys], count)
+        return TermStats(n_docs=n_docs, df={key: found[("df", namespace, key)] for key in keys})
 
     # -- helpers --------------------------------------------------------------
     def _memories(self, name: str, params: Mapping[str, Any]) -> list[Memory]:
         namespace = params["namespace"]
-        return [
-            codec.memory_from_record(row["memory"], namespace) for row in self._run(name, params)
-        ]
+        rows = _collected(self._run(name, params), "memories")
+        return [codec.memory_from_record(row, namespace) for row in rows]
+
+    def _hits(self, name: str, params: Mapping[str, Any]) -> list[ScoredId]:
+        return _scored(_collected(self._run(name, params), "hits"))
+
+
+def _collected(rows: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
+    """The list a one-row statement collected under ``key`` (read statements return their
+    results as one collected row: the driver's cost is per row, not per value)."""
+    return list(rows[0][key]) if rows else []
 
 
 def _scored(rows: Sequence[Mapping[str, Any]]) -> list[ScoredId]:

@@ -12,6 +12,7 @@ Both pass ``tests/contract``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,7 +21,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.models import Entity, Memory, Relation
+from graphmem.errors import InvalidInputError
+from graphmem.models import Entity, Memory, Relation, Tier
 
 Vector = npt.NDArray[np.float32]
 
@@ -67,6 +69,64 @@ class AccessUpdate:
     reactivate: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class LifecycleUpdate:
+    """New retrievability flag and tier of one memory (SPEC §4, §9.5).
+
+    ``access_count`` is the count the consolidation pass saw: the update is
+    applied only while the stored count still equals it, so a memory recalled
+    since the scan is left for the next pass (a recall never loses its
+    reactivation to a pass that read the memory before it).
+    """
+
+    memory_id: str
+    retrievable: bool
+    tier: Tier
+    access_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Association:
+    """An association link between two memories of a namespace (SPEC §4).
+
+    Undirected: stores keep ``source_id < target_id`` (see :func:`association`).
+    ``similarity`` is the cosine of the two embeddings.
+    """
+
+    source_id: str
+    target_id: str
+    similarity: float
+
+
+def association(a: str, b: str, similarity: float) -> Association:
+    """The link between ``a`` and ``b`` in canonical order (lower id first)."""
+    low, high = (a, b) if a < b else (b, a)
+    return Association(low, high, similarity)
+
+
+def canonical_links(links: Sequence[Association]) -> list[Association]:
+    """``links`` validated and in canonical order, one per unordered pair (the last wins).
+
+    Raises
+    ------
+    InvalidInputError
+        For a link of a memory to itself or a similarity that is not a finite
+        number in [-1, 1]; names ``links[i]``.
+    """
+    pairs: dict[tuple[str, str], Association] = {}
+    for i, link in enumerate(links):
+        if link.source_id == link.target_id:
+            raise InvalidInputError("links a memory to itself", field=f"links[{i}]")
+        if not (math.isfinite(link.similarity) and -1.0 <= link.similarity <= 1.0):
+            raise InvalidInputError(
+                f"similarity must be a finite cosine in [-1, 1], got {link.similarity}",
+                field=f"links[{i}].similarity",
+            )
+        canonical = association(link.source_id, link.target_id, float(link.similarity))
+        pairs[(canonical.source_id, canonical.target_id)] = canonical
+    return list(pairs.values())
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """One atomic unit of writes: all of it lands, or none of it.
@@ -107,6 +167,38 @@ class MemoryStore(Protocol):
     def delete_namespace(self, namespace: str) -> int:
         """Delete everything in ``namespace``; returns the memories deleted."""
 
+    # -- maintenance (consolidation pass; SPEC §4) ----------------------------
+    def scan_memories(
+        self, namespace: str, after_id: str | None, limit: int, *, with_embeddings: bool = False
+    ) -> list[Memory]:
+        """Up to ``limit`` memories (all tiers, current or not) with ``id > after_id``,
+        by id (``after_id=None`` starts at the first).
+
+        The maintenance path pages through a namespace with it; nothing on the
+        read path calls it. Raises InvalidInputError if ``limit < 1``.
+        """
+
+    def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
+        """Set ``retrievable`` and ``tier`` of memories in one transaction.
+
+        An update is skipped when its memory is gone or its ``access_count``
+        differs from the stored one (accessed since the caller read it).
+        Returns the number of memories updated.
+        """
+
+    def add_associations(self, namespace: str, links: Sequence[Association]) -> int:
+        """Upsert association links in one transaction (idempotent).
+
+        A link is stored once per unordered pair, between two memories of
+        ``namespace`` (a link naming a missing memory is skipped), with its
+        ``similarity`` replaced. Returns the number of links that did not exist.
+        Raises InvalidInputError for a link of a memory to itself.
+        """
+
+    def associations(self, namespace: str, ids: Sequence[str]) -> list[Association]:
+        """Every association link touching one of ``ids``, in canonical order
+        (``source_id < target_id``), sorted by ``(source_id, target_id)``."""
+
     # -- lookups --------------------------------------------------------------
     def get_memories(
         self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
@@ -122,7 +214,8 @@ class MemoryStore(Protocol):
         """Current memories with this triple subject and predicate (SPEC §2.11)."""
 
     def memories_in_session(self, namespace: str, session_id: str) -> list[Memory]:
-        """Every memory (current or not) with an observation in the session."""
+        """Every memory (current or not) with an observation in the session, by id,
+        with embeddings (forgetting rewrites them whole)."""
 
     def list_entities(self, namespace: str) -> list[Entity]:
         """All entities of the namespace (the linker's dictionary; small)."""

@@ -34,13 +34,13 @@ import numpy as np
 from graphmem.errors import ConfigurationError, InvalidInputError, StoreUnavailableError
 from graphmem.models import Entity, Memory, Relation
 from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_reads import EmbeddedReads
+from graphmem.store._embedded_maintenance import EmbeddedMaintenance
 from graphmem.store.base import AccessUpdate, WriteBatch
 
 __all__ = ["EmbeddedStore"]
 
 
-class EmbeddedStore(EmbeddedReads):
+class EmbeddedStore(EmbeddedMaintenance):
     """A :class:`graphmem.store.base.MemoryStore` in one local SQLite file.
 
     Parameters

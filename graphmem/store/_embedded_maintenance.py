@@ -1,0 +1,132 @@
+"""The maintenance side of the embedded store: paging, lifecycle flags, associations.
+
+:class:`EmbeddedMaintenance` sits between :class:`~graphmem.store._embedded_reads.EmbeddedReads`
+and :class:`~graphmem.store.embedded.EmbeddedStore`; the consolidation pass
+(:mod:`graphmem.write.consolidation`) is its only caller. Association links live in
+the ``associations`` table, one row per unordered pair (``source_id < target_id``);
+deleting a memory deletes its links (``_embedded_sql.DELETE_MEMORY``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+
+from graphmem.errors import InvalidInputError
+from graphmem.models import Memory
+from graphmem.store import _embedded_sql as sql
+from graphmem.store._embedded_reads import EmbeddedReads
+from graphmem.store.base import Association, LifecycleUpdate, canonical_links
+
+# Flags are set in the columns the indexes filter on and in the JSON body, and only
+# while the memory's access count is the one the caller saw (LifecycleUpdate).
+_SET_LIFECYCLE = (
+    "UPDATE memories SET retrievable = ?, tier = ?,"
+    " body = json_set(body, '$.retrievable', json(?), '$.tier', ?)"
+    " WHERE namespace = ? AND id = ? AND json_extract(body, '$.access_count') = ?"
+    " AND (retrievable != ? OR tier != ?)"
+)
+_INSERT_ASSOCIATION = (
+    "INSERT OR IGNORE INTO associations (namespace, source_id, target_id, similarity)"
+    " SELECT ?1, ?2, ?3, ?4"
+    " WHERE EXISTS (SELECT 1 FROM memories WHERE namespace = ?1 AND id = ?2)"
+    " AND EXISTS (SELECT 1 FROM memories WHERE namespace = ?1 AND id = ?3)"
+)
+_UPDATE_ASSOCIATION = (
+    "UPDATE associations SET similarity = ?4"
+    " WHERE namespace = ?1 AND source_id = ?2 AND target_id = ?3 AND similarity != ?4"
+)
+
+
+class EmbeddedMaintenance(EmbeddedReads):
+    """Maintenance calls of :class:`graphmem.store.embedded.EmbeddedStore` (SPEC §4)."""
+
+    def _transaction(self, query: str) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError  # provided by EmbeddedStore
+
+    def scan_memories(
+        self, namespace: str, after_id: str | None, limit: int, *, with_embeddings: bool = False
+    ) -> list[Memory]:
+        """Up to ``limit`` memories with ``id > after_id`` (all when ``None``), by id.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``limit < 1``.
+        """
+        if limit < 1:
+            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        with self._errors("scan_memories"):
+            rows = (
+                self._reader()
+                .execute(
+                    f"SELECT {sql.MEMORY_COLUMNS} FROM memories"
+                    " WHERE namespace = ? AND id > ? ORDER BY id LIMIT ?",
+                    (namespace, after_id or "", limit),
+                )
+                .fetchall()
+            )
+        return [
+            sql.memory_from_row(body, blob, with_embedding=with_embeddings) for body, blob in rows
+        ]
+
+    def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
+        """Set ``retrievable`` and ``tier`` in one transaction; see the protocol.
+
+        Returns the number of memories whose flags changed. Bumps the
+        namespace's version (the read indexes filter on both flags) when any did.
+        """
+        if not updates:
+            return 0
+        rows = [
+            (
+                int(u.retrievable),
+                u.tier,
+                "true" if u.retrievable else "false",
+                u.tier,
+                namespace,
+                u.memory_id,
+                u.access_count,
+                int(u.retrievable),
+                u.tier,
+            )
+            for u in updates
+        ]
+        with self._transaction("set_lifecycle") as conn:
+            changed = conn.executemany(_SET_LIFECYCLE, rows).rowcount
+            if changed:
+                conn.execute(sql.BUMP_VERSION, (namespace,))
+        return int(changed)
+
+    def add_associations(self, namespace: str, links: Sequence[Association]) -> int:
+        """Upsert links in one transaction; returns how many are new (see the protocol).
+
+        Raises
+        ------
+        InvalidInputError
+            For a link of a memory to itself or a similarity outside [-1, 1].
+        """
+        rows = [(namespace, x.source_id, x.target_id, x.similarity) for x in canonical_links(links)]
+        if not rows:
+            return 0
+        with self._transaction("add_associations") as conn:
+            created = conn.executemany(_INSERT_ASSOCIATION, rows).rowcount
+            conn.executemany(_UPDATE_ASSOCIATION, rows)
+        return int(created)
+
+    def associations(self, namespace: str, ids: Sequence[str]) -> list[Association]:
+        """Links touching any of ``ids``, by ``(source_id, target_id)``."""
+        found: set[Association] = set()
+        with self._errors("associations"):
+            for chunk in sql.chunks(ids):
+                marks = sql.placeholders(len(chunk))
+                rows = self._reader().execute(
+                    "SELECT source_id, target_id, similarity FROM associations"
+                    f" WHERE namespace = ? AND source_id IN ({marks})"
+                    " UNION SELECT source_id, target_id, similarity FROM associations"
+                    f" WHERE namespace = ? AND target_id IN ({marks})",
+                    (namespace, *chunk, namespace, *chunk),
+                )
+                found.update(Association(a, b, float(s)) for a, b, s in rows)
+        return sorted(found, key=lambda link: (link.source_id, link.target_id))

@@ -1,0 +1,95 @@
+"""The maintenance side of the Neo4j store: paging, lifecycle flags, associations.
+
+:class:`Neo4jMaintenance` sits between :class:`~graphmem.store._neo4j_reads.Neo4jReads`
+and :class:`~graphmem.store.neo4j.Neo4jStore`; every method is one statement of
+``cypher/maintenance/`` in its own (retried) transaction. Association links are
+``(:Memory)-[:ASSOCIATED_WITH {similarity}]->(:Memory)``, one per unordered pair, from
+the lower id to the higher; ``DETACH DELETE`` of a memory removes them. No driver import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from graphmem.errors import InvalidInputError
+from graphmem.models import Memory
+from graphmem.store import _neo4j_codec as codec
+from graphmem.store._neo4j_reads import Neo4jReads
+from graphmem.store.base import Association, LifecycleUpdate, canonical_links
+
+
+class Neo4jMaintenance(Neo4jReads):
+    """Maintenance calls of :class:`graphmem.store.neo4j.Neo4jStore` (SPEC §4)."""
+
+    def scan_memories(
+        self, namespace: str, after_id: str | None, limit: int, *, with_embeddings: bool = False
+    ) -> list[Memory]:
+        """Up to ``limit`` memories with ``id > after_id`` (all when ``None``), by id.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``limit < 1``.
+        """
+        if limit < 1:
+            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        params = {
+            "namespace": namespace,
+            "after_id": after_id or "",
+            "limit": limit,
+            "with_embeddings": with_embeddings,
+        }
+        rows = self._run("maintenance/scan_memories", params)
+        return [codec.memory_from_record(row, namespace) for row in _collected(rows, "memories")]
+
+    def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
+        """Set ``retrievable`` and ``tier`` in one transaction; returns how many changed
+        (see the protocol for the ``access_count`` guard)."""
+        if not updates:
+            return 0
+        rows = [
+            {
+                "memory_id": u.memory_id,
+                "retrievable": u.retrievable,
+                "tier": u.tier,
+                "access_count": u.access_count,
+            }
+            for u in updates
+        ]
+        params = {"namespace": namespace, "rows": rows}
+        return int(self._run("maintenance/set_lifecycle", params, write=True)[0]["changed"])
+
+    def add_associations(self, namespace: str, links: Sequence[Association]) -> int:
+        """``MERGE`` links in one transaction; returns how many are new.
+
+        Raises
+        ------
+        InvalidInputError
+            For a link of a memory to itself or a similarity outside [-1, 1].
+        """
+        rows = [
+            {"source_id": x.source_id, "target_id": x.target_id, "similarity": x.similarity}
+            for x in canonical_links(links)
+        ]
+        if not rows:
+            return 0
+        params = {"namespace": namespace, "rows": rows}
+        return int(self._run("maintenance/add_associations", params, write=True)[0]["created"])
+
+    def associations(self, namespace: str, ids: Sequence[str]) -> list[Association]:
+        """Links touching any of ``ids``, by ``(source_id, target_id)``."""
+        distinct = list(dict.fromkeys(ids))
+        if not distinct:
+            return []
+        rows = self._run("maintenance/associations", {"namespace": namespace, "ids": distinct})
+        links = [
+            Association(row["source_id"], row["target_id"], float(row["similarity"]))
+            for row in _collected(rows, "links")
+        ]
+        return sorted(links, key=lambda link: (link.source_id, link.target_id))
+
+
+def _collected(rows: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
+    """The list a one-row statement collected under ``key``."""
+    return list(rows[0][key]) if rows else []
