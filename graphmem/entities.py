@@ -30,6 +30,7 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _CAPITALISED_RUN = re.compile(r"\b([A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’-]*)+)")
 _SENTENCE_START = re.compile(r"(^|[.!?:]\s+)$")
 _MAX_NGRAM = 5
+_MAX_NAME = 200
 _STOP_FIRST_NAMES = frozenset({"the", "a", "an", "i", "my", "what", "when", "who", "how"})
 
 
@@ -142,6 +143,8 @@ class CapitalizedNameExtractor:
             words = match.group(1).split()
             if _SENTENCE_START.search(text[: match.start()]) and len(words) > 2:
                 words = words[1:]  # "Yesterday Mount Hood": drop the sentence's first word
+            if len(words) > _MAX_NGRAM or len(" ".join(words)) > _MAX_NAME:
+                continue  # shouted text, not a name
             if any(known.resolve(w) is not None for w in words) or len(words) < 2:
                 continue  # part of a known name, or a capitalised word before one
             name = " ".join(words)

@@ -120,6 +120,13 @@ def parse_time_window(text: str, reference: datetime) -> TimeWindow | None:
     """
     if reference.tzinfo is None:
         raise ValueError("reference must be timezone-aware")
+    try:
+        return _parse(text, reference)
+    except (OverflowError, ValueError):
+        return None  # a date no datetime can hold ("12000 years ago", "March 0000")
+
+
+def _parse(text: str, reference: datetime) -> TimeWindow | None:
     tz = reference.tzinfo
     match = _DAY_DATE.search(text)
     if match:
