@@ -31,7 +31,6 @@ from typing import Any
 from graphmem import GraphMem, RecallQuery, Settings
 from graphmem.embedding import SentenceTransformerEmbedder
 from graphmem.locomo import HEADLINE, gold_units, import_conversation, load_locomo, score_ranking
-from graphmem.retrieval.planner import Plan
 from graphmem.scoring import access_boost, confidence_gate, freshness, weighted_rrf
 from graphmem.settings import RETRIEVERS
 

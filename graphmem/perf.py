@@ -336,6 +336,7 @@ def bench_ingest(
         merged += len(report.merged)
         if progress:
             progress(min(len(candidates), offset + batch_size))
+    memory.delete_namespace(namespace)  # its real embeddings would crowd later searches
     encode_rate = len(texts) / encode_s
     ingest_rate = len(candidates) / ingest_s
     return {

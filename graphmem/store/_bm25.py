@@ -158,7 +158,10 @@ class BM25Index:
             Their scores, ``> 0`` (exactly :meth:`scores` at those rows).
         """
         dense = self.scores(query)
-        rows = np.unique(np.concatenate([self.postings(t)[0] for t in query] or [self._rows[:0]]))
+        touched = np.zeros(self._n_docs, dtype=np.bool_)
+        for term in query:
+            touched[self.postings(term)[0]] = True
+        rows = np.flatnonzero(touched)
         return rows, dense[rows]
 
     def scores(self, query: Sequence[str]) -> FloatArray:

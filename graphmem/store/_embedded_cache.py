@@ -26,6 +26,7 @@ from graphmem.store._embedded_index import (
     MentionIndex,
     RelationGraph,
     TextIndex,
+    TimeIndex,
     VectorIndex,
 )
 from graphmem.text import tokenize
@@ -58,6 +59,7 @@ class IndexCache:
         self._texts: dict[str, tuple[int, TextIndex]] = {}
         self._graphs: dict[str, tuple[int, RelationGraph]] = {}
         self._mentions: dict[str, tuple[int, MentionIndex]] = {}
+        self._times: dict[str, tuple[int, TimeIndex]] = {}
         self._entities: dict[str, tuple[int, tuple[Entity, ...]]] = {}
 
     def vectors(self, namespace: str) -> VectorIndex:
@@ -67,6 +69,10 @@ class IndexCache:
     def texts(self, namespace: str) -> TextIndex:
         """BM25 index over the namespace's memory content."""
         return self._get(self._texts, namespace, self._build_text)
+
+    def times(self, namespace: str) -> TimeIndex:
+        """The time anchors of the namespace's memories."""
+        return self._get(self._times, namespace, _build_times)
 
     def mentions(self, namespace: str) -> MentionIndex:
         """Which of the namespace's memories mention which entities."""
@@ -83,7 +89,14 @@ class IndexCache:
     def clear(self) -> None:
         """Drop every index (on close)."""
         with self._lock:
-            for cache in (self._vectors, self._texts, self._graphs, self._mentions, self._entities):
+            for cache in (
+                self._vectors,
+                self._texts,
+                self._graphs,
+                self._mentions,
+                self._times,
+                self._entities,
+            ):
                 cache.clear()
 
     def _get(
@@ -149,6 +162,18 @@ def _flags(rows: Sequence[tuple[Any, ...]]) -> Flags:
         return np.array([bool(r[j]) for r in rows], dtype=np.bool_)
 
     return Flags(current=column(2), retrievable=column(3), hot=column(4))
+
+
+def _build_times(conn: sqlite3.Connection, namespace: str) -> TimeIndex:
+    rows = sorted(
+        conn.execute(
+            "SELECT id, time_anchor, superseded_by IS NULL, retrievable, tier = 'hot'"
+            " FROM memories WHERE namespace = ?",
+            (namespace,),
+        )
+    )
+    anchors = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
+    return TimeIndex([r[0] for r in rows], anchors, _flags(rows))
 
 
 def _build_mentions(conn: sqlite3.Connection, namespace: str) -> MentionIndex:

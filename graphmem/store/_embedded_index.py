@@ -85,7 +85,7 @@ class VectorIndex:
     def __init__(self, ids: Sequence[str], matrix: npt.NDArray[np.float32], flags: Flags) -> None:
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         self.ids = tuple(ids)
-        self.row = {memory_id: i for i, memory_id in enumerate(self.ids)}
+        self._sorted_ids = np.array(self.ids, dtype=np.str_)  # ascending: searchsorted finds rows
         self.matrix = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
         self.flags = flags
 
@@ -104,16 +104,42 @@ class VectorIndex:
             results.append([ScoredId(self.ids[r], float(scores[r])) for r in rows])
         return results
 
-    def similarities(
-        self, ids: Sequence[str], query: npt.NDArray[np.float32] | None
-    ) -> dict[str, float]:
-        """Cosine of each of ``ids`` to ``query`` (0.0 without a query or an embedding)."""
-        if query is None:
-            return dict.fromkeys(ids, 0.0)
-        rows = [self.row[i] for i in ids if i in self.row]
-        sims = np.round((self.matrix[rows] @ query).astype(np.float64), COSINE_DECIMALS)
-        found = {self.ids[r]: float(s) for r, s in zip(rows, sims, strict=True)}
-        return {i: found.get(i, 0.0) for i in ids}
+    def cosines(self, ids: Sequence[str], query: npt.NDArray[np.float32]) -> FloatArray:
+        """Cosine of each of ``ids`` to ``query`` (normalised), rounded as in :meth:`search`;
+        0.0 for an id without an embedding. Aligned with ``ids``."""
+        out = np.zeros(len(ids), dtype=np.float64)
+        if not ids or not self.ids:
+            return out
+        wanted = np.array(ids, dtype=np.str_)
+        rows = np.minimum(np.searchsorted(self._sorted_ids, wanted), len(self.ids) - 1)
+        found = self._sorted_ids[rows] == wanted
+        values = (self.matrix[rows[found]] @ query).astype(np.float64)
+        out[found] = np.round(values, COSINE_DECIMALS)
+        return out
+
+
+class TimeIndex:
+    """The time anchors of a namespace's memories (``Memory.time_anchor``, µs since the epoch).
+
+    Parameters
+    ----------
+    ids : sequence of str
+        Memory ids in ascending order.
+    anchors : numpy.ndarray of int64
+        The time anchor of each id.
+    flags : Flags
+        Visibility of each row.
+    """
+
+    def __init__(self, ids: Sequence[str], anchors: npt.NDArray[np.int64], flags: Flags) -> None:
+        self.ids = tuple(ids)
+        self.anchors = anchors
+        self.flags = flags
+
+    def window(self, lo: int, hi: int, *, include_history: bool) -> IndexArray:
+        """Rows (ascending, i.e. by id) anchored in ``[lo, hi)`` that a retriever may return."""
+        allowed = self.flags.allowed(include_history=include_history, include_cold=True)
+        return np.flatnonzero((self.anchors >= lo) & (self.anchors < hi) & allowed)
 
 
 class TextIndex:
@@ -203,15 +229,16 @@ class MentionIndex:
         self,
         entity_ids: Sequence[str],
         k: int,
-        similarities: Callable[[Sequence[str]], dict[str, float]],
+        similarities: Callable[[Sequence[str]], FloatArray],
         *,
         include_history: bool,
     ) -> list[tuple[str, tuple[str, ...], tuple[str, ...], float]]:
         """Memories mentioning any of ``entity_ids``: at most ``k``, by entities mentioned
         desc, similarity desc, id asc.
 
-        ``similarities`` maps memory ids to their cosine to the query; it is asked
-        only for the memories that can still make the top ``k`` by count.
+        ``similarities`` gives the cosines of memory ids to the query (aligned with
+        them); it is asked only for the memories that can still make the top ``k`` by
+        count.
 
         Returns
         -------
@@ -239,8 +266,7 @@ class MentionIndex:
         else:
             contenders = np.arange(members.size)
         ids = [self.ids[r] for r in members[contenders]]
-        sims = similarities(ids)
-        values = np.array([sims[i] for i in ids], dtype=np.float64)
+        values = similarities(ids)
         ranked = np.lexsort((members[contenders], -values, -counts[contenders]))[:k]
         out: list[tuple[str, tuple[str, ...], tuple[str, ...], float]] = []
         for j in ranked:

@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from graphmem.errors import InvalidInputError, StoreError, StoreUnavailableError
 from graphmem.models import Entity, Memory, Relation
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_cache import IndexCache
+from graphmem.store._embedded_index import top_k
 from graphmem.store.base import EntityHit, ScoredId, TermStats, Vector
 from graphmem.text import tokenize
 
@@ -244,7 +246,7 @@ class EmbeddedReads:
             found = index.search(
                 entity_ids,
                 k,
-                lambda ids: self._similarities(namespace, ids, query),
+                lambda ids: self._cosines(namespace, ids, query),
                 include_history=include_history,
             )
         return [
@@ -282,28 +284,22 @@ class EmbeddedReads:
         lo, hi = sql.micros(start), sql.micros(end)
         if hi <= lo:
             return []
-        visible = "" if include_history else f" AND {sql.VISIBLE}"
-        select = (
-            "SELECT m.id, m.time_anchor FROM memories m WHERE m.namespace = ?"
-            f" AND m.time_anchor >= ? AND m.time_anchor < ?{visible}"
-        )
         with self._errors("time_window_search"):
-            if query is None:  # closeness to the centre, computed on 2x scale (integers)
-                rows = (
-                    self._reader()
-                    .execute(
-                        f"{select} ORDER BY abs(2 * m.time_anchor - ?), m.id LIMIT ?",
-                        (namespace, lo, hi, lo + hi, k),
-                    )
-                    .fetchall()
+            index = self._indexes.times(namespace)
+        rows = index.window(lo, hi, include_history=include_history)
+        if query is None:  # closeness to the centre, on 2x scale (integers), then id
+            twice = np.abs(2 * index.anchors[rows] - (lo + hi))
+            chosen = rows[np.lexsort((rows, twice))[:k]]
+            return [
+                ScoredId(
+                    index.ids[r],
+                    1.0 / (1.0 + abs(2 * int(index.anchors[r]) - lo - hi) / (2 * _DAY_US)),
                 )
-                return [
-                    ScoredId(m, 1.0 / (1.0 + abs(2 * anchor - lo - hi) / (2 * _DAY_US)))
-                    for m, anchor in rows
-                ]
-            ids = [m for m, _ in self._reader().execute(select, (namespace, lo, hi))]
-        sims = self._similarities(namespace, ids, query)
-        return [ScoredId(m, sims[m]) for m in sorted(ids, key=lambda m: (-sims[m], m))[:k]]
+                for r in chosen
+            ]
+        ids = [index.ids[r] for r in rows]
+        sims = self._cosines(namespace, ids, query)
+        return [ScoredId(ids[i], float(sims[i])) for i in top_k(sims, k)]
 
     def relation_subgraph(
         self, namespace: str, entity_ids: Sequence[str], max_hops: int
@@ -399,14 +395,15 @@ class EmbeddedReads:
         norm = float(np.linalg.norm(array))
         return array / norm if norm > 0 else array
 
-    def _similarities(
+    def _cosines(
         self, namespace: str, ids: Sequence[str], query: Vector | None
-    ) -> dict[str, float]:
+    ) -> npt.NDArray[np.float64]:
+        """Cosines of ``ids`` to ``query`` (aligned; all 0.0 without a query)."""
         if query is None:
-            return dict.fromkeys(ids, 0.0)
+            return np.zeros(len(ids), dtype=np.float64)
         with self._errors("similarities"):
             index = self._indexes.vectors(namespace)
-        return index.similarities(ids, query)
+        return index.cosines(ids, query)
 
 
 def _check_k(k: int) -> None:

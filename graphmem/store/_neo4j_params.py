@@ -49,6 +49,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "read/memories_in_session": frozenset({"namespace", "session_id"}),
     "read/list_entities": _NS,
     "read/count_memories": _NS,
+    "read/count_all_memories": _NONE,
     "read/count_current": _NS,
     "read/stats": _NS,
     "read/namespaces": _NONE,
@@ -58,13 +59,30 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "read/vector_search_exact": frozenset(
         {"namespace", "embeddings", "k", "include_history", "include_cold"}
     ),
+    "read/namespace_vectors": frozenset({"namespace", "include_history", "include_cold"}),
     "read/text_search": frozenset({"namespace", "lucene", "k", "fetch_k", "include_history"}),
     "read/term_df": frozenset({"namespace", "terms"}),
-    "read/entity_search": frozenset(
-        {"namespace", "entity_ids", "k", "embedding", "include_history"}
+    "read/entity_contenders": frozenset(
+        {"namespace", "entity_ids", "k", "max_exact", "include_history"}
+    ),
+    "read/entity_search": frozenset({"namespace", "ids", "entity_ids", "k", "embedding"}),
+    "read/entity_search_index": frozenset(
+        {"namespace", "entity_ids", "k", "fetch_k", "floor", "embedding", "include_history"}
     ),
     "read/time_window_search": frozenset(
-        {"namespace", "start", "end", "bounds_sum_us", "k", "embedding", "include_history"}
+        {
+            "namespace",
+            "start",
+            "end",
+            "bounds_sum_us",
+            "k",
+            "max_exact",
+            "embedding",
+            "include_history",
+        }
+    ),
+    "read/time_window_search_index": frozenset(
+        {"namespace", "start", "end", "k", "fetch_k", "embedding", "include_history"}
     ),
     "read/relation_subgraph": frozenset({"namespace", "entity_ids", "max_hops"}),
     "maintenance/applied_migrations": _NONE,

@@ -7,83 +7,26 @@ every method is one or two statements of ``cypher/read/`` run through
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from graphmem.errors import InvalidInputError
 from graphmem.models import Entity, Memory, Relation
 from graphmem.store import _neo4j_codec as codec
+from graphmem.store import _neo4j_plans as plans
 from graphmem.store.base import EntityHit, ScoredId, TermStats, Vector
 from graphmem.text import tokenize
 
-# vector_search over-fetch: the HNSW index is asked for max(k * OVERFETCH, MIN_FETCH_K)
-# neighbours (at most MAX_FETCH_K) before the namespace / visibility post-filter.
+# The HNSW index is asked for at least MIN_FETCH_K and at most MAX_FETCH_K neighbours before
+# the namespace / visibility post-filter (see vector_search; OVERFETCH is text_search's).
 OVERFETCH = 10
+OVERFETCH_RETRY = 10
 MIN_FETCH_K = 100
 MAX_FETCH_K = 10_000
 ALL_HITS = 2**31 - 1  # the fulltext "limit" that means every hit
 MAX_HOPS = 3  # relation_subgraph's Cypher pattern is bounded at 3 hops
-# How old the counts behind term_stats (the planner's lexical rarity) and behind
-# vector_search's exact-or-index choice may be. Both are O(namespace) scans on Neo4j
-# (~0.1 s each at 100k memories), once per recall without the cache; a planning
-# statistic a few writes stale changes nothing (Lucene's own statistics count deleted
-# documents until a merge). Counts users see (count_memories, stats) are never cached.
-STATS_TTL_S = 30.0
-STATS_MAX_ENTRIES = 4096
-
-_V = TypeVar("_V")
-
-
-class _TTLCache:
-    """A small thread-safe cache whose entries expire ``ttl_s`` after they were computed."""
-
-    def __init__(self, ttl_s: float, max_entries: int) -> None:
-        self._ttl_s = ttl_s
-        self._max = max_entries
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
-
-    def get(self, key: Hashable, compute: Callable[[], _V]) -> _V:
-        now = time.monotonic()
-        with self._lock:
-            hit = self._entries.get(key)
-            if hit is not None and now - hit[0] < self._ttl_s:
-                self._entries.move_to_end(key)
-                value: _V = hit[1]
-                return value
-        value = compute()  # outside the lock: two threads may both compute, harmlessly
-        with self._lock:
-            self._entries[key] = (now, value)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
-        return value
-
-    def get_many(
-        self, keys: Sequence[Hashable], compute: Callable[[list[Hashable]], dict[Hashable, _V]]
-    ) -> dict[Hashable, _V]:
-        """Cached values of ``keys``; the missing ones computed in one ``compute`` call."""
-        now = time.monotonic()
-        found: dict[Hashable, _V] = {}
-        with self._lock:
-            for key in keys:
-                hit = self._entries.get(key)
-                if hit is not None and now - hit[0] < self._ttl_s:
-                    found[key] = hit[1]
-        missing = [key for key in keys if key not in found]
-        if missing:
-            computed = compute(missing)
-            with self._lock:
-                for key in missing:
-                    self._entries[key] = (now, computed[key])
-                while len(self._entries) > self._max:
-                    self._entries.popitem(last=False)
-            found.update(computed)
-        return found
 
 
 class Neo4jReads:
@@ -92,7 +35,8 @@ class Neo4jReads:
     def __init__(self, *, dim: int, exact_search_max: int) -> None:
         self._dim = dim
         self._exact_search_max = exact_search_max
-        self._stats = _TTLCache(STATS_TTL_S, STATS_MAX_ENTRIES)
+        self._stats = plans.TTLCache(plans.STATS_TTL_S, plans.STATS_MAX_ENTRIES)
+        self._sizes = plans.TTLCache(plans.SIZE_TTL_S, plans.STATS_MAX_ENTRIES)
 
     @property
     def dim(self) -> int:
@@ -175,10 +119,12 @@ class Neo4jReads:
 
         A namespace of at most ``exact_search_max`` memories is searched exactly
         (``vector.similarity.cosine`` over the namespace). A larger one goes
-        through the HNSW index (``db.index.vector.queryNodes``) with
-        ``max(10·k, 100)`` neighbours (at most 10 000), post-filtered by namespace
-        and visibility and re-scored exactly; a row left with fewer than ``k``
-        hits is searched exactly instead. Query rows are L2-normalised; a zero
+        through the HNSW index (``db.index.vector.queryNodes``), post-filtered by
+        namespace and visibility and re-scored exactly: first with ``3·k`` over the
+        namespace's share of the index's memories neighbours (at least 32), then,
+        for a row left with fewer than ``k`` hits, ten times as many (at most
+        10 000 each time); a row still short is searched exactly (an O(namespace)
+        scan: ~5 s at 100k memories). Query rows are L2-normalised; a zero
         row scores 0 everywhere. Superseded and non-retrievable memories only
         with ``include_history``, cold ones only with ``include_cold``.
 
@@ -193,18 +139,34 @@ class Neo4jReads:
             return []
         flags = {"include_history": include_history, "include_cold": include_cold}
         results: list[list[ScoredId] | None] = [None] * len(rows)
-        size = self._stats.get(("size", namespace), lambda: self.count_memories(namespace))
-        if k <= MAX_FETCH_K and size > self._exact_search_max:
-            indexed = [i for i, row in enumerate(rows) if any(row)]
-            if indexed:
-                fetch_k = min(max(k * OVERFETCH, MIN_FETCH_K), MAX_FETCH_K)
-                params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
+        if k <= MAX_FETCH_K and self._large(namespace):
+            share = self._size(namespace) / max(self._all_size(), self._size(namespace), 1)
+            fetch_k = max(
+                plans.VECTOR_MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / max(share, 1e-9))
+            )
+            fetch_k = min(fetch_k, MAX_FETCH_K)
+            for attempt in (fetch_k, min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)):
+                indexed = [i for i, row in enumerate(rows) if results[i] is None and any(row)]
+                if not indexed:
+                    break
+                params = {"namespace": namespace, "k": k, "fetch_k": attempt, **flags}
                 params["embeddings"] = [rows[i] for i in indexed]
                 for record in self._run("read/vector_search", params):
                     hits = _scored(record["hits"])
                     if len(hits) >= k:
                         results[indexed[record["row"]]] = hits
+                if attempt == MAX_FETCH_K:
+                    break
         missing = [i for i, hits in enumerate(results) if hits is None]
+        if len(missing) >= plans.CLIENT_EXACT_MIN_ROWS and not self._large(namespace):
+            found = self._run("read/namespace_vectors", {"namespace": namespace, **flags})
+            if found:
+                exact = plans.exact_cosine_top_k(
+                    found[0]["ids"], found[0]["vectors"], [rows[i] for i in missing], k
+                )
+                for i, hits in zip(missing, exact, strict=True):
+                    results[i] = hits
+                missing = []
         if missing:
             params = {"namespace": namespace, "k": k, **flags}
             params["embeddings"] = [rows[i] for i in missing]
@@ -269,13 +231,40 @@ class Neo4jReads:
         ids = sorted(set(entity_ids))
         if not ids:
             return []
-        params = {
+        params: dict[str, Any] = {
             "namespace": namespace,
             "entity_ids": ids,
             "k": k,
-            "embedding": query,
             "include_history": include_history,
         }
+        max_exact = self._max_exact(namespace, k, query)
+        first = self._run("read/entity_contenders", {**params, "max_exact": max_exact})
+        if not first or not first[0]["contenders"]:
+            return []
+        rows: list[Any] = []
+        if first[0]["contenders"] > max_exact:  # a large tie: through the vector index
+            fetch_k = self._index_fetch_k(namespace, k, first[0]["contenders"])
+            index_params = {
+                **params,
+                "floor": first[0]["floor"],
+                "fetch_k": fetch_k,
+                "embedding": query,
+            }
+            rows = _collected(self._run("read/entity_search_index", index_params), "hits")
+            if len(rows) < k:  # other namespaces crowd the neighbourhood: look further
+                index_params["fetch_k"] = min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)
+                rows = _collected(self._run("read/entity_search_index", index_params), "hits")
+            if len(rows) < k:  # too few of the tie among the neighbours: exactly after all
+                first = self._run("read/entity_contenders", {**params, "max_exact": ALL_HITS})
+        if len(rows) < k:
+            second = {
+                "namespace": namespace,
+                "ids": first[0]["ids"],
+                "entity_ids": ids,
+                "k": k,
+                "embedding": query,
+            }
+            rows = _collected(self._run("read/entity_search", second), "hits")
         return [
             EntityHit(
                 memory_id=row["memory_id"],
@@ -283,7 +272,7 @@ class Neo4jReads:
                 roles=tuple(row["roles"]),
                 similarity=float(row["similarity"]),
             )
-            for row in _collected(self._run("read/entity_search", params), "hits")
+            for row in rows
         ]
 
     def time_window_search(
@@ -312,16 +301,23 @@ class Neo4jReads:
         lo, hi = codec.micros(start), codec.micros(end)
         if hi <= lo:
             return []
-        params = {
+        window = {
             "namespace": namespace,
             "start": codec.wire(start.astimezone(UTC)),  # see _neo4j_codec.memory_row
             "end": codec.wire(end.astimezone(UTC)),
-            "bounds_sum_us": lo + hi,
-            "k": k,
-            "embedding": query,
-            "include_history": include_history,
         }
-        return self._hits("read/time_window_search", params)
+        params = {**window, "k": k, "embedding": query, "include_history": include_history}
+        exact = {**params, "bounds_sum_us": lo + hi}
+        max_exact = self._max_exact(namespace, k, query)
+        found = self._run("read/time_window_search", {**exact, "max_exact": max_exact})
+        if found and found[0]["inside"] > max_exact:  # a wide window: through the index
+            fetch_k = self._index_fetch_k(namespace, k, found[0]["inside"])
+            for attempt in (fetch_k, min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)):
+                hits = self._hits("read/time_window_search_index", {**params, "fetch_k": attempt})
+                if len(hits) >= k:
+                    return hits
+            found = self._run("read/time_window_search", {**exact, "max_exact": ALL_HITS})
+        return _scored(_collected(found, "hits"))
 
     def relation_subgraph(
         self, namespace: str, entity_ids: Sequence[str], max_hops: int
@@ -374,6 +370,38 @@ class Neo4jReads:
         return TermStats(n_docs=n_docs, df={key: found[("df", namespace, key)] for key in keys})
 
     # -- helpers --------------------------------------------------------------
+    def _size(self, namespace: str) -> int:
+        """Memories of the namespace, up to ``SIZE_TTL_S`` old (for choosing a query plan)."""
+        return self._sizes.get(("size", namespace), lambda: self.count_memories(namespace))
+
+    def _large(self, namespace: str) -> bool:
+        """Past exact_search_max: searches may go through the HNSW index."""
+        return self._size(namespace) > self._exact_search_max
+
+    def _max_exact(self, namespace: str, k: int, query: list[float] | None) -> int:
+        """Up to how many candidates entity_search / time_window_search compute every
+        cosine; past it the HNSW index reads fewer vectors (:mod:`._neo4j_plans`).
+
+        The index takes ``INDEX_OVERFETCH·k·N/C`` neighbours for ``C`` candidates among
+        the ``N`` memories it holds, and a neighbour costs about ``INDEX_COST`` exact
+        cosines (measured at 100k), so it pays once ``C > sqrt(INDEX_COST·INDEX_OVERFETCH·k·N)``.
+        Without a query direction, or in a namespace searched exactly, never.
+        """
+        if query is None or not any(query) or not self._large(namespace):
+            return ALL_HITS
+        crossing = math.isqrt(plans.INDEX_COST * plans.INDEX_OVERFETCH * k * self._all_size()) + 1
+        return max(plans.INDEXED_CANDIDATES_MIN, k, crossing)
+
+    def _index_fetch_k(self, namespace: str, k: int, candidates: int) -> int:
+        """HNSW neighbours to take for ``k`` hits among ``candidates`` memories: the index
+        holds every namespace's memories, so ``INDEX_OVERFETCH·k`` over their share of it."""
+        share = candidates / max(self._all_size(), candidates, 1)
+        return min(MAX_FETCH_K, max(MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / share)))
+
+    def _all_size(self) -> int:
+        """Memories of every namespace, up to ``SIZE_TTL_S`` old (the vector index's size)."""
+        return self._sizes.get(("all",), lambda: _count(self._run("read/count_all_memories", {})))
+
     def _memories(self, name: str, params: Mapping[str, Any]) -> list[Memory]:
         namespace = params["namespace"]
         rows = _collected(self._run(name, params), "memories")
@@ -381,6 +409,11 @@ class Neo4jReads:
 
     def _hits(self, name: str, params: Mapping[str, Any]) -> list[ScoredId]:
         return _scored(_collected(self._run(name, params), "hits"))
+
+
+def _count(rows: Sequence[Mapping[str, Any]]) -> int:
+    """The ``count`` of a one-row counting statement (0 when it returned no row)."""
+    return int(rows[0]["count"]) if rows else 0
 
 
 def _collected(rows: Sequence[Mapping[str, Any]], key: str) -> list[Any]:

@@ -255,7 +255,8 @@ def test_retrievers_run_on_their_indexes(
         "read/text_search": ("ProcedureCall", "db.index.fulltext.queryNodes"),
         "read/get_memories": ("NodeUniqueIndexSeek", "Memory(namespace, id)"),
         "read/find_by_hashes": ("NodeIndexSeek", "Memory(namespace, content_hash)"),
-        "read/entity_search": ("NodeUniqueIndexSeek", "Entity(namespace, id)"),
+        "read/entity_contenders": ("NodeUniqueIndexSeek", "Entity(namespace, id)"),
+        "read/entity_search": ("NodeUniqueIndexSeek", "Memory(namespace, id)"),
         "read/time_window_search": ("NodeIndexSeek", "Memory(namespace, time_anchor)"),
         "read/relation_subgraph": ("VarLengthExpand", "RELATES_TO*0..2"),
         "read/memories_in_session": ("NodeUniqueIndexSeek", "Session(namespace, id)"),
@@ -365,6 +366,9 @@ def test_hnsw_falls_back_to_exact_when_the_namespace_filter_leaves_too_few(
             for i, v in enumerate(far)
         ]
         store.write(small, WriteBatch(memories=small_memories))
+        # Over-fetch is sized by the namespace's share of the index; pretend the index holds
+        # only this namespace, so that the crowded one fills both HNSW attempts.
+        monkeypatch.setattr(store, "_all_size", lambda: len(small_memories))
         calls = _spy(store, monkeypatch)
         [hits] = store.vector_search(small, centre[None, :], 5)
     finally:
@@ -372,6 +376,7 @@ def test_hnsw_falls_back_to_exact_when_the_namespace_filter_leaves_too_few(
     assert sorted(h.memory_id for h in hits) == sorted(m.id for m in small_memories)
     assert [n for n, _ in calls if n.startswith("read/vector")] == [
         "read/vector_search",
+        "read/vector_search",  # ten times as many neighbours
         "read/vector_search_exact",
     ]
 

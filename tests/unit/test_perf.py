@@ -159,7 +159,10 @@ def test_mention_index_matches_the_row_by_row_search(seed: int) -> None:
         for include_history in (False, True):
             wanted = [*rng.sample(entities, rng.randint(1, 6)), "unknown"]
             found = index.search(
-                wanted, k, lambda ms: {m: sims[m] for m in ms}, include_history=include_history
+                wanted,
+                k,
+                lambda ms: np.array([sims[m] for m in ms]),
+                include_history=include_history,
             )
             assert found == _entity_search_reference(
                 ids, visible, mentions, wanted, k, sims, include_history

@@ -1,0 +1,118 @@
+"""How the Neo4j store chooses its query plans, and the small caches behind the choice.
+
+Pure helpers of :mod:`graphmem.store._neo4j_reads`: a TTL cache for the counts that
+choose between an exact scan and the HNSW index, the thresholds of that choice (each
+measured on the 2-core bench machine, Neo4j 5.26 Community, 384-d vectors) and the
+exact cosine top-k a many-row search computes here instead of in Cypher.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from graphmem.store.base import ScoredId
+
+# vector_search's own floor: an HNSW query costs ~10 ms for 10 neighbours and ~27 ms for 100
+# at 100k memories, per query row (a dedup batch sends 256 rows), and 32 keep its recall high.
+VECTOR_MIN_FETCH_K = 32
+# An exact search of this many query rows or more (a dedup batch) on a namespace searched
+# exactly fetches its vectors once and computes the cosines here: the Cypher form computes
+# rows x memories cosines in the interpreted runtime (~2 s for 256 rows x 1 000 memories).
+CLIENT_EXACT_MIN_ROWS = 16
+# How old the counts behind term_stats (the planner's lexical rarity) and behind
+# vector_search's exact-or-index choice may be. Both are O(namespace) scans on Neo4j
+# (~0.1 s each at 100k memories), once per recall without the cache; a planning
+# statistic a few writes stale changes nothing (Lucene's own statistics count deleted
+# documents until a merge). Counts users see (count_memories, stats) are never cached.
+STATS_TTL_S = 300.0
+STATS_MAX_ENTRIES = 4096
+# Namespace sizes choose between exact and index plans only (both correct); they are re-read
+# sooner, so a namespace that grows leaves the exact plan within seconds.
+SIZE_TTL_S = 10.0
+# entity_search and time_window_search read each candidate's stored vector for its cosine
+# (40-130 µs a memory on the bench machine: ~2 s for a year of 100k memories). Past
+# INDEXED_CANDIDATES_MIN candidates, when it is cheaper (INDEX_COST: one HNSW neighbour costs
+# about two exact cosines), they take INDEX_OVERFETCH x k / (the candidates' share of the
+# index) nearest neighbours of the query from the HNSW index instead (0.1-0.25 s for 500-6000
+# at 100k), keep the candidates among them and re-score those exactly; with fewer than k
+# left (other namespaces crowd the query's neighbourhood), ten times as many, then the exact
+# statement. Results are then approximate, as vector_search's.
+INDEXED_CANDIDATES_MIN = 2_000
+INDEX_OVERFETCH = 3
+INDEX_COST = 2
+
+_V = TypeVar("_V")
+
+
+class TTLCache:
+    """A small thread-safe cache whose entries expire ``ttl_s`` after they were computed."""
+
+    def __init__(self, ttl_s: float, max_entries: int) -> None:
+        self._ttl_s = ttl_s
+        self._max = max_entries
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
+
+    def get(self, key: Hashable, compute: Callable[[], _V]) -> _V:
+        now = time.monotonic()
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and now - hit[0] < self._ttl_s:
+                self._entries.move_to_end(key)
+                value: _V = hit[1]
+                return value
+        value = compute()  # outside the lock: two threads may both compute, harmlessly
+        with self._lock:
+            self._entries[key] = (now, value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._max:
+                self._entries.popitem(last=False)
+        return value
+
+    def get_many(
+        self, keys: Sequence[Hashable], compute: Callable[[list[Hashable]], dict[Hashable, _V]]
+    ) -> dict[Hashable, _V]:
+        """Cached values of ``keys``; the missing ones computed in one ``compute`` call."""
+        now = time.monotonic()
+        found: dict[Hashable, _V] = {}
+        with self._lock:
+            for key in keys:
+                hit = self._entries.get(key)
+                if hit is not None and now - hit[0] < self._ttl_s:
+                    found[key] = hit[1]
+        missing = [key for key in keys if key not in found]
+        if missing:
+            computed = compute(missing)
+            with self._lock:
+                for key in missing:
+                    self._entries[key] = (now, computed[key])
+                while len(self._entries) > self._max:
+                    self._entries.popitem(last=False)
+            found.update(computed)
+        return found
+
+
+def exact_cosine_top_k(
+    ids: Sequence[str], vectors: Sequence[Sequence[float]], queries: Sequence[list[float]], k: int
+) -> list[list[ScoredId]]:
+    """Top-``k`` of ``ids`` by cosine to each query (unit or zero rows), as
+    ``read/vector_search_exact`` ranks them: cosine rounded to 6 decimals, desc, then id;
+    a zero vector scores 0."""
+    if not ids:
+        return [[] for _ in queries]
+    matrix = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+    scores = np.round(np.asarray(queries, dtype=np.float64) @ unit.T, 6) + 0.0
+    names = np.array(ids, dtype=np.str_)
+    out: list[list[ScoredId]] = []
+    for row in scores:
+        order = np.lexsort((names, -row))[:k]
+        out.append([ScoredId(str(names[j]), float(row[j])) for j in order])
+    return out

@@ -1,0 +1,139 @@
+"""The vector-index plans of entity_search and time_window_search (graphmem.store._neo4j_reads).
+
+Past a few thousand candidates these two retrievers take the query's nearest neighbours
+from the HNSW index instead of reading every candidate's vector. Here the thresholds are
+lowered so that a small namespace takes that plan, and its results are compared with
+the exact plan's on the same data (on 300 memories the index's neighbours are exact).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+
+from graphmem.store import _neo4j_plans as plans
+from graphmem.store.base import WriteBatch
+from graphmem.store.neo4j import Neo4jStore
+from tests.contract.builders import DIM, T0, make_entity, make_memory
+
+if TYPE_CHECKING:
+    from tests.conftest import Neo4jServer
+
+pytestmark = pytest.mark.neo4j
+N = 300
+
+
+@pytest.fixture
+def store(neo4j_server: Neo4jServer) -> Iterator[Neo4jStore]:
+    opened = Neo4jStore(
+        neo4j_server.uri,
+        user=neo4j_server.user or "neo4j",
+        password=neo4j_server.password,
+        database=neo4j_server.database,
+        dim=DIM,
+        allow_no_auth=True,
+        exact_search_max=0,
+    )
+    opened.open()
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def filled(store: Neo4jStore) -> Iterator[tuple[str, str, Any]]:
+    namespace = f"index-paths-{np.random.default_rng().integers(1 << 40):x}"
+    person = make_entity(namespace, "Ada Abbott")
+    rng = np.random.default_rng(11)
+    vectors = rng.normal(size=(N, DIM)).astype(np.float32)
+    memories = [
+        make_memory(
+            namespace,
+            f"Ada Abbott note {i}",
+            event_time=T0 + timedelta(hours=i),
+            mentions=[(person.id, "subject")],
+            embedding=tuple(float(x) for x in vectors[i]),
+        )
+        for i in range(N)
+    ]
+    store.write(namespace, WriteBatch(memories=memories, entities=[person]))
+    probe = (vectors[7] + rng.normal(scale=0.3, size=DIM)).astype(np.float32)
+    yield namespace, person.id, probe
+    store.delete_namespace(namespace)
+
+
+def _both(
+    monkeypatch: pytest.MonkeyPatch, store: Neo4jStore, search: Any
+) -> tuple[Any, Any, list[str]]:
+    names: list[str] = []
+    original = store._run
+
+    def spy(name: str, params: Any, **kw: Any) -> Any:
+        names.append(name)
+        return original(name, params, **kw)
+
+    monkeypatch.setattr(store, "_run", spy)
+    monkeypatch.setattr(plans, "INDEXED_CANDIDATES_MIN", 5)
+    monkeypatch.setattr(plans, "INDEX_COST", 0)
+    indexed = search()
+    monkeypatch.setattr(plans, "INDEXED_CANDIDATES_MIN", 10**9)
+    exact = search()
+    return indexed, exact, names
+
+
+def test_entity_search_through_the_index_agrees_with_the_exact_plan(
+    store: Neo4jStore, filled: tuple[str, str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    namespace, person, probe = filled
+    indexed, exact, names = _both(
+        monkeypatch, store, lambda: store.entity_search(namespace, [person], 5, embedding=probe)
+    )
+    assert "read/entity_search_index" in names
+    assert len(indexed) == 5
+    assert indexed == exact
+
+
+def test_time_window_search_through_the_index_agrees_with_the_exact_plan(
+    store: Neo4jStore, filled: tuple[str, str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    namespace, _, probe = filled
+    start, end = T0, T0 + timedelta(hours=N)
+    indexed, exact, names = _both(
+        monkeypatch,
+        store,
+        lambda: store.time_window_search(namespace, start, end, 5, embedding=probe),
+    )
+    assert "read/time_window_search_index" in names
+    assert len(indexed) == 5
+    assert indexed == exact
+
+
+def test_many_row_exact_search_computed_here_agrees_with_the_cypher_one(
+    neo4j_server: Neo4jServer, filled: tuple[str, str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    namespace, _, probe = filled
+    small = Neo4jStore(
+        neo4j_server.uri,
+        user=neo4j_server.user or "neo4j",
+        password=neo4j_server.password,
+        database=neo4j_server.database,
+        dim=DIM,
+        allow_no_auth=True,
+        exact_search_max=10_000,
+    )
+    small.open()
+    try:
+        rng = np.random.default_rng(5)
+        rows = (probe + rng.normal(scale=0.5, size=(20, DIM))).astype(np.float32)
+        rows[3] = 0.0  # a zero row scores 0 everywhere
+        here = small.vector_search(namespace, rows, 4)
+        monkeypatch.setattr(plans, "CLIENT_EXACT_MIN_ROWS", 10**9)
+        there = small.vector_search(namespace, rows, 4)
+    finally:
+        small.close()
+    assert [[h.memory_id for h in r] for r in here] == [[h.memory_id for h in r] for r in there]
+    for mine, theirs in zip(here, there, strict=True):
+        assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], abs=2e-6)
