@@ -97,6 +97,13 @@ class RelationInput(BaseModel):
     predicate: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_ -]*$")
     target: str = Field(min_length=1, max_length=512)
 
+    @field_validator("source", "target")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():  # it becomes an entity name, which must not be blank
+            raise ValueError("relation source and target must not be blank")
+        return value
+
 
 class MemoryCandidate(BaseModel):
     """One claim an agent wants remembered (SPEC §2 input).

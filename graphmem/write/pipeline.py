@@ -102,10 +102,7 @@ def derived_event_time(content: str, observed_at: datetime) -> datetime | None:
     """Event time implied by the content's own time expression, resolved against
     when it was said ("last week" said on 2023-05-08 → 2023-05-01); ``None`` when
     the content names no time or only a vague one ("recently")."""
-    try:
-        window = parse_time_window(content, observed_at)
-    except (OverflowError, ValueError):  # a date no datetime can hold: "12000 years ago"
-        return None
+    window = parse_time_window(content, observed_at)
     if window is None or window.precision == "vague":
         return None
     return window.center

@@ -64,15 +64,12 @@ RTL = ["שלום עולם", "مرحبا بالعالم", "\u202eevil\u202c", "\u
 EMOJI = ["👩\u200d👩\u200d👧\u200d👦", "🧠💾", "🏳️\u200d🌈", "é"]
 CONTROL = ["\x00", "a\x00b", "\x1b[31m", "\r\n", "\ufeff"]
 WORDS = ["Alice", "tea", "Paris", "2023", "last", "week", "yesterday", "graph", "memory"]
-# Time expressions a datetime cannot hold (test_query_naming_an_unrepresentable_date...)
+# Time expressions a datetime cannot hold (fixed in timeparse after this suite found them)
 ODD_TIMES = ["12000 years ago", "99999999999 days ago", "in March 0000", "31 December 9999"]
 BLANK = ["", " ", "\t\n", "\u3000", "\u00a0"]
 
 _unicode = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=80)
 _soup = st.lists(
-    st.sampled_from(LUCENE + CYPHER + RTL + EMOJI + CONTROL + WORDS), min_size=1, max_size=10
-).map(" ".join)
-_content_soup = st.lists(
     st.sampled_from(LUCENE + CYPHER + RTL + EMOJI + CONTROL + WORDS + ODD_TIMES),
     min_size=1,
     max_size=10,
@@ -80,11 +77,10 @@ _content_soup = st.lists(
 short_text = st.one_of(_unicode, _soup, st.sampled_from(BLANK))
 huge_text = st.builds(
     lambda piece, n: (piece * n)[:n],
-    # "and", not "AND": a run of capitalised words is test_long_capitalised_run_is_stored's
-    st.sampled_from(["a", "😀", "x y ", "and ", "\x00"]),
+    st.sampled_from(["a", "😀", "x y ", "AND ", "\x00"]),
     st.sampled_from([4_000, 4_001, 19_999, 20_000, 20_001, 100_000]),
 )
-content_text = st.one_of(_content_soup, _unicode, st.sampled_from(BLANK), huge_text)
+content_text = st.one_of(_soup, _unicode, st.sampled_from(BLANK), huge_text)
 
 odd_floats = st.one_of(
     st.sampled_from([math.nan, math.inf, -math.inf, -0.0, 0.0, 1.0, 1.000001, -1e-9, 1e308]),
@@ -140,7 +136,7 @@ _name = _fits(512).filter(lambda t: bool(t.strip()))
 valid_candidate = st.fixed_dictionaries(
     {
         "content": st.one_of(
-            _content_soup,
+            _soup,
             _text.filter(lambda t: bool(t.strip())),
             st.builds(
                 lambda piece, n: (piece * n)[:n],
@@ -204,12 +200,7 @@ query = st.fixed_dictionaries(
     {"text": st.one_of(_soup, _unicode, st.sampled_from(BLANK), huge_text)},
     optional={
         "k": st.integers(min_value=-2, max_value=1002),
-        # years 1900-2100: an edge-of-calendar "now" is the xfail test's business
-        "reference_time": st.one_of(
-            st.none(),
-            naive,
-            st.datetimes(datetime(1900, 1, 1), datetime(2100, 1, 1), timezones=st.timezones()),
-        ),
+        "reference_time": times,
         "include_history": st.booleans(),
         "types": st.lists(st.sampled_from([*MEMORY_TYPES, "Bogus"]), max_size=2),
         "mmr": st.booleans(),
@@ -257,6 +248,7 @@ CANDIDATE_EXAMPLES: list[list[dict[str, Any]]] = [
     [{"content": "ok", "observed_at": datetime(2024, 1, 1)}],
     [{"content": " \u3000 "}],
     [{"content": "ok", "relations": [{"source": "A", "predicate": "1bad", "target": "B"}]}],
+    [{"content": "+", "relations": [{"source": "0", "predicate": "knows", "target": " "}]}],
 ]
 QUERY_EXAMPLES: list[dict[str, Any]] = [
     {"text": "&& || !"},
@@ -309,7 +301,9 @@ def _zero(store: MemoryStore, ns: str) -> None:
 def _same_instant_and_offset(got: datetime, want: datetime) -> None:
     """The same instant; the same offset, or UTC when the offset had seconds (JSON and
     ISO 8601 offsets have minute precision, so graphmem stores those in UTC)."""
-    assert got == want, (got, want)
+    # in UTC: PEP 495 makes a local time in a DST gap / fold unequal to every datetime of
+    # another zone, even at the same instant
+    assert got.astimezone(UTC) == want.astimezone(UTC), (got, want)
     offset = want.utcoffset()
     assert offset is not None
     expected = offset if not offset % timedelta(minutes=1) else timedelta(0)
@@ -326,7 +320,7 @@ def _check_round_trip(
             creators.setdefault(ident, i)
     stored = {m.id: m for m in store.get_memories(ns, list(creators))}
     assert set(stored) == set(creators)
-    entity_names = {e.name for e in store.list_entities(ns)}
+    forms = {normalize(f) for e in store.list_entities(ns) for f in (e.name, *e.aliases)}
     for ident, i in creators.items():
         c, m = cands[i], stored[ident]
         assert m.namespace == ns
@@ -343,9 +337,9 @@ def _check_round_trip(
         if c.get("salience") is not None:
             assert m.salience == c["salience"]
         assert m.extractor == c.get("extractor", "unknown")
-        for e in c.get("entities", ()):
-            names = {normalize(n) for n in entity_names}
-            assert normalize(e["name"]) in names, e["name"]
+        for e in c.get("entities", ()):  # stored, or resolved to a stored entity by an alias
+            said = {normalize(f) for f in (e["name"], *e.get("aliases", ()))} - {""}
+            assert said & forms, e
 
 
 def test_generated_candidates_round_trip_or_are_rejected(
@@ -472,7 +466,8 @@ def test_broken_embedder_is_rejected_without_a_write(
 
 
 def test_long_capitalised_run_is_stored(memory: GraphMem, store: MemoryStore, ns: str) -> None:
-    """A shouted message (all capitals, > 512 characters) is an ordinary memory."""
+    """A shouted message (all capitals, > 512 characters) is an ordinary memory (it used
+    to raise pydantic's ValidationError: the extractor proposed it as an entity name)."""
     content = "PLEASE REMEMBER " * 40  # 640 characters of capitalised words
     report = memory.remember(ns, [{"content": content, "session_id": "s0"}])
     assert store.get_memories(ns, list(report.created))[0].content == content
@@ -482,6 +477,7 @@ def test_long_capitalised_run_is_stored(memory: GraphMem, store: MemoryStore, ns
 def test_query_naming_an_unrepresentable_date_is_answered(
     memory: GraphMem, ns: str, text: str
 ) -> None:
+    """Found by this suite: timeparse raised OverflowError / ValueError out of recall()."""
     memory.remember(ns, [{"content": f"something happened {text}", "session_id": "s0"}])
     result = memory.recall(ns, f"what happened {text}?")
     assert result.namespace == ns

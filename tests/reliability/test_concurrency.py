@@ -19,7 +19,7 @@ for long), then check the outcome.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -29,7 +29,7 @@ import pytest
 from graphmem import GraphMem
 from graphmem.models import Memory
 from graphmem.store.base import AccessUpdate, MemoryStore
-from tests.reliability.conftest import NOW, T0, MemoryFactory, record_figure
+from tests.reliability.conftest import NOW, T0, MemoryFactory, add_figure, record_figure
 
 WRITERS = 6
 FACT = "Alice keeps her sourdough starter in the blue jar"
@@ -60,8 +60,9 @@ class _ReadGate:
     or ``_HOLD_S`` has passed (then it lets the writer go: a writer that is
     serialised with the others must not wait for readers that cannot come)."""
 
-    def __init__(self, parties: int) -> None:
+    def __init__(self, parties: int, hold_s: float = _HOLD_S) -> None:
         self._parties = parties
+        self._hold_s = hold_s
         self._count = 0
         self._cond = threading.Condition()
         self.all_read_together = False
@@ -73,7 +74,7 @@ class _ReadGate:
                 self.all_read_together = True
                 self._cond.notify_all()
                 return
-            self._cond.wait_for(lambda: self._count >= self._parties, timeout=_HOLD_S)
+            self._cond.wait_for(lambda: self._count >= self._parties, timeout=self._hold_s)
 
 
 def _gate_reads(gm: GraphMem, gate: _ReadGate, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,7 +89,7 @@ def _gate_reads(gm: GraphMem, gate: _ReadGate, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(gm.store, "find_by_hashes", find_by_hashes)
 
 
-def _run_at_once(jobs: list[Callable[[], object]]) -> list[BaseException]:
+def _run_at_once(jobs: Sequence[Callable[[], object]]) -> list[BaseException]:
     """Start every job at the same moment (a barrier); the exceptions they raised."""
     barrier = threading.Barrier(len(jobs))
     errors: list[BaseException] = []
@@ -127,6 +128,7 @@ def test_one_facade_many_threads_one_memory_right_n(
     monkeypatch: pytest.MonkeyPatch,
     existing: bool,
     apart: str,
+    store_kind: str,
 ) -> None:
     """WRITERS threads of one facade state one fact from WRITERS sessions at once."""
     first = WRITERS if existing else 0
@@ -151,7 +153,8 @@ def test_one_facade_many_threads_one_memory_right_n(
     assert set(stored.session_ids) == expected_sessions
     assert len(stored.observations) == len(expected_sessions)
     assert stored.n == len(expected_sessions)
-    record_figure("concurrency", {"writers_per_fact": WRITERS})
+    record_figure("concurrency.writers_per_fact", WRITERS)
+    add_figure(f"concurrency.{store_kind}.same_fact_races_exact", 1)
 
 
 def test_barrier_start_without_gate_one_memory_right_n(
@@ -191,8 +194,9 @@ def test_separate_facades_one_memory_right_n(
     ns: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """WRITERS facades, each with its own store instance (like WRITERS processes)."""
-    gate = _ReadGate(WRITERS)
+    """WRITERS facades, each with its own store instance (like WRITERS processes).
+    Nothing serialises them, so the gate can wait for every writer's read."""
+    gate = _ReadGate(WRITERS, hold_s=60.0)
     facades = [memory_factory().open() for _ in range(WRITERS)]
     for gm in facades:
         _gate_reads(gm, gate, monkeypatch)

@@ -275,4 +275,5 @@ def test_outage_mid_bulk_ingest_fails_cleanly_and_rerun_is_exact(
         proxy.restore()
         gm.close()
     add_figure("faults.neo4j.outages_mid_ingest_survived", 1)
+    add_figure("faults.neo4j.outage_reconnects_refused", proxy.refused)
     print(f"outage: remember() failed {took:.1f} s after the ingest started")
