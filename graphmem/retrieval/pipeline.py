@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
@@ -144,6 +144,37 @@ class RecallPipeline:
             hits[name], timings[f"retriever.{name}"] = future.result()
         return hits
 
+    def fuse_and_rank(
+        self,
+        query: RecallQuery,
+        ctx: RetrievalContext,
+        plan: Plan,
+        now: datetime,
+        hits: Mapping[str, list[Hit]],
+        timings: dict[str, float],
+    ) -> list[RecallHit]:
+        """Fuse the retrievers' lists with the plan's weights (weighted RRF) and rank:
+        hydrate, gates, final weight, MMR and rerank as the plan says. Pure with
+        respect to ``hits``: the bench replays it on cached lists (plan variants)."""
+        mark = time.perf_counter()
+        fused = weighted_rrf(
+            {n: [h.memory_id for h in hs] for n, hs in hits.items()},
+            plan.weights,
+            k=self._settings.rrf_k,
+        )
+        timings["fusion"] = _ms(mark)
+        # A question about a past window is asked from that window's point of view:
+        # freshness is measured at the window's end, so decay does not bury exactly
+        # the evidence the question asks for (SPEC §3 freshness, reference time).
+        window = ctx.window
+        as_of = min(now, window.end) if window is not None and window.precision != "vague" else now
+        mark = time.perf_counter()
+        ranked = self._rank(
+            ctx.namespace, query, plan, dict(hits), dict(fused), as_of, ctx.embedding, timings
+        )
+        timings["ranking"] = _ms(mark) - timings.get("hydration", 0.0)
+        return ranked
+
     def recall(self, namespace: str, query: RecallQuery) -> RecallResult:
         """Run the read pipeline; see the module docstring.
 
@@ -161,19 +192,7 @@ class RecallPipeline:
         hits = self.retrieve(ctx, active, timings)
         timings["retrievers"] = _ms(mark)
         window = ctx.window
-        embedding = ctx.embedding
-        mark = time.perf_counter()
-        fused = weighted_rrf(
-            {n: [h.memory_id for h in hs] for n, hs in hits.items()}, plan.weights, k=cfg.rrf_k
-        )
-        timings["fusion"] = _ms(mark)
-        # A question about a past window is asked from that window's point of view:
-        # freshness is measured at the window's end, so decay does not bury exactly
-        # the evidence the question asks for (SPEC §3 freshness, reference time).
-        as_of = min(now, window.end) if window is not None and window.precision != "vague" else now
-        mark = time.perf_counter()
-        ranked = self._rank(namespace, query, plan, hits, dict(fused), as_of, embedding, timings)
-        timings["ranking"] = _ms(mark) - timings.get("hydration", 0.0)
+        ranked = self.fuse_and_rank(query, ctx, plan, now, hits, timings)
         if query.record_access and ranked:
             mark = time.perf_counter()
             update = self._access_updates(ranked, hits, self._clock(), query.session_id)
