@@ -40,6 +40,8 @@ def _aware(value: datetime) -> datetime:
     offset = value.utcoffset()
     if value.tzinfo is None or offset is None:
         raise ValueError("datetime must be timezone-aware (e.g. 2024-05-08T13:56:00+00:00)")
+    if not offset:  # UTC, as every stored time is: nothing to convert (the hot path on reads)
+        return value
     if abs(offset) > _MAX_OFFSET:
         raise ValueError(f"UTC offset must be within ±18:00, got {offset}")
     try:

@@ -166,6 +166,11 @@ def ingest(
             totals["superseded"] += len(report.superseded)
             totals["rejected"] += len(report.rejected)
             progress.advance(task, len(chunk))
+        size = memory.stats(namespace).get("memories", 0)
+        warn_size = memory.settings.embedded_warn_size
+        large = memory.store.name == "embedded" and size > warn_size
+    if large:
+        _warn_embedded_size(size, warn_size)
     if as_json:
         console.print_json(json.dumps({"namespace": namespace, **totals}))
     else:
@@ -188,7 +193,8 @@ def recall(
     profile: Annotated[
         Profile,
         typer.Option(
-            help="Ranking: rrf (RRF × freshness × access boost) or composite"
+            help="Ranking: rrf (weighted RRF × access boost; freshness breaks ties, or"
+            " multiplies with GRAPHMEM_FRESHNESS_MODE=weight) or composite"
             " (0.6·similarity + 0.2·salience + 0.2·confidence)."
         ),
     ] = Profile.rrf,
@@ -371,7 +377,8 @@ def stats(
     with open_memory(store, data_dir) as memory:
         counts = memory.stats(namespace)
         size = counts.get("memories", 0)
-        warn = memory.store.name == "embedded" and size > memory.settings.embedded_warn_size
+        warn_size = memory.settings.embedded_warn_size
+        warn = memory.store.name == "embedded" and size > warn_size
     if as_json:
         console.print_json(json.dumps({"namespace": namespace, **counts}))
         return
@@ -382,9 +389,15 @@ def stats(
         table.add_row(key, str(value))
     console.print(table)
     if warn:
-        err.print(
-            "[yellow]warning:[/] this namespace is past the embedded store's comfortable size; use Neo4j"
-        )
+        _warn_embedded_size(size, warn_size)
+
+
+def _warn_embedded_size(size: int, warn_size: int) -> None:
+    err.print(
+        f"[yellow]warning:[/] {size} memories is past the embedded store's comfortable size"
+        f" ({warn_size}, GRAPHMEM_EMBEDDED_WARN_SIZE): after each write its first recall"
+        " rebuilds the in-memory indexes. Use Neo4j (GRAPHMEM_NEO4J_URI; README \"Performance\")."
+    )
 
 
 @app.command()
@@ -424,7 +437,7 @@ def bench_latency_command(
         typer.Option(
             "--peer",
             help="Neo4j only: also time neo4j-graphrag's HybridRetriever on the same memories"
-            " (pip install 'graphmem[peer]'; skipped when it is not installed).",
+            " (pip install 'graphmem\\[peer]'; skipped when it is not installed).",
         ),
     ] = False,
     json_out: Annotated[
@@ -452,10 +465,7 @@ def bench_latency_command(
             result["peer"] = bench_peer(memory, n, repeats=repeats)
     _print_perf(result, json_out)
     if result["past_embedded_warn_size"]:
-        err.print(
-            f"[yellow]warning:[/] {n} memories is past the embedded store's comfortable size"
-            f" ({warn_size}, GRAPHMEM_EMBEDDED_WARN_SIZE); use Neo4j"
-        )
+        _warn_embedded_size(n, warn_size)
 
 
 @bench_app.command("ingest")

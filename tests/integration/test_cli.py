@@ -98,3 +98,42 @@ def test_demo_runs(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "multi-hop" in result.stdout
     assert "plan entity-centric" in result.stdout
+
+
+def test_embedded_store_past_its_size_says_use_neo4j(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(
+        "\n".join(
+            line(text, f"t{n}")
+            for n, text in enumerate(
+                [
+                    "Ada planted tulip bulbs by the gate",
+                    "Ada's brother repairs vintage motorbikes",
+                    "The village choir rehearses on Thursdays",
+                ]
+            )
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    env |= {"GRAPHMEM_DATA_DIR": str(tmp_path / "store"), "GRAPHMEM_EMBEDDED_WARN_SIZE": "2"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "graphmem.cli.main", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            check=False,
+        )
+
+    first = cli("ingest", str(rows), "-n", "big", "--batch-size", "2")
+    assert first.returncode == 0, first.stderr
+    assert "3 memories is past the embedded store's comfortable size (2" in first.stderr
+    assert "Neo4j" in first.stderr
+    stats = cli("stats", "-n", "big")
+    assert "past the embedded store's comfortable size" in stats.stderr
+    small = cli("stats", "-n", "other")  # an empty namespace of the same store: no warning
+    assert small.returncode == 0 and "warning" not in small.stderr
