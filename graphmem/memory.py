@@ -38,7 +38,7 @@ from graphmem.models import (
     WriteReport,
 )
 from graphmem.retrieval.pipeline import RecallPipeline
-from graphmem.retrieval.rerank import Reranker
+from graphmem.retrieval.rerank import Reranker, reranker_from_settings
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch
 from graphmem.write.consolidation import consolidate, reactivate_associated
@@ -185,7 +185,7 @@ class GraphMem:
             self.settings,
             clock=self._clock,
             dictionary=self._dictionary,
-            reranker=reranker,
+            reranker=reranker or reranker_from_settings(self.settings),
         )
 
     # -------------------------------------------------------------- lifecycle

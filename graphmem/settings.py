@@ -148,6 +148,24 @@ class Settings(BaseSettings):
     min_confidence: float = Field(0.5, ge=0.3, le=0.8)
     render_gate: float = Field(0.4, ge=0.0, le=1.0)
     mmr_lambda: float = Field(0.7, ge=0.5, le=0.9)
+    reranker_model: str | None = Field(
+        None,
+        description=(
+            "A sentence-transformers CrossEncoder to rerank with (SPEC §3 'Rerank'): a local"
+            " path, or a model name already in the offline Hugging Face cache. None: the"
+            " no-op reranker. Loaded on first use; one that cannot be loaded raises"
+            " ConfigurationError."
+        ),
+    )
+    rerank_depth: int = Field(
+        30,
+        ge=1,
+        le=1000,
+        description=(
+            "Candidates a configured reranker reorders: the top max(k, depth) after ranking;"
+            " the first k of its order are returned."
+        ),
+    )
     specificity_weights: tuple[float, float, float, float] = (0.35, 0.25, 0.25, 0.15)
     specificity_precise: float = Field(0.8, ge=0.7, le=0.9)
     specificity_exploratory: float = Field(0.4, ge=0.3, le=0.5)

@@ -87,6 +87,11 @@ class RecallPipeline:
         self._access_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access")
         self._pending: deque[Future[object]] = deque()
 
+    @property
+    def reranker(self) -> Reranker:
+        """The configured reranker (:class:`NoopReranker` when none)."""
+        return self._reranker
+
     def close(self) -> None:
         """Write pending access updates, then stop the threads."""
         self.flush()
@@ -260,6 +265,10 @@ class RecallPipeline:
     ) -> list[RecallHit]:
         cfg = self._settings
         need_vectors = plan.mmr or query.profile == "composite"
+        # A reranker sees the top max(k, rerank_depth) (MMR included): reordering only the
+        # k it returns could not bring in anything the fusion ranked just below k.
+        rerank = plan.rerank and not isinstance(self._reranker, NoopReranker)
+        cut = max(plan.k, cfg.rerank_depth) if rerank else plan.k
         mark = time.perf_counter()
         memories = {
             m.id: m
@@ -297,16 +306,16 @@ class RecallPipeline:
             chosen = mmr(
                 {m.id: scored[m.id][0] for m in order},
                 {m.id: _vector(m) for m in order if m.embedding is not None},
-                k=plan.k,
+                k=cut,
                 lam=cfg.mmr_lambda,
             )
             order = [memories[i] for i in chosen]
-        order = order[: plan.k]
+        order = order[:cut]
         rerank_note = f"{self._reranker.name} (not applied)"
-        if plan.rerank and not isinstance(self._reranker, NoopReranker):
+        if rerank:
             reranked = self._reranker.rerank(query.text, order)
             position = {mid: i for i, (mid, _) in enumerate(reranked)}
-            order = sorted(order, key=lambda m: position.get(m.id, len(position)))
+            order = sorted(order, key=lambda m: position.get(m.id, len(position)))[: plan.k]
             rerank_note = f"{self._reranker.name} (applied)"
         elif not plan.rerank:
             rerank_note = "off for this plan"
