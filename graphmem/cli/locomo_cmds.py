@@ -8,11 +8,21 @@ shape below; with ``--corpus both`` the file holds ``{"turns": report,
      "merged",                       # memories standing for > 1 turn / observation
      "overall": {"questions", "R@5", "R@10", "nDCG@10", "MRR", "All@10"},  # categories 1-4
      "by_category": {"1": {...}, ..., "5": {...}},   # "5" (adversarial) is not in overall
-     "retrievers": {"semantic": {...overall keys..., "by_category": {...}}, ...},
+     "retrievers": {"semantic": {...overall keys..., "by_category": {...}}, ...},  # alone
+     "ablation": {"without semantic": {...}, ..., "planner off": {...},         # --ablation
+                  "rerank on": {...}, "rerank off": {...}},  # or "rerank": {"skipped": why}
+     "replay_mismatches": 0,         # replayed own plan != live recall (0 expected)
+     "peer": {...overall keys..., "by_category", "system", "version", "namespace_filter"}
+             | {"skipped": why},     # --peer: neo4j-graphrag HybridRetriever (Neo4j only)
      "baselines": {"bm25": {...}, "dense": {...}, "rrf": {...}},   # with --baseline
      "plans": {category: {plan: count}},
+     "by_plan": {plan: {...overall keys...}},   # the pipeline's rows by the plan chosen
      "import": {"repaired", "dropped", "no_evidence"},
-     "namespaces": [...], "seconds": {"import", "recall", "baselines"}}
+     "namespaces": [...], "seconds": {"import", "recall", "replay", "peer", "baselines"}}
+
+Each retriever alone and the ablation rows are replayed from one run of every
+retriever per question (:mod:`graphmem.locomo.ablation`); the peer row is
+described in :mod:`graphmem.locomo.peer`.
 
 The main CLI registers :func:`import_locomo` as a command and the commands of
 :data:`bench_app` under ``graphmem bench``.
@@ -36,17 +46,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from graphmem.cli.locomo_report import print_report
 from graphmem.embedding import Embedder, SentenceTransformerEmbedder
 from graphmem.locomo import (
-    CATEGORIES,
-    HEADLINE,
-    METRICS,
     Corpus,
     import_conversation,
     load_locomo,
     run_bench,
     total_report,
 )
+from graphmem.locomo.peer import open_peer
 from graphmem.memory import GraphMem
 from graphmem.settings import Settings
 from graphmem.store.base import Vector
@@ -220,11 +229,26 @@ def bench_locomo(
     data_dir: Annotated[
         Path | None, typer.Option(help="Embedded store directory (default: a temporary one).")
     ] = None,
+    ablation: Annotated[
+        bool,
+        typer.Option(
+            help="Also the pipeline without each retriever, planner off, rerank off/on"
+            " (replayed from the same retriever runs)."
+        ),
+    ] = False,
+    peer: Annotated[
+        bool,
+        typer.Option(
+            help="Also neo4j-graphrag's HybridRetriever on the same memories"
+            " (--store neo4j and graphmem[peer]; otherwise the row says why not)."
+        ),
+    ] = True,
 ) -> None:
     """Retrieval quality on LoCoMo (BENCHMARKS.md §1).
 
     R@5, R@10, nDCG@10, MRR and All@10 for the full pipeline, each retriever
-    alone and the baselines, on a store emptied of the benchmark's namespaces.
+    alone, the baselines and the peer (optionally the ablation rows), on a
+    store emptied of the benchmark's namespaces.
     """
     conversations = load_locomo(path)[:limit_conversations]
     reports: dict[str, dict[str, Any]] = {}
@@ -237,9 +261,16 @@ def bench_locomo(
                 tasks[phase] = progress.add_task(phase, total=total)
             progress.advance(tasks[phase], n)
 
+        found = open_peer(memory) if peer else None
         for kind in corpus.corpora():
             reports[kind] = run_bench(
-                memory, conversations, kind, progress=advance, baseline=baseline
+                memory,
+                conversations,
+                kind,
+                progress=advance,
+                baseline=baseline,
+                ablation=ablation,
+                peer=found,
             )
     for report in reports.values():
         print_report(console, report)
@@ -247,67 +278,3 @@ def bench_locomo(
     if json_out is not None:
         body = next(iter(reports.values())) if len(reports) == 1 else reports
         json_out.write_text(json.dumps(body, indent=2), encoding="utf-8")
-
-
-# ---------------------------------------------------------------- tables
-def _cells(row: dict[str, Any]) -> list[str]:
-    values = [row.get(name) for name in METRICS]
-    return [str(row["questions"])] + ["–" if v is None else f"{v:.3f}" for v in values]
-
-
-def _metric_table(title: str, first: str) -> Table:
-    table = Table(title=title)
-    table.add_column(first)
-    for name in ("questions", *METRICS):
-        table.add_column(name, justify="right")
-    return table
-
-
-def print_report(out: Console, report: dict[str, Any]) -> None:
-    """The report's tables: the full pipeline by category (5 apart), each
-    retriever alone and the baselines (categories 1–4), the plans chosen."""
-    imp = report["import"]
-    out.print(
-        f"\n[bold]LoCoMo {report['corpus']}[/] — store {report['store']}, model {report['model']}, "
-        f"{report['conversations']} conversations, {report['memories']} memories "
-        f"({report['merged']} merged from {report['candidates']} candidates); evidence ids "
-        f"{imp['repaired']} repaired, {imp['dropped']} dropped, "
-        f"{imp['no_evidence']} questions without"
-    )
-    table = _metric_table(f"graphmem full pipeline — {report['corpus']}", "category")
-    table.add_row("overall (1–4)", *_cells(report["overall"]), style="bold")
-    for c in HEADLINE:
-        table.add_row(f"{c} {CATEGORIES[c]}", *_cells(report["by_category"][str(c)]))
-    table.add_section()
-    table.add_row(f"5 {CATEGORIES[5]} (apart)", *_cells(report["by_category"]["5"]))
-    out.print(table)
-    table = _metric_table(
-        f"each retriever alone and the baselines, categories 1–4 — {report['corpus']}", "system"
-    )
-    table.add_column("multi-hop All@10", justify="right")
-    multi = report["by_category"]["1"]["All@10"]
-    table.add_row(
-        "graphmem (all five)",
-        *_cells(report["overall"]),
-        "–" if multi is None else f"{multi:.3f}",
-        style="bold",
-    )
-    sections = [("", report["retrievers"]), ("baseline ", report.get("baselines", {}))]
-    for prefix, rows in sections:
-        table.add_section()
-        for name, row in rows.items():
-            hop = row["by_category"]["1"]["All@10"]
-            table.add_row(f"{prefix}{name}", *_cells(row), "–" if hop is None else f"{hop:.3f}")
-    out.print(table)
-    plans = sorted({p for counts in report["plans"].values() for p in counts})
-    table = Table(title=f"plans chosen by category — {report['corpus']}")
-    table.add_column("category")
-    for plan in plans:
-        table.add_column(plan, justify="right")
-    for category, counts in report["plans"].items():
-        table.add_row(
-            f"{category} {CATEGORIES[int(category)]}", *[str(counts.get(p, 0)) for p in plans]
-        )
-    out.print(table)
-    seconds = ", ".join(f"{k} {v:.1f} s" for k, v in report["seconds"].items())
-    out.print(f"[dim]{seconds}; retrievers alone: {', '.join(report['retrievers']) or 'none'}[/]")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from graphmem.errors import InvalidInputError
+from graphmem.locomo.ablation import ablation_variants, alone, cache_question, replay
 from graphmem.locomo.baselines import score_baselines
 from graphmem.locomo.corpus import CORPORA, Corpus, gold_units, import_conversation, unit_candidates
 from graphmem.locomo.dataset import Conversation, total_report
@@ -26,13 +27,16 @@ from graphmem.locomo.metrics import (
     summarize,
     with_categories,
 )
+from graphmem.locomo.peer import PeerSearch
 from graphmem.memory import GraphMem
 from graphmem.models import RecallQuery
+from graphmem.retrieval.rerank import NoopReranker
 from graphmem.settings import RETRIEVERS
 
 __all__ = ["Progress", "run_bench"]
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, phase total)
+_ABLATION = ("without ", "planner ", "rerank ")
 
 
 def run_bench(
@@ -44,16 +48,23 @@ def run_bench(
     retrievers: Sequence[str] = RETRIEVERS,
     progress: Progress | None = None,
     baseline: bool = False,
+    ablation: bool = False,
+    peer: PeerSearch | str | None = None,
     batch_size: int = 256,
 ) -> dict[str, Any]:
     """Import ``conversations`` (each into a fresh namespace) and score recall.
 
-    Every question is asked of the full pipeline and of each retriever alone
-    (``retrievers=(name,)``), with ``k``, ``reference_time`` = the
-    conversation's last session and ``record_access=False`` (the bench changes
-    nothing it reads). With ``baseline``, BENCHMARKS.md's baselines are scored
-    on the same memories. Returns the report described in the module docstring
-    of :mod:`graphmem.cli.locomo_cmds`.
+    Every question is asked of the full pipeline with ``k``, ``reference_time``
+    = the conversation's last session and ``record_access=False`` (the bench
+    changes nothing it reads). Each retriever alone (``retrievers``) and, with
+    ``ablation``, the rows of :func:`~graphmem.locomo.ablation.ablation_variants`
+    are replayed from one run of every retriever per question (see
+    :mod:`graphmem.locomo.ablation`); the replay of the question's own plan is
+    checked against the live recall and mismatches are counted. With
+    ``baseline``, BENCHMARKS.md's baselines are scored on the same memories;
+    with ``peer`` (a :class:`~graphmem.locomo.peer.PeerSearch`, or the reason it
+    is unavailable), the peer's top ``k`` for the same questions. Returns the
+    report described in the module docstring of :mod:`graphmem.cli.locomo_cmds`.
 
     Raises
     ------
@@ -77,29 +88,53 @@ def run_bench(
         for c in conversations
     ]
     import_s = time.perf_counter() - started
+    if isinstance(peer, PeerSearch):
+        peer.start()
     asked = [
         [(qa, gold) for qa in conv.qa if (gold := gold_units(conv, qa, corpus))]
         for conv in conversations
     ]
     advance = tick(f"recall {corpus}", sum(map(len, asked)))
+    reader = memory._reader  # the facade's pipeline: the bench replays its fuse-and-rank step
+    variants = [alone(name) for name in retrievers]
+    if ablation:
+        variants.extend(ablation_variants(rerank=not isinstance(reader.reranker, NoopReranker)))
     rows: dict[str, list[Row]] = defaultdict(list)
+    by_plan: dict[str, list[Row]] = defaultdict(list)
     plans: dict[str, Counter[str]] = defaultdict(Counter)
+    mismatches = 0
+    seconds: dict[str, float] = defaultdict(float)
     for conv, (namespace, stands_for, _), questions in zip(
         conversations, imported, asked, strict=True
     ):
+
+        def score(ids: Sequence[str], gold: set[str]) -> dict[str, float]:
+            return score_ranking([stands_for.get(mid, ()) for mid in ids], gold)  # noqa: B023
+
         for qa, gold in questions:
             base = RecallQuery(text=qa.question, k=k, reference_time=conv.now, record_access=False)
+            mark = time.perf_counter()
             result = memory.recall(namespace, base)
+            seconds["recall"] += time.perf_counter() - mark
+            live = [h.memory.id for h in result.hits]
             plans[str(qa.category)][result.plan] += 1
-            for name in ("pipeline", *retrievers):
-                if name != "pipeline":
-                    result = memory.recall(
-                        namespace, base.model_copy(update={"retrievers": (name,)})
-                    )
-                units = [stands_for.get(h.memory.id, ()) for h in result.hits]
-                rows[name].append((qa.category, score_ranking(units, gold)))
+            rows["pipeline"].append((qa.category, score(live, gold)))
+            by_plan[result.plan].append(rows["pipeline"][-1])
+            if variants:
+                mark = time.perf_counter()
+                cached = cache_question(reader, namespace, base)
+                mismatches += replay(reader, cached, cached.plan) != live
+                for variant in variants:
+                    ids = replay(reader, cached, cached.plan_for(variant, memory.settings))
+                    rows[variant.name].append((qa.category, score(ids, gold)))
+                seconds["replay"] += time.perf_counter() - mark
+            if isinstance(peer, PeerSearch):
+                mark = time.perf_counter()
+                vector = memory.embedder.embed([qa.question])[0]
+                ids = peer.search(namespace, qa.question, vector, k)
+                rows["peer"].append((qa.category, score(ids, gold)))
+                seconds["peer"] += time.perf_counter() - mark
             advance(1)
-    query_s = time.perf_counter() - started - import_s
     report: dict[str, Any] = {
         "corpus": corpus,
         "store": str(getattr(memory.store, "name", type(memory.store).__name__)),
@@ -110,12 +145,28 @@ def run_bench(
         "merged": sum(m for _, _, m in imported),
         "overall": summarize(rows["pipeline"], HEADLINE),
         "by_category": {str(c): summarize(rows["pipeline"], (c,)) for c in CATEGORIES},
-        "retrievers": {name: with_categories(rows[name]) for name in retrievers},
+        "retrievers": {name: with_categories(rows[f"alone {name}"]) for name in retrievers},
         "plans": {c: dict(sorted(counts.items())) for c, counts in sorted(plans.items())},
+        "by_plan": {p: summarize(r, HEADLINE) for p, r in sorted(by_plan.items())},
         "import": total_report(conversations).as_dict(),
         "namespaces": [ns for ns, _, _ in imported],
-        "seconds": {"import": round(import_s, 2), "recall": round(query_s, 2)},
+        "seconds": {"import": round(import_s, 2)}
+        | {name: round(value, 2) for name, value in seconds.items()},
     }
+    if variants:
+        report["replay_mismatches"] = mismatches
+    if ablation:
+        report["ablation"] = {
+            v.name: with_categories(rows[v.name]) for v in variants if v.name.startswith(_ABLATION)
+        }
+        if isinstance(reader.reranker, NoopReranker):
+            report["ablation"]["rerank"] = {
+                "skipped": "no reranker configured (GRAPHMEM_RERANKER_MODEL): rerank on = off"
+            }
+    if isinstance(peer, PeerSearch):
+        report["peer"] = with_categories(rows["peer"]) | peer.describe()
+    elif peer is not None:
+        report["peer"] = {"skipped": peer}
     if baseline:
         started = time.perf_counter()
         report["baselines"] = score_baselines(memory, imported, asked)
