@@ -46,7 +46,7 @@ from graphmem.scoring import (
     weighted_rrf,
 )
 from graphmem.settings import Settings
-from graphmem.store.base import AccessUpdate, MemoryStore, Vector
+from graphmem.store.base import AccessUpdate, MemoryStore, RankFields, Vector
 from graphmem.text import tokenize
 from graphmem.write.consolidation import reactivate_associated
 
@@ -270,47 +270,63 @@ class RecallPipeline:
         rerank = plan.rerank and not isinstance(self._reranker, NoopReranker)
         cut = max(plan.k, cfg.rerank_depth) if rerank else plan.k
         mark = time.perf_counter()
-        memories = {
-            m.id: m
-            for m in self._store.get_memories(namespace, list(rrf), with_embeddings=need_vectors)
-        }
+        memories: dict[str, Memory] = {}
+        if need_vectors:  # MMR and the composite profile read every candidate's vector
+            found = self._store.get_memories(namespace, list(rrf), with_embeddings=True)
+            memories = {m.id: m for m in found}
+            fields = {m.id: _rank_fields(m) for m in found}
+        else:  # score every candidate on its rank fields; hydrate only what is returned
+            fields = {f.memory_id: f for f in self._store.rank_fields(namespace, list(rrf))}
         timings["hydration"] = _ms(mark)
-        pool = [m for m in memories.values() if self._admissible(m, query)]
+        pool = [f for f in fields.values() if self._admissible(f, query)]
         kept = confidence_gate(
-            {m.id: m.confidence for m in pool}, min_confidence=cfg.min_confidence
+            {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.min_confidence
         )
-        pool = [m for m in pool if m.id in kept]
+        pool = [f for f in pool if f.memory_id in kept]
         ranks = {
             name: {h.memory_id: (i + 1, h) for i, h in enumerate(hs)} for name, hs in hits.items()
         }
         scored: dict[str, tuple[float, float, float]] = {}
-        for m in pool:
+        for f in pool:
             fresh = freshness(
-                _days(now, m.last_observed_at),
-                cfg.half_life_days[m.type],
-                m.stability,
+                _days(now, f.last_observed_at),
+                cfg.half_life_days[f.type],
+                f.stability,
                 floor=cfg.freshness_floor,
             )
-            boost = access_boost(m.access_count)
+            boost = access_boost(f.access_count)
             if query.profile == "composite":
-                weight = self._composite(m, embedding, now)
+                weight = self._composite(memories[f.memory_id], embedding, now)
             elif cfg.freshness_mode == "weight":
-                weight = final_weight(rrf[m.id], fresh, boost)
+                weight = final_weight(rrf[f.memory_id], fresh, boost)
             else:  # "tiebreak": decay orders equals but never buries evidence
-                weight = final_weight(rrf[m.id], 1.0, boost)
-            scored[m.id] = (weight, fresh, boost)
-        order = sorted(
-            pool, key=lambda m: (-scored[m.id][0], -scored[m.id][1], -m.confidence, m.id)
-        )
-        if plan.mmr and order:
-            chosen = mmr(
-                {m.id: scored[m.id][0] for m in order},
-                {m.id: _vector(m) for m in order if m.embedding is not None},
+                weight = final_weight(rrf[f.memory_id], 1.0, boost)
+            scored[f.memory_id] = (weight, fresh, boost)
+        ids = [
+            f.memory_id
+            for f in sorted(
+                pool,
+                key=lambda f: (
+                    -scored[f.memory_id][0],
+                    -scored[f.memory_id][1],
+                    -f.confidence,
+                    f.memory_id,
+                ),
+            )
+        ]
+        if plan.mmr and ids:
+            ids = mmr(
+                {i: scored[i][0] for i in ids},
+                {i: _vector(memories[i]) for i in ids if memories[i].embedding is not None},
                 k=cut,
                 lam=cfg.mmr_lambda,
             )
-            order = [memories[i] for i in chosen]
-        order = order[:cut]
+        ids = ids[:cut]
+        if not need_vectors:
+            mark = time.perf_counter()
+            memories = {m.id: m for m in self._store.get_memories(namespace, ids)}
+            timings["hydration"] += _ms(mark)
+        order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
         rerank_note = f"{self._reranker.name} (not applied)"
         if rerank:
             reranked = self._reranker.rerank(query.text, order)
@@ -349,11 +365,11 @@ class RecallPipeline:
             )
         return out
 
-    def _admissible(self, m: Memory, query: RecallQuery) -> bool:
-        if not query.include_history and (not m.is_current or not m.retrievable):
+    def _admissible(self, f: RankFields, query: RecallQuery) -> bool:
+        if not query.include_history and (not f.current or not f.retrievable):
             return False
         if query.types is not None:
-            return m.type in query.types and not m.type_uncertain
+            return f.type in query.types and not f.type_uncertain
         return True
 
     def _composite(self, m: Memory, embedding: Vector, now: datetime) -> float:
@@ -408,6 +424,20 @@ class RecallPipeline:
 
 def _ms(since: float) -> float:
     return (time.perf_counter() - since) * 1000.0
+
+
+def _rank_fields(m: Memory) -> RankFields:
+    return RankFields(
+        memory_id=m.id,
+        type=m.type,
+        type_uncertain=m.type_uncertain,
+        confidence=m.confidence,
+        access_count=m.access_count,
+        last_observed_at=m.last_observed_at,
+        stability=m.stability,
+        current=m.is_current,
+        retrievable=m.retrievable,
+    )
 
 
 def _vector(m: Memory) -> Vector:

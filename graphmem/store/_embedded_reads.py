@@ -24,7 +24,7 @@ from graphmem.models import Entity, Memory, Relation
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_cache import IndexCache
 from graphmem.store._embedded_index import top_k
-from graphmem.store.base import EntityHit, ScoredId, TermStats, Vector
+from graphmem.store.base import EntityHit, RankFields, ScoredId, TermStats, Vector
 from graphmem.text import tokenize
 
 _BUSY_TIMEOUT_S = 30.0  # wait this long for another writer's lock
@@ -72,6 +72,38 @@ class EmbeddedReads:
             query = f"id IN ({sql.placeholders(len(chunk))})"
             for memory in self._select(namespace, query, chunk, with_embeddings, "get_memories"):
                 found[memory.id] = memory
+        return [found[i] for i in ids if i in found]
+
+    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
+        """:class:`RankFields` by id, in the order of ``ids``; missing ids are skipped.
+        Read with SQLite's ``json_extract`` from the stored body (no model is built)."""
+        found: dict[str, RankFields] = {}
+        for chunk in sql.chunks(ids):
+            with self._errors("rank_fields"):
+                rows = (
+                    self._reader()
+                    .execute(
+                        "SELECT id, type, json_extract(body, '$.type_uncertain'),"
+                        " json_extract(body, '$.confidence'), json_extract(body, '$.access_count'),"
+                        " json_extract(body, '$.last_observed_at'), json_extract(body, '$.stability'),"
+                        " superseded_by IS NULL, retrievable"
+                        f" FROM memories WHERE namespace = ? AND id IN ({sql.placeholders(len(chunk))})",
+                        (namespace, *chunk),
+                    )
+                    .fetchall()
+                )
+            for row in rows:
+                found[row[0]] = RankFields(
+                    memory_id=row[0],
+                    type=row[1],
+                    type_uncertain=bool(row[2]),
+                    confidence=float(row[3]),
+                    access_count=int(row[4]),
+                    last_observed_at=datetime.fromisoformat(row[5]),
+                    stability=float(row[6]),
+                    current=bool(row[7]),
+                    retrievable=bool(row[8]),
+                )
         return [found[i] for i in ids if i in found]
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:

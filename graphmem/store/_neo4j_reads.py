@@ -16,7 +16,7 @@ from graphmem.errors import InvalidInputError
 from graphmem.models import Entity, Memory, Relation
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store import _neo4j_plans as plans
-from graphmem.store.base import EntityHit, ScoredId, TermStats, Vector
+from graphmem.store.base import EntityHit, RankFields, ScoredId, TermStats, Vector
 from graphmem.text import tokenize
 
 # The HNSW index is asked for at least MIN_FETCH_K and at most MAX_FETCH_K neighbours before
@@ -60,6 +60,32 @@ class Neo4jReads:
         found = self._memories("read/get_memories", params)
         by_id = {m.id: m for m in found}
         return [by_id[i] for i in ids if i in by_id]
+
+    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
+        """:class:`RankFields` by id, in the order of ``ids``; missing ids are skipped
+        (one row of lists: no map or node per memory crosses the wire)."""
+        distinct = list(dict.fromkeys(ids))
+        if not distinct:
+            return []
+        found: dict[str, RankFields] = {}
+        for row in _collected(
+            self._run("read/rank_fields", {"namespace": namespace, "ids": distinct}), "rows"
+        ):
+            observed = codec.instant(row[5])
+            if observed is None:  # every stored memory has one; skip rather than guess
+                continue
+            found[row[0]] = RankFields(
+                memory_id=row[0],
+                type=row[1],
+                type_uncertain=bool(row[2]),
+                confidence=float(row[3]),
+                access_count=int(row[4] or 0),
+                last_observed_at=observed,
+                stability=float(row[6]),
+                current=bool(row[7]),
+                retrievable=bool(row[8]),
+            )
+        return [found[i] for i in ids if i in found]
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:
         """Current memories by content hash, with embeddings (dedup tier 1); the lowest

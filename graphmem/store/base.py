@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from graphmem.errors import InvalidInputError
 from graphmem.models import Entity, Memory, Relation, Tier
+from graphmem.settings import MemoryTypeName
 
 Vector = npt.NDArray[np.float32]
 
@@ -47,6 +48,26 @@ class EntityHit:
     entity_ids: tuple[str, ...]
     roles: tuple[str, ...]
     similarity: float
+
+
+@dataclass(frozen=True, slots=True)
+class RankFields:
+    """What ranking reads of a memory (SPEC §3 gates, freshness, access boost),
+    without hydrating it: a recall scores every fused candidate (~50 per
+    retriever) but returns ``k``, so it hydrates only those.
+
+    ``current`` is "not superseded"; ``last_observed_at`` is aware (UTC).
+    """
+
+    memory_id: str
+    type: MemoryTypeName
+    type_uncertain: bool
+    confidence: float
+    access_count: int
+    last_observed_at: datetime
+    stability: float
+    current: bool
+    retrievable: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +225,10 @@ class MemoryStore(Protocol):
         self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
     ) -> list[Memory]:
         """Memories by id (missing ids are skipped), in the order of ``ids``."""
+
+    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
+        """:class:`RankFields` of memories by id (missing ids are skipped), in the
+        order of ``ids``; one query, no hydration."""
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:
         """Current memories by content hash (dedup tier 1)."""
