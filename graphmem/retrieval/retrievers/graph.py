@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.scoring import traversal_scores
-from graphmem.store.base import MemoryStore
+from graphmem.store.base import EntityHit, MemoryStore
 
 _MAX_REACHED = 50
 
 
 class GraphRetriever:
-    """Memories about entities reached by traversal (one subgraph query, one
-    mention query)."""
+    """Memories about entities reached by traversal (one subgraph query, then
+    mention queries over the reached entities in score order: at most 4 for 50)."""
 
     name = "graph"
 
@@ -39,16 +39,28 @@ class GraphRetriever:
         if not best:
             return []
         scores = dict(best)
-        rows = store.entity_search(
-            ctx.namespace,
-            [entity for entity, _ in best],
-            ctx.k * 4,
-            embedding=ctx.embedding,
-            include_history=ctx.include_history,
-        )
+        # Memories rank by their best entity's score, so the entities are asked for in
+        # score order, in batches of 1, 4, 16, ... until k memories are found: a hub's
+        # neighbours (thousands of memories each) are never all fetched to return k.
+        rows: list[EntityHit] = []
+        seen: set[str] = set()
+        start, size = 0, 1
+        while start < len(best) and len(rows) < ctx.k:
+            batch = [entity for entity, _ in best[start : start + size]]
+            for row in store.entity_search(
+                ctx.namespace,
+                batch,
+                ctx.k,
+                embedding=ctx.embedding,
+                include_history=ctx.include_history,
+            ):
+                if row.memory_id not in seen:
+                    seen.add(row.memory_id)
+                    rows.append(row)
+            start, size = start + size, size * 4
         hits: list[Hit] = []
         for row in rows:
-            entity = max(row.entity_ids, key=lambda e: (scores[e][0], e))
+            entity = max(row.entity_ids, key=lambda e: (scores[e][0], e))  # of its batch
             score, hops = scores[entity]
             hits.append(
                 Hit(
