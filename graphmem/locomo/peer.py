@@ -9,7 +9,8 @@ divides each list's scores by that list's maximum, keeps each node's larger
 score (its default "naive" ranker) and returns ``ORDER BY score DESC,
 elementId(node) LIMIT top_k``. Hybrid search takes no filters ("Filters are
 not supported with hybrid search"), and its constructor reads the server
-version and the vector index's label and property (I/O).
+version and the vector index's label and property (I/O), and sets the
+driver's user agent to its own (the bench shares the store's driver with it).
 
 Same Neo4j, memories and embeddings: it searches graphmem's own indexes,
 ``memory_embedding`` (vector, the stored embeddings) and ``memory_content``
