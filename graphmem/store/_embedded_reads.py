@@ -345,6 +345,26 @@ class EmbeddedReads:
             graph = self._indexes.graph(namespace)
         return graph.subgraph(entity_ids, max_hops)
 
+    def memory_sessions(self, namespace: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """The sessions each memory was observed in, sorted, by memory id; ids not
+        stored or without a session are left out."""
+        found: dict[str, list[str]] = {}
+        for chunk in sql.chunks(list(dict.fromkeys(ids))):
+            with self._errors("memory_sessions"):
+                rows = (
+                    self._reader()
+                    .execute(
+                        "SELECT memory_id, session_id FROM memory_sessions WHERE namespace = ?"
+                        f" AND memory_id IN ({sql.placeholders(len(chunk))})"
+                        " ORDER BY memory_id, session_id",
+                        (namespace, *chunk),
+                    )
+                    .fetchall()
+                )
+            for memory_id, session_id in rows:
+                found.setdefault(memory_id, []).append(session_id)
+        return {memory_id: tuple(sessions) for memory_id, sessions in found.items()}
+
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
         """Document frequency of each lower-cased term over current memories.
 

@@ -365,6 +365,15 @@ class Neo4jReads:
         rows = _collected(self._run("read/relation_subgraph", params), "relations")
         return [codec.relation_from_record(row, namespace) for row in rows]
 
+    def memory_sessions(self, namespace: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """The sessions each memory was observed in (through its turns), sorted, by
+        memory id; ids not stored or without a session are left out (one query)."""
+        distinct = list(dict.fromkeys(ids))
+        if not distinct:
+            return {}
+        rows = self._run("read/memory_sessions", {"namespace": namespace, "ids": distinct})
+        return {row[0]: tuple(sorted(row[1])) for row in _collected(rows, "rows") if row[1]}
+
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
         """Document frequency of each lower-cased term over the current memories,
         through the fulltext index (approximate: Lucene's standard tokenizer splits

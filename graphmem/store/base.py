@@ -311,3 +311,8 @@ class MemoryStore(Protocol):
 
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
         """Document frequency of each (lower-cased) term, and the corpus size."""
+
+    def memory_sessions(self, namespace: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """The sessions each memory was observed in, sorted, by memory id (one query;
+        ids not stored, or with no session, are left out). Ranking reads it for
+        session support (``graphmem.retrieval.support``)."""

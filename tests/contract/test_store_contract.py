@@ -271,6 +271,19 @@ def test_memories_in_session_includes_superseded(store: MemoryStore, ns: str) ->
     assert store.memories_in_session(ns, "s9") == []
 
 
+def test_memory_sessions_maps_memories_to_their_sorted_sessions(
+    store: MemoryStore, ns: str, new_namespace: Callable[[], str]
+) -> None:
+    a = make_memory(ns, "first claim", sessions=("s2", "s1"))
+    b = make_memory(ns, "second claim", sessions=("s2",), superseded_by=a.id)
+    write(store, ns, a, b)
+    other = new_namespace()
+    write(store, other, make_memory(other, "elsewhere", id=a.id, sessions=("s9",)))
+    got = store.memory_sessions(ns, [b.id, "no-such-id", a.id, a.id])
+    assert got == {a.id: ("s1", "s2"), b.id: ("s2",)}
+    assert store.memory_sessions(ns, []) == {}
+
+
 def test_stats_count_every_category(store: MemoryStore, ns: str) -> None:
     x, y = make_entity(ns, "X"), make_entity(ns, "Y")
     hot = make_memory(ns, "plain current memory", sessions=("s1", "s2"))

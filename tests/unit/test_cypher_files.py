@@ -219,6 +219,7 @@ def test_every_read_method_passes_exactly_its_statements_parameters() -> None:
     store.time_window_search("ns", T0, T0 + timedelta(days=1), 3, embedding=query[0])
     store.relation_subgraph("ns", ["e1"], 2)
     store.term_stats("ns", ["hello"])
+    store.memory_sessions("ns", ["a", "b"])
     store.index_states()
     assert store.calls
     for name, keys in store.calls:
