@@ -3,9 +3,11 @@
 ``RecallPipeline.recall`` embeds the query once, links its entities and
 parses its time window, lets the planner choose retrievers and weights, runs
 the retrievers concurrently (each one store call), fuses with weighted RRF,
-hydrates the candidates in one call, applies the gates, the final weight
-(RRF × freshness × access boost), optional MMR and reranking, and records
-the access update of SPEC §4 on what it returns.
+hydrates the candidates in one call, applies the gates, adds session support
+(candidates sharing a session with the best-fused ones, one store call; see
+:mod:`graphmem.retrieval.support`), the final weight ((RRF + support) ×
+access boost, freshness as tie-break or factor), optional MMR and reranking,
+and records the access update of SPEC §4 on what it returns.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from graphmem.models import (
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
+from graphmem.retrieval.support import session_support
 from graphmem.retrieval.timeparse import parse_time_window
 from graphmem.scoring import (
     access_boost,
@@ -283,6 +286,12 @@ class RecallPipeline:
             {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.min_confidence
         )
         pool = [f for f in pool if f.memory_id in kept]
+        # A plan that diversifies (MMR) is not given a prior that concentrates.
+        support = (
+            {}
+            if plan.mmr
+            else self._session_support(namespace, {f.memory_id: rrf[f.memory_id] for f in pool})
+        )
         ranks = {
             name: {h.memory_id: (i + 1, h) for i, h in enumerate(hs)} for name, hs in hits.items()
         }
@@ -295,12 +304,13 @@ class RecallPipeline:
                 floor=cfg.freshness_floor,
             )
             boost = access_boost(f.access_count)
+            relevance = rrf[f.memory_id] + support.get(f.memory_id, 0.0)
             if query.profile == "composite":
                 weight = self._composite(memories[f.memory_id], embedding, now)
             elif cfg.freshness_mode == "weight":
-                weight = final_weight(rrf[f.memory_id], fresh, boost)
+                weight = final_weight(relevance, fresh, boost)
             else:  # "tiebreak": decay orders equals but never buries evidence
-                weight = final_weight(rrf[f.memory_id], 1.0, boost)
+                weight = final_weight(relevance, 1.0, boost)
             scored[f.memory_id] = (weight, fresh, boost)
         ids = [
             f.memory_id
@@ -355,6 +365,7 @@ class RecallPipeline:
                 weight=weight,
                 rerank=rerank_note,
                 renderable=renderable(m.confidence, render_gate=cfg.render_gate),
+                extra={"session_support": support[m.id]} if m.id in support else {},
             )
             out.append(
                 RecallHit(
@@ -364,6 +375,17 @@ class RecallPipeline:
                 )
             )
         return out
+
+    def _session_support(self, namespace: str, scores: dict[str, float]) -> dict[str, float]:
+        """Session support of the admitted candidates (graphmem.retrieval.support): one
+        store call for their sessions, none when the setting is off."""
+        cfg = self._settings
+        if cfg.session_support <= 0.0 or not scores:
+            return {}
+        sessions = self._store.memory_sessions(namespace, list(scores))
+        return session_support(
+            scores, sessions, weight=cfg.session_support, depth=cfg.session_support_depth
+        )
 
     def _admissible(self, f: RankFields, query: RecallQuery) -> bool:
         if not query.include_history and (not f.current or not f.retrievable):

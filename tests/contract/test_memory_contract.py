@@ -239,12 +239,14 @@ def test_recall_explains_itself(memory: GraphMem, ns: str) -> None:
     assert result.linked_entities == ("Mia's",)
     e = top.explanation
     assert {"semantic", "bm25", "entity"} <= set(e.retrievers)
-    # freshness_mode "tiebreak" (default): weight = RRF × access boost
-    assert e.weight == pytest.approx(e.rrf * e.access_boost)
-    # weighted RRF (SPEC §3), k = 60, with the plan's weights (entity-centric boost)
+    # freshness_mode "tiebreak" (default): weight = (RRF + session support) × access boost
+    support = e.extra.get("session_support", 0.0)
+    assert e.weight == pytest.approx((e.rrf + support) * e.access_boost)
+    # weighted RRF (SPEC §3) with the configured k and the plan's weights (entity-centric)
     assert result.weights["entity"] == Settings().entity_centric_weight
+    k = Settings().rrf_k
     assert e.rrf == pytest.approx(
-        sum(result.weights[n] / (60 + s.rank) for n, s in e.retrievers.items())
+        sum(result.weights[n] / (k + s.rank) for n, s in e.retrievers.items())
     )
 
 

@@ -1,0 +1,68 @@
+"""Session support: evidence that clusters in a session lifts that session's memories.
+
+A memory recalled for a question is rarely alone: the turns around the answer,
+and the other facts of the same conversation, are relevant too. After fusion,
+each session gets the fused mass of its memories among the ``depth``
+best-fused candidates, and every candidate gains ``weight ×`` the mass of its
+session (a memory observed in several sessions: of their lenders, each counted
+once). This is passage-level evidence in document retrieval, with a session as
+the document. Within one session every memory gains the same, so the order
+inside a session never changes; a memory of a session no strong candidate is
+in keeps its fused score. Nothing is filtered.
+
+Chosen on LoCoMo dev leave-one-conversation-out (``bench/calibrate.py``);
+the numbers are in :class:`graphmem.settings.Settings` ``session_support``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Mapping
+
+
+def session_support(
+    scores: Mapping[str, float],
+    sessions: Mapping[str, Collection[str]],
+    *,
+    weight: float,
+    depth: int,
+) -> dict[str, float]:
+    """Support of each candidate from the best-fused candidates of its sessions.
+
+    Parameters
+    ----------
+    scores : mapping of str to float
+        Memory id → fused score (weighted RRF) ``>= 0``, the admitted candidates.
+    sessions : mapping of str to collection of str
+        Memory id → the sessions it was observed in (missing: none).
+    weight : float
+        Share of the session's fused mass added, ``>= 0``; 0 turns it off.
+    depth : int
+        How many of the best-fused candidates (score desc, id asc) lend support.
+
+    Returns
+    -------
+    dict of str to float
+        Memory id → support ``> 0`` (ids without support are left out).
+
+    Examples
+    --------
+    >>> scores = {"a": 0.3, "b": 0.2, "c": 0.1}
+    >>> s = session_support(scores, {"a": ["s1"], "b": ["s1"], "c": ["s2"]}, weight=0.5, depth=2)
+    >>> {k: round(v, 3) for k, v in sorted(s.items())}
+    {'a': 0.25, 'b': 0.25}
+    """
+    if weight <= 0.0 or depth < 1:
+        return {}
+    top = sorted(scores, key=lambda m: (-scores[m], m))[:depth]
+    lenders: dict[str, set[str]] = defaultdict(set)
+    for m in top:
+        for session in sessions.get(m, ()):
+            lenders[session].add(m)
+    out: dict[str, float] = {}
+    for m in scores:
+        mine = set().union(*(lenders.get(s, set()) for s in sessions.get(m, ())))
+        gain = weight * sum(scores[o] for o in mine)
+        if gain > 0.0:
+            out[m] = gain
+    return out

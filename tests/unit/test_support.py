@@ -1,0 +1,63 @@
+"""Session support (graphmem.retrieval.support): who lends, who gains, how much."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphmem.retrieval.support import session_support
+
+SCORES = {"a": 0.30, "b": 0.20, "c": 0.10, "d": 0.05, "e": 0.01}
+SESSIONS = {"a": ["s1"], "b": ["s1", "s2"], "c": ["s2"], "d": ["s3"], "e": ["s1"]}
+
+
+def test_a_memory_gains_its_sessions_mass_among_the_best_fused() -> None:
+    got = session_support(SCORES, SESSIONS, weight=0.2, depth=4)
+    assert got["a"] == pytest.approx(0.2 * (0.30 + 0.20))  # s1's lenders: a, b
+    assert got["b"] == pytest.approx(0.2 * (0.30 + 0.20 + 0.10))  # s1 and s2: a, b, c once
+    assert got["c"] == pytest.approx(0.2 * (0.20 + 0.10))
+    assert got["d"] == pytest.approx(0.2 * 0.05)
+    assert got["e"] == pytest.approx(got["a"])  # not a lender, same session: same gain
+
+
+def test_only_the_top_depth_lend_support() -> None:
+    got = session_support(SCORES, SESSIONS, weight=0.2, depth=1)
+    assert got == {
+        "a": pytest.approx(0.06),
+        "b": pytest.approx(0.06),
+        "e": pytest.approx(0.06),
+    }
+
+
+def test_one_session_keeps_the_order() -> None:
+    scores = {"x": 0.5, "y": 0.4, "z": 0.1}
+    got = session_support(scores, dict.fromkeys(scores, ["s"]), weight=0.3, depth=2)
+    lifted = {m: scores[m] + got[m] for m in scores}
+    assert sorted(lifted, key=lifted.__getitem__, reverse=True) == ["x", "y", "z"]
+    assert len(set(got.values())) == 1
+
+
+def test_off_and_unknown_sessions_give_nothing() -> None:
+    assert session_support(SCORES, SESSIONS, weight=0.0, depth=10) == {}
+    assert session_support(SCORES, {}, weight=0.5, depth=10) == {}
+    assert session_support({}, SESSIONS, weight=0.5, depth=10) == {}
+
+
+@given(
+    st.dictionaries(st.sampled_from("abcdefgh"), st.floats(0.0, 1.0), max_size=8),
+    st.dictionaries(
+        st.sampled_from("abcdefgh"), st.lists(st.sampled_from(["s1", "s2", "s3"]), max_size=2)
+    ),
+    st.floats(0.0, 1.0),
+    st.integers(1, 10),
+)
+def test_support_is_bounded_by_the_lenders_total(
+    scores: dict[str, float], sessions: dict[str, list[str]], weight: float, depth: int
+) -> None:
+    got = session_support(scores, sessions, weight=weight, depth=depth)
+    lenders = sorted(scores, key=lambda m: (-scores[m], m))[:depth]
+    total = sum(scores[m] for m in lenders)
+    assert set(got) <= set(scores)
+    for value in got.values():
+        assert 0.0 < value <= weight * total * (1 + 1e-9)
