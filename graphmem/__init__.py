@@ -22,6 +22,7 @@ from graphmem.errors import (
     SchemaError,
     StoreError,
     StoreUnavailableError,
+    WriteConflictError,
 )
 from graphmem.memory import GraphMem
 from graphmem.models import (
@@ -69,6 +70,7 @@ __all__ = [
     "Settings",
     "StoreError",
     "StoreUnavailableError",
+    "WriteConflictError",
     "WriteReport",
     "__version__",
 ]

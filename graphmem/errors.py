@@ -14,7 +14,8 @@
         ├── StoreUnavailableError    cannot reach / open the store
         ├── AuthenticationError      credentials refused
         ├── SchemaError              schema missing, index not online
-        └── ConstraintViolationError a uniqueness constraint fired
+        ├── ConstraintViolationError a uniqueness constraint fired
+        └── WriteConflictError       a memory changed between a writer's read and its write
 
 Driver and library errors are translated into these at the boundary; the
 original is kept as ``__cause__``.
@@ -97,3 +98,24 @@ class SchemaError(StoreError):
 
 class ConstraintViolationError(StoreError):
     """A uniqueness constraint was violated."""
+
+
+class WriteConflictError(StoreError):
+    """Optimistic concurrency: memories a read-modify-write expected at one version had
+    another when it wrote (another writer committed in between); nothing was written.
+
+    The facade re-reads and recomputes such a write a few times
+    (``Settings.write_conflict_attempts``) before raising this to the caller.
+
+    Parameters
+    ----------
+    message : str
+    memory_ids : tuple of str
+        The memories whose stored version differed.
+    """
+
+    def __init__(
+        self, message: str, *, memory_ids: tuple[str, ...] = (), query: str | None = None
+    ) -> None:
+        self.memory_ids = memory_ids
+        super().__init__(message, query=query)

@@ -44,6 +44,7 @@ from graphmem.store.base import MemoryStore, Vector, WriteBatch
 from graphmem.write.consolidation import consolidate, reactivate_associated
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
 from graphmem.write.lifecycle import confirm_memory, forget_session_batch, supersede
+from graphmem.write.prefetch import PrefetchingEmbedder
 from graphmem.write.pipeline import WritePipeline
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
@@ -170,9 +171,11 @@ class GraphMem:
         # n and lose an observation. In-process only; see ``_namespace_lock``.
         self._namespace_locks: dict[str, threading.RLock] = {}
         self._opened = False
+        # remember_many encodes batch i + 1 while batch i is deduplicated and written
+        self._prefetcher = PrefetchingEmbedder(self.embedder)
         self._writer = WritePipeline(
             self.store,
-            self.embedder,
+            self._prefetcher,
             self.settings,
             judge=judge or KeepDistinctJudge(),
             extractor=extractor or CapitalizedNameExtractor(),
@@ -201,6 +204,7 @@ class GraphMem:
         """Close the store and the retriever threads."""
         with self._lock:
             self._reader.close()
+            self._prefetcher.close()
             if self._opened:
                 self.store.close()
                 self._opened = False
@@ -481,6 +485,24 @@ class GraphMem:
         *,
         batch_size: int = 256,
     ) -> Iterable[WriteReport]:
-        """``remember`` in batches (each atomic), yielding one report per batch."""
+        """``remember`` in batches (each atomic), yielding one report per batch.
+
+        While a batch is deduplicated and written, the next batch's texts are
+        already being embedded (one background thread; see
+        :mod:`graphmem.write.prefetch`), so ingest runs close to the model's speed.
+        """
         for start in range(0, len(candidates), batch_size):
+            upcoming = candidates[start + batch_size : start + 2 * batch_size]
+            self._prefetcher.prefetch([text for c in upcoming if (text := _content(c))])
             yield self.remember(namespace, candidates[start : start + batch_size])
+
+
+def _content(candidate: MemoryCandidate | Mapping[str, Any]) -> str | None:
+    """A candidate's text if it has one (prefetching skips anything else; validation
+    happens in ``remember``)."""
+    content = (
+        candidate.content
+        if isinstance(candidate, MemoryCandidate)
+        else candidate.get("content")
+    )
+    return content if isinstance(content, str) and content else None

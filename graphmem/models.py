@@ -218,6 +218,15 @@ class Memory(BaseModel):
     content_hash: str
     mentions: tuple[Mention, ...] = ()
     embedding: tuple[float, ...] | None = Field(None, repr=False)
+    version: int = Field(
+        0,
+        ge=0,
+        description=(
+            "Store-managed write counter (0: never stored). Every write of the memory's"
+            " claim or lifecycle fields raises it (access updates do not); a read-modify-"
+            "write passes the version it read and fails if another writer got in first."
+        ),
+    )
 
     @property
     def time_anchor(self) -> datetime:
@@ -365,6 +374,13 @@ class WriteReport(BaseModel):
     entities_created: int = 0
     relations_written: int = 0
     memory_ids: tuple[str | None, ...] = ()
+    attempts: int = Field(
+        1,
+        description=(
+            "Store write attempts: more than 1 when another writer changed a memory this"
+            " call merged into between its read and its write, and it re-read and recomputed."
+        ),
+    )
 
 
 class ConsolidationReport(BaseModel):

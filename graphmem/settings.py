@@ -131,6 +131,27 @@ class Settings(BaseSettings):
     # Re-checked with rrf_k = 10 (bench/calibrate.py --grid fusion): every fold kept
     # bm25 1.5 and graph 0.1; entity 0 and 0.25 are within 0.001 (0.25 kept: the
     # precise plan fuses semantic and entity).
+    write_conflict_attempts: int = Field(
+        8,
+        ge=1,
+        le=100,
+        description=(
+            "Attempts of a read-modify-write (remember, confirm, correct, forget_session)"
+            " whose memories another writer changed between its read and its write"
+            " (optimistic concurrency: each memory carries a version the store compares in"
+            " the write transaction). Each attempt re-reads and recomputes; after the last,"
+            " WriteConflictError."
+        ),
+    )
+    write_conflict_backoff_ms: float = Field(
+        10.0,
+        ge=0.0,
+        le=10_000.0,
+        description=(
+            "Base of the pause between conflicting attempts: uniform in"
+            " [0, base·2^(attempt-1)] ms (jitter spreads writers that collided)."
+        ),
+    )
     retriever_weights: dict[str, float] = {
         "semantic": 1.0,
         "bm25": 1.5,

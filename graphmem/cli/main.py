@@ -158,14 +158,13 @@ def ingest(
     }
     with open_memory(store, data_dir) as memory, _progress() as progress:
         task = progress.add_task("remembering", total=len(candidates))
-        for start in range(0, len(candidates), batch_size):
-            chunk = candidates[start : start + batch_size]
-            report = memory.remember(namespace, chunk)
+        reports = memory.remember_many(namespace, candidates, batch_size=batch_size)
+        for start, report in zip(range(0, len(candidates), batch_size), reports, strict=True):
             totals["created"] += len(report.created)
             totals["merged"] += len(report.merged)
             totals["superseded"] += len(report.superseded)
             totals["rejected"] += len(report.rejected)
-            progress.advance(task, len(chunk))
+            progress.advance(task, len(candidates[start : start + batch_size]))
         size = memory.stats(namespace).get("memories", 0)
         warn_size = memory.settings.embedded_warn_size
         large = memory.store.name == "embedded" and size > warn_size
@@ -396,7 +395,7 @@ def _warn_embedded_size(size: int, warn_size: int) -> None:
     err.print(
         f"[yellow]warning:[/] {size} memories is past the embedded store's comfortable size"
         f" ({warn_size}, GRAPHMEM_EMBEDDED_WARN_SIZE): after each write its first recall"
-        " rebuilds the in-memory indexes. Use Neo4j (GRAPHMEM_NEO4J_URI; README \"Performance\")."
+        ' rebuilds the in-memory indexes. Use Neo4j (GRAPHMEM_NEO4J_URI; README "Performance").'
     )
 
 

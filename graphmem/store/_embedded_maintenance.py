@@ -20,11 +20,14 @@ from graphmem.store._embedded_reads import EmbeddedReads
 from graphmem.store.base import Association, LifecycleUpdate, canonical_links
 
 # Flags are set in the columns the indexes filter on and in the JSON body, and only
-# while the memory's access count is the one the caller saw (LifecycleUpdate).
+# while the memory's access count and version are the ones the caller saw
+# (LifecycleUpdate); an applied update raises the version.
 _SET_LIFECYCLE = (
     "UPDATE memories SET retrievable = ?, tier = ?,"
-    " body = json_set(body, '$.retrievable', json(?), '$.tier', ?)"
+    " body = json_set(body, '$.retrievable', json(?), '$.tier', ?,"
+    " '$.version', coalesce(json_extract(body, '$.version'), 0) + 1)"
     " WHERE namespace = ? AND id = ? AND json_extract(body, '$.access_count') = ?"
+    " AND coalesce(json_extract(body, '$.version'), 0) = ?"
     " AND (retrievable != ? OR tier != ?)"
 )
 _INSERT_ASSOCIATION = (
@@ -88,6 +91,7 @@ class EmbeddedMaintenance(EmbeddedReads):
                 namespace,
                 u.memory_id,
                 u.access_count,
+                u.version,
                 int(u.retrievable),
                 u.tier,
             )

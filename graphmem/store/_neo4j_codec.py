@@ -5,6 +5,7 @@ module that imports ``neo4j``). A :class:`~graphmem.models.Memory` is one
 ``:Memory`` node whose scalar fields are readable properties (``content``,
 ``type``, ``confidence``, ``n``, ``created_at`` as a zoned DATETIME, ...) plus
 
+- ``version``: the write counter of optimistic concurrency (``write/claim_memories``);
 - ``time_anchor`` (DATETIME, in UTC): :attr:`Memory.time_anchor`, for time windows;
 - ``ns_key``: a one-token hash of the namespace, indexed by the fulltext
   index so that a search stays inside its namespace in Lucene;
@@ -30,7 +31,13 @@ import numpy as np
 
 from graphmem.errors import InvalidInputError
 from graphmem.models import Entity, Memory, Mention, Observation, Relation
-from graphmem.store.base import AccessUpdate, WriteBatch
+from graphmem.store.base import (
+    ACCESS_FIELDS,
+    AccessUpdate,
+    WriteBatch,
+    check_expected_versions,
+    check_versions,
+)
 
 # Memory fields stored as node properties of the same name.
 MEMORY_PROPERTIES: tuple[str, ...] = (
@@ -182,6 +189,7 @@ def check_batch(namespace: str, batch: WriteBatch, dim: int) -> None:
     for i, memory in enumerate(batch.memories):
         if memory.embedding is not None:
             vector(memory.embedding, dim, f"memories[{i}].embedding")
+    check_expected_versions(batch)
 
 
 def check_access(updates: Sequence[AccessUpdate]) -> None:
@@ -230,10 +238,14 @@ def micros(value: datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def memory_row(memory: Memory, dim: int) -> dict[str, Any]:
-    """Parameters of one row of ``write/upsert_memories``."""
-    props: dict[str, Any] = {name: getattr(memory, name) for name in MEMORY_PROPERTIES}
-    props["accessed_sessions"] = list(memory.accessed_sessions)
+def memory_row(memory: Memory, dim: int, *, keep_access: bool = False) -> dict[str, Any]:
+    """Parameters of one row of ``write/upsert_memories``; with ``keep_access`` the stored
+    access bookkeeping (:data:`~graphmem.store.base.ACCESS_FIELDS`) is left as it is."""
+    props: dict[str, Any] = {
+        name: getattr(memory, name) for name in MEMORY_PROPERTIES if name not in ACCESS_FIELDS
+    }
+    access: dict[str, Any] = {name: getattr(memory, name) for name in ACCESS_FIELDS}
+    access["accessed_sessions"] = list(memory.accessed_sessions)
     props["observations_json"] = json.dumps(
         [o.model_dump(mode="json") for o in memory.observations], separators=(",", ":")
     )
@@ -245,7 +257,12 @@ def memory_row(memory: Memory, dim: int) -> dict[str, Any]:
     if embedding is None:
         props["embedding"] = None  # removes a stored one
     props["embedding_nonzero"] = embedding is not None and any(embedding)
-    return {"id": memory.id, "props": _wired(props), "embedding": embedding}
+    return {
+        "id": memory.id,
+        "props": _wired(props),
+        "access": None if keep_access else _wired(access),
+        "embedding": embedding,
+    }
 
 
 def mention_rows(memories: Iterable[Memory]) -> list[dict[str, Any]]:
@@ -315,19 +332,33 @@ class StatementRunner(Protocol):
 def apply_batch(tx: StatementRunner, namespace: str, batch: WriteBatch, dim: int) -> None:
     """The statements of one :meth:`~graphmem.store.neo4j.Neo4jStore.write`, in order.
 
-    Entities; memories (properties, then their mentions and observations
-    replaced); relations; deletions (memories with their links and the relations
-    they are the source of); finally the turns and sessions left without memories.
+    The claim (lock and version every memory written or deleted; compare with
+    ``batch.expected_versions``, raising
+    :class:`~graphmem.errors.WriteConflictError` — the caller's transaction then
+    rolls back — on a difference); entities; memories
+    (properties, then their mentions and observations replaced); relations;
+    deletions (memories with their links and the relations they are the source
+    of); finally the turns and sessions left without memories.
     """
     ns = namespace
     memories = latest_by_id(batch.memories)
     deleted = list(dict.fromkeys(batch.deleted_memory_ids))
     sessions: set[str] = set()
+    stored: set[str] = set()
+    claim = sorted({m.id for m in memories} | set(deleted))
+    if claim:
+        rows = tx.run("write/claim_memories", {"namespace": ns, "ids": claim})[0]["claimed"]
+        before = {row["id"]: int(row["version"]) for row in rows}
+        check_versions(batch.expected_versions, before, query="write/claim_memories")
+        stored = {row["id"] for row in rows if row["stored"]}
     if batch.entities:
         rows = [entity_row(e) for e in batch.entities]
         tx.run("write/upsert_entities", {"namespace": ns, "rows": rows})
     if memories:
-        rows = [memory_row(m, dim) for m in memories]
+        checked = batch.expected_versions
+        rows = [
+            memory_row(m, dim, keep_access=m.id in checked and m.id in stored) for m in memories
+        ]
         tx.run("write/upsert_memories", {"namespace": ns, "rows": rows})
         ids = [m.id for m in memories]
         cleared = tx.run("write/clear_memory_links", {"namespace": ns, "ids": ids})
@@ -380,6 +411,7 @@ def memory_from_record(record: Mapping[str, Any], namespace: str) -> Memory:
         data[name] = instant(data[name])
     data["id"] = record["id"]
     data["namespace"] = namespace
+    data["version"] = int(record["version"] or 0)
     data["accessed_sessions"] = tuple(record["accessed_sessions"] or ())
     data["observations"] = tuple(
         Observation.model_validate(o) for o in json.loads(record["observations_json"] or "[]")

@@ -45,7 +45,7 @@ class Neo4jMaintenance(Neo4jReads):
 
     def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
         """Set ``retrievable`` and ``tier`` in one transaction; returns how many changed
-        (see the protocol for the ``access_count`` guard)."""
+        (see the protocol for the ``access_count`` and ``version`` guard)."""
         if not updates:
             return 0
         rows = [
@@ -54,6 +54,7 @@ class Neo4jMaintenance(Neo4jReads):
                 "retrievable": u.retrievable,
                 "tier": u.tier,
                 "access_count": u.access_count,
+                "version": u.version,
             }
             for u in updates
         ]

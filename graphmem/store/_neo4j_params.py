@@ -33,6 +33,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "schema/026_relation_namespace": _NONE,
     "schema/027_session_namespace": _NONE,
     "schema/028_turn_namespace": _NONE,
+    "write/claim_memories": _IDS,
     "write/upsert_entities": _ROWS,
     "write/upsert_memories": _ROWS,
     "write/clear_memory_links": _IDS,

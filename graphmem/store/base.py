@@ -21,7 +21,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.errors import InvalidInputError
+from graphmem.errors import InvalidInputError, WriteConflictError
 from graphmem.models import Entity, Memory, Relation, Tier
 from graphmem.settings import MemoryTypeName
 
@@ -94,16 +94,18 @@ class AccessUpdate:
 class LifecycleUpdate:
     """New retrievability flag and tier of one memory (SPEC §4, §9.5).
 
-    ``access_count`` is the count the consolidation pass saw: the update is
-    applied only while the stored count still equals it, so a memory recalled
-    since the scan is left for the next pass (a recall never loses its
-    reactivation to a pass that read the memory before it).
+    ``access_count`` and ``version`` are what the consolidation pass saw: the
+    update is applied only while the stored memory still has both, so a memory
+    recalled or written since the scan is left for the next pass (a recall never
+    loses its reactivation, nor a new observation its freshness, to a pass that
+    read the memory before it).
     """
 
     memory_id: str
     retrievable: bool
     tier: Tier
     access_count: int
+    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,22 +150,80 @@ def canonical_links(links: Sequence[Association]) -> list[Association]:
     return list(pairs.values())
 
 
+#: Memory fields only :meth:`MemoryStore.record_access` changes once a memory is stored
+#: (SPEC §4 access bookkeeping); a checked write keeps them as stored (see WriteBatch).
+ACCESS_FIELDS: tuple[str, ...] = (
+    "access_count",
+    "last_accessed_at",
+    "accessed_sessions",
+    "stability",
+    "salience",
+)
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """One atomic unit of writes: all of it lands, or none of it.
 
-    ``memories`` are upserted whole by id (with their mentions and
-    observations); ``entities`` and ``relations`` are upserted by id;
-    ``deleted_memory_ids`` are removed with their links.
+    ``memories`` are upserted by id (with their mentions and observations);
+    ``entities`` and ``relations`` are upserted by id; ``deleted_memory_ids``
+    are removed with their links. Every memory written gets ``version + 1``.
+
+    ``expected_versions`` makes the batch a compare-and-set (optimistic
+    concurrency for read-modify-write callers such as the write pipeline): memory
+    id → the ``version`` the caller read (0: not stored). The store compares them
+    inside its write transaction and raises
+    :class:`~graphmem.errors.WriteConflictError`, writing nothing, when any listed
+    memory (upserted or deleted) has another version. A listed memory that is
+    stored keeps its stored :data:`ACCESS_FIELDS`: only ``record_access`` changes
+    those, so an access update committed after the caller's read is not lost (and
+    does not conflict). Memories not listed are written whole, unchecked.
     """
 
     memories: list[Memory] = field(default_factory=list)
     entities: list[Entity] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     deleted_memory_ids: list[str] = field(default_factory=list)
+    expected_versions: dict[str, int] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.memories or self.entities or self.relations or self.deleted_memory_ids)
+
+
+def versions_read(memories: Sequence[Memory], deleted: Sequence[Memory] = ()) -> dict[str, int]:
+    """``expected_versions`` of a batch whose memories were read (or built: version 0)
+    by the caller: each memory's own ``version``."""
+    return {m.id: m.version for m in (*memories, *deleted)}
+
+
+def check_expected_versions(batch: WriteBatch) -> None:
+    """Raise :class:`InvalidInputError` unless every id of ``batch.expected_versions`` is
+    written or deleted by the batch, with a version ``>= 0``."""
+    written = {m.id for m in batch.memories} | set(batch.deleted_memory_ids)
+    for ident, version in batch.expected_versions.items():
+        if ident not in written:
+            raise InvalidInputError(
+                "names a memory the batch neither writes nor deletes",
+                field=f"expected_versions[{ident!r}]",
+            )
+        if version < 0:
+            raise InvalidInputError(
+                f"must be >= 0, got {version}", field=f"expected_versions[{ident!r}]"
+            )
+
+
+def check_versions(expected: dict[str, int], stored: dict[str, int], *, query: str) -> None:
+    """The compare-and-set of a checked write: raise :class:`WriteConflictError` naming
+    the ids whose stored version (0 when missing) differs from the expected one."""
+    conflicts = tuple(sorted(i for i, v in expected.items() if stored.get(i, 0) != v))
+    if conflicts:
+        shown = ", ".join(conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
+        raise WriteConflictError(
+            f"{len(conflicts)} memories changed since they were read ({shown}); another"
+            " writer committed first, nothing was written",
+            memory_ids=conflicts,
+            query=query,
+        )
 
 
 @runtime_checkable
@@ -180,10 +240,17 @@ class MemoryStore(Protocol):
 
     # -- writes ---------------------------------------------------------------
     def write(self, namespace: str, batch: WriteBatch) -> None:
-        """Apply ``batch`` atomically (one transaction)."""
+        """Apply ``batch`` atomically (one transaction).
+
+        Raises WriteConflictError, writing nothing, when a memory of
+        ``batch.expected_versions`` has another stored version.
+        """
 
     def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:
-        """Apply access updates (count += 1, time, stability, salience)."""
+        """Apply access updates (count += 1, time, stability, salience), each in the
+        transaction on the stored memory. ``reactivate`` sets the tier to hot and the
+        memory retrievable (cold reactivation, seed 003), raising its ``version`` when
+        that changes either; plain access updates leave the version alone."""
 
     def delete_namespace(self, namespace: str) -> int:
         """Delete everything in ``namespace``; returns the memories deleted."""
@@ -202,8 +269,9 @@ class MemoryStore(Protocol):
     def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
         """Set ``retrievable`` and ``tier`` of memories in one transaction.
 
-        An update is skipped when its memory is gone or its ``access_count``
-        differs from the stored one (accessed since the caller read it).
+        An update is skipped when its memory is gone or its ``access_count`` or
+        ``version`` differs from the stored one (accessed or written since the
+        caller read it). An applied update raises the memory's ``version``.
         Returns the number of memories updated.
         """
 

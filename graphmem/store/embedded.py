@@ -12,7 +12,8 @@ reads that counter (one primary-key lookup) and rebuilds an index only when it
 differs from the version the index was built at, reading the counter and the
 rows in one read transaction so the two agree. Writes by another connection
 or process are therefore seen by the next read. Access updates that do not
-change a memory's tier leave the counter alone (indexes do not hold them).
+change a memory's tier or retrievability leave the counter alone (indexes do not
+hold them).
 
 Threads: one write connection behind a lock; one read connection per thread
 (WAL lets readers run beside the writer); index rebuilds are serialised by a
@@ -35,7 +36,13 @@ from graphmem.errors import ConfigurationError, InvalidInputError, StoreUnavaila
 from graphmem.models import Entity, Memory, Relation
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_maintenance import EmbeddedMaintenance
-from graphmem.store.base import AccessUpdate, WriteBatch
+from graphmem.store.base import (
+    ACCESS_FIELDS,
+    AccessUpdate,
+    WriteBatch,
+    check_expected_versions,
+    check_versions,
+)
 
 __all__ = ["EmbeddedStore"]
 
@@ -155,6 +162,10 @@ class EmbeddedStore(EmbeddedMaintenance):
         InvalidInputError
             For an item of another namespace or an embedding whose length is
             not ``dim`` or that holds a non-finite value; nothing is written.
+        WriteConflictError
+            When a memory of ``batch.expected_versions`` has another stored
+            version (the compare-and-set runs under the write lock that
+            ``BEGIN IMMEDIATE`` takes, so no other writer can slip in).
         StoreError
             If SQLite fails; the transaction is rolled back.
         """
@@ -163,7 +174,18 @@ class EmbeddedStore(EmbeddedMaintenance):
             return
         ns = namespace
         with self._transaction("write") as conn:
+            ids = [m.id for m in batch.memories] + list(batch.expected_versions)
+            stored = _stored_versions(conn, ns, ids)
+            versions = {ident: version for ident, (version, _) in stored.items()}
+            check_versions(batch.expected_versions, versions, query="write")
             for memory in batch.memories:
+                version, body = stored.get(memory.id, (0, None))
+                changes: dict[str, Any] = {"version": version + 1}
+                if body is not None and memory.id in batch.expected_versions:
+                    kept = Memory.model_validate_json(body)  # record_access owns these
+                    changes.update((name, getattr(kept, name)) for name in ACCESS_FIELDS)
+                memory = memory.model_copy(update=changes)
+                stored[memory.id] = (version + 1, body)
                 conn.execute(sql.UPSERT_MEMORY, sql.memory_row(ns, memory))
                 for statement in sql.DELETE_MEMORY_LINKS:
                     conn.execute(statement, (ns, memory.id))
@@ -188,7 +210,8 @@ class EmbeddedStore(EmbeddedMaintenance):
         Each update sets ``access_count += 1``, ``last_accessed_at``,
         ``stability`` and ``salience``, adds ``session_id`` to
         ``accessed_sessions`` once, and with ``reactivate`` sets the tier to
-        hot. Unknown ids are skipped; several updates of one id apply in order.
+        hot and the memory retrievable (raising its ``version`` when either
+        changes). Unknown ids are skipped; several updates of one id apply in order.
 
         Raises
         ------
@@ -229,14 +252,21 @@ class EmbeddedStore(EmbeddedMaintenance):
                     "salience": update.salience,
                     "accessed_sessions": sessions,
                 }
-                if update.reactivate and memory.tier != "hot":
-                    changes["tier"] = "hot"
+                if update.reactivate and (memory.tier != "hot" or not memory.retrievable):
+                    changes.update(tier="hot", retrievable=True, version=memory.version + 1)
                     tier_changed = True
                 memories[memory.id] = memory.model_copy(update=changes)
             conn.executemany(
-                "UPDATE memories SET body = ?, tier = ? WHERE namespace = ? AND id = ?",
+                "UPDATE memories SET body = ?, tier = ?, retrievable = ?"
+                " WHERE namespace = ? AND id = ?",
                 [
-                    (m.model_dump_json(exclude={"embedding"}), m.tier, namespace, m.id)
+                    (
+                        m.model_dump_json(exclude={"embedding"}),
+                        m.tier,
+                        int(m.retrievable),
+                        namespace,
+                        m.id,
+                    )
                     for m in memories.values()
                 ],
             )
@@ -288,3 +318,19 @@ class EmbeddedStore(EmbeddedMaintenance):
         for i, memory in enumerate(batch.memories):
             if memory.embedding is not None:
                 self._vector(np.asarray(memory.embedding), field=f"memories[{i}].embedding")
+        check_expected_versions(batch)
+
+
+def _stored_versions(
+    conn: sqlite3.Connection, namespace: str, ids: Sequence[str]
+) -> dict[str, tuple[int, str | None]]:
+    """Stored ``(version, body)`` of the memories among ``ids`` (inside the write transaction)."""
+    found: dict[str, tuple[int, str | None]] = {}
+    for chunk in sql.chunks(ids):
+        rows = conn.execute(
+            "SELECT id, coalesce(json_extract(body, '$.version'), 0), body FROM memories"
+            f" WHERE namespace = ? AND id IN ({sql.placeholders(len(chunk))})",
+            (namespace, *chunk),
+        )
+        found.update((ident, (int(version), body)) for ident, version, body in rows)
+    return found

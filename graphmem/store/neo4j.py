@@ -233,7 +233,9 @@ class Neo4jStore(Neo4jMaintenance):
         """Apply ``batch`` in one managed write transaction: all of it lands, or none.
 
         Upserts are ``MERGE`` on ``(namespace, id)`` under uniqueness constraints,
-        so a retried or concurrent write of the same ids leaves one node each.
+        so a retried or concurrent write of the same ids leaves one node each. The
+        first statement locks and versions every memory written or deleted and
+        compares ``batch.expected_versions`` (see :class:`WriteBatch`).
         Order: entities, memories (properties, then their mentions and
         observations replaced), relations, then deletions (a memory with its links
         and the relations it is the source of); turns and sessions left without
@@ -244,6 +246,9 @@ class Neo4jStore(Neo4jMaintenance):
         InvalidInputError
             For an item of another namespace or an embedding of the wrong
             dimension or with a non-finite value; nothing is written.
+        WriteConflictError
+            When a memory of ``batch.expected_versions`` has another stored
+            version; the transaction is rolled back.
         """
         codec.check_batch(namespace, batch, self._dim)
         if not batch:
@@ -253,8 +258,9 @@ class Neo4jStore(Neo4jMaintenance):
     def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:
         """Apply access updates in one transaction (SPEC §4): ``access_count += 1``,
         ``last_accessed_at``, ``stability``, ``salience``, ``session_id`` added to
-        ``accessed_sessions`` once, tier hot with ``reactivate``. Unknown ids are
-        skipped; several updates of one id apply in order.
+        ``accessed_sessions`` once; with ``reactivate`` hot and retrievable (the version
+        raised when that changes either). Unknown ids are skipped; several updates of one
+        id apply in order.
 
         Raises
         ------

@@ -13,13 +13,13 @@ time, twice:
    (:func:`lifecycle_state`) and writes the changes in one short transaction.
 
 Nothing holds a namespace-wide lock or transaction, so recall runs beside it; a
-memory recalled between the scan and the update keeps its state until the next
-pass (:class:`graphmem.store.base.LifecycleUpdate`). Running it twice at the same
+memory recalled or written between the scan and the update keeps its state until
+the next pass (:class:`graphmem.store.base.LifecycleUpdate`). Running it twice at the same
 ``now`` changes nothing the second time, and writes nothing.
 
 :func:`reactivate_associated` is the read side: memories linked to what a recall
 returned that sit in the cold tier get the associative access update and return
-to hot (seed 003, "cold reactivation").
+to hot and retrievable (seed 003, "cold reactivation").
 """
 
 from __future__ import annotations
@@ -229,7 +229,9 @@ def _lifecycle_updates(
             counts["marked_retrievable" if retrievable else "marked_unretrievable"] += 1
         if tier != memory.tier:
             counts["moved_hot" if tier == "hot" else "moved_cold"] += 1
-        updates.append(LifecycleUpdate(memory.id, retrievable, tier, memory.access_count))
+        updates.append(
+            LifecycleUpdate(memory.id, retrievable, tier, memory.access_count, memory.version)
+        )
     return updates
 
 
@@ -290,9 +292,11 @@ def reactivate_associated(
     not itself among them) gets the associative access update of SPEC §4 —
     ``stability + 0.03·min(2, days since last access / 7)``, salience raised,
     ``access_count + 1``, ``last_accessed_at = now``, ``session_id`` added — with the
-    tier set back to hot, in one store write. Hot neighbours are left alone: they were
-    not recalled, only linked. Its retrievability flag is the consolidation pass's to
-    recompute (with the new stability).
+    tier set back to hot and the memory retrievable again ("resurrected": recall finds
+    it), in one store write. Hot neighbours are left alone: they were not recalled,
+    only linked. The next consolidation pass judges it again by SPEC §9.5 with its new
+    stability and last access (a memory still stale goes unretrievable again, and cold
+    only ``cold_after_days`` after this access).
 
     Returns
     -------

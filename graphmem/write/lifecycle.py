@@ -1,7 +1,9 @@
 """Confirmation, correction and forgetting (SPEC §2.10, §2.11; seed 000 "GDPR deletion").
 
 Each function reads what it needs, computes the new state with the SPEC
-formulas, and returns a :class:`WriteBatch` for one atomic store write.
+formulas, and returns a :class:`WriteBatch` for one atomic store write; the
+facade writes them as compare-and-sets on the versions read
+(:mod:`graphmem.write.conflicts`).
 """
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ def forget_session_batch(
     recomputed without its observations: ``n`` = remaining independent
     observations, ``s`` = max of the remaining source levels, confidence from
     the formula (no merge floor: the evidence is gone), ``last_observed_at`` =
-    latest remaining observation.
+    latest remaining observation. The batch expects every memory it writes or
+    deletes at the version read (``expected_versions``).
 
     Returns
     -------
@@ -81,6 +84,7 @@ def forget_session_batch(
         remaining = tuple(o for o in memory.observations if o.session_id != session_id)
         if len(remaining) == len(memory.observations):
             continue
+        batch.expected_versions[memory.id] = memory.version
         if not remaining:
             batch.deleted_memory_ids.append(memory.id)
             deleted.append(memory.id)

@@ -5,6 +5,11 @@ into stored memories in one atomic store write: confidence at persist time,
 grounding, three-tier dedup, the independence rule, merge, conflict
 superseding, entity resolution, relations and provenance. Confirmation,
 correction and session forgetting live in :mod:`graphmem.write.lifecycle`.
+
+The write is a compare-and-set on the versions of the memories it read
+(:mod:`graphmem.write.conflicts`): if another writer changed one of them in the
+meantime the store raises :class:`~graphmem.errors.WriteConflictError` and the
+caller runs ``remember`` again from the reads.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import numpy as np
 
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityExtractor, resolve_mentions
-from graphmem.errors import InvalidMemoryError
+from graphmem.errors import InvalidMemoryError, WriteConflictError
 from graphmem.models import (
     Entity,
     EntityMention,
@@ -39,7 +44,7 @@ from graphmem.scoring import (
     type_prior,
 )
 from graphmem.settings import MEMORY_TYPES, MemoryTypeName, Settings
-from graphmem.store.base import MemoryStore, Vector, WriteBatch
+from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.text import content_hash, memory_id, relation_id, surface_hash
 from graphmem.write.dedup import (
     DedupJudge,
@@ -74,9 +79,12 @@ class _Prepared:
 
 @dataclass(slots=True)
 class _BatchState:
-    """What this call will write, keyed by memory id."""
+    """What this call will write, keyed by memory id (``read``: the stored memories it
+    merges into, as read, so that those a retried batch leaves unchanged are not
+    written again)."""
 
     memories: dict[str, Memory] = field(default_factory=dict)
+    read: dict[str, Memory] = field(default_factory=dict)
     by_hash: dict[str, str] = field(default_factory=dict)
     new_ids: list[str] = field(default_factory=list)
     new_vectors: list[Vector] = field(default_factory=list)
@@ -252,6 +260,8 @@ class WritePipeline:
             ambiguous += was_ambiguous
             mentions = self._resolve(namespace, item.candidate, known, state)
             if target is not None:
+                if target.id not in state.memories:  # from the store
+                    state.read[target.id] = target
                 memory = self._merge(target, item, mentions)
                 merged.append(memory.id)
             else:
@@ -265,10 +275,12 @@ class WritePipeline:
             ids[item.index] = memory.id
             self._relate(namespace, memory, item.candidate, mentions, known, state)
 
+        memories = [m for m in state.memories.values() if state.read.get(m.id) != m]
         batch = WriteBatch(
-            memories=list(state.memories.values()),
+            memories=memories,
             entities=list(state.entities.values()),
             relations=list(state.relations.values()),
+            expected_versions=self._expected_versions(namespace, memories, state.new_ids),
         )
         self._store.write(namespace, batch)
         return WriteReport(
@@ -281,6 +293,27 @@ class WritePipeline:
             relations_written=len(state.relations),
             memory_ids=tuple(ids),
         )
+
+    def _expected_versions(
+        self, namespace: str, memories: list[Memory], new_ids: list[str]
+    ) -> dict[str, int]:
+        """The versions the batch's compare-and-set expects: those read, 0 for new memories.
+
+        A new memory's id (a hash of its claim) can be stored already: as a superseded
+        memory of the same claim, which restating it replaces (current again), or as a
+        current one another writer created since this call's reads — then this write
+        conflicts now instead of overwriting it.
+        """
+        expected = versions_read(memories)
+        for old in self._store.get_memories(namespace, new_ids):
+            if old.is_current:
+                raise WriteConflictError(
+                    "another writer created this memory since it was looked up",
+                    memory_ids=(old.id,),
+                    query="remember",
+                )
+            expected[old.id] = old.version
+        return expected
 
     # ------------------------------------------------------------------ dedup
     def _nearest_existing(

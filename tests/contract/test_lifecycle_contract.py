@@ -82,7 +82,9 @@ def test_scan_memories_pages_by_id(store: MemoryStore, new_namespace: Callable[[
     assert [m.id for m in rest] == expected[2:]  # superseded and cold ones too
     assert all(m.embedding is None for m in rest)
     assert rest == store.get_memories(ns, expected[2:])
-    written = {m.id: m.model_copy(update={"embedding": None}) for m in [*made, superseded]}
+    written = {
+        m.id: m.model_copy(update={"embedding": None, "version": 1}) for m in [*made, superseded]
+    }
     assert rest == [written[m.id] for m in rest]
     assert store.scan_memories(ns, expected[-1], 10) == []
     with pytest.raises(InvalidInputError, match="limit"):
@@ -97,9 +99,9 @@ def test_set_lifecycle_sets_flags_unless_accessed_since(store: MemoryStore, ns: 
     changed = store.set_lifecycle(
         ns,
         [
-            LifecycleUpdate(a.id, retrievable=False, tier="cold", access_count=0),
-            LifecycleUpdate(b.id, retrievable=False, tier="cold", access_count=2),  # stale
-            LifecycleUpdate("missing", retrievable=False, tier="cold", access_count=0),
+            LifecycleUpdate(a.id, retrievable=False, tier="cold", access_count=0, version=1),
+            LifecycleUpdate(b.id, retrievable=False, tier="cold", access_count=2, version=1),
+            LifecycleUpdate("missing", retrievable=False, tier="cold", access_count=0, version=0),
         ],
     )
     assert changed == 1
@@ -111,10 +113,13 @@ def test_set_lifecycle_sets_flags_unless_accessed_since(store: MemoryStore, ns: 
     assert (stats["cold"], stats["unretrievable"]) == (1, 1)
     assert a.id not in vector_ids(store, ns, text, include_history=True)
     assert a.id in vector_ids(store, ns, text, include_history=True, include_cold=True)
-    again = [LifecycleUpdate(a.id, retrievable=False, tier="cold", access_count=0)]
+    assert got_a.version == 2  # an applied update is a write of the memory
+    again = [LifecycleUpdate(a.id, retrievable=False, tier="cold", access_count=0, version=2)]
     assert store.set_lifecycle(ns, again) == 0  # nothing left to change
     assert store.set_lifecycle(ns, []) == 0
-    back = [LifecycleUpdate(a.id, retrievable=True, tier="hot", access_count=0)]
+    stale = [LifecycleUpdate(a.id, retrievable=True, tier="hot", access_count=0, version=1)]
+    assert store.set_lifecycle(ns, stale) == 0  # written since that read: left alone
+    back = [LifecycleUpdate(a.id, retrievable=True, tier="hot", access_count=0, version=2)]
     assert store.set_lifecycle(ns, back) == 1
     assert a.id in vector_ids(store, ns, text)
 
@@ -361,11 +366,16 @@ def test_cold_memory_linked_to_a_recalled_one_returns_to_hot(
         cold.model_copy(update={"stability": 0.3, "last_accessed_at": T0 - timedelta(days=10)}),
     )
     assert cold.id not in vector_ids(store, ns, cold.content, include_history=True)
+    [before] = store.get_memories(ns, [cold.id])
+    assert (before.tier, before.retrievable) == ("cold", False)
     # "night" was recalled; "evening" is linked to it and cold; "day" is linked but hot
     reactivated = memory.reactivate_associated(ns, [made["night"].id], now=T0, session_id="s7")
     assert reactivated == [cold.id]
     [got] = store.get_memories(ns, [cold.id])
-    assert got.tier == "hot"
+    # resurrected: hot and retrievable, so recall's default vector search finds it again
+    assert (got.tier, got.retrievable) == ("hot", True)
+    assert cold.id in vector_ids(store, ns, cold.content)
+    assert got.version == before.version + 1  # a writer that read it cold re-reads
     # seed 003 worked example: 0.3 + 0.03·min(2, 10/7) = 0.3429
     assert got.stability == pytest.approx(0.3 + 0.03 * 10 / 7)
     assert got.salience == pytest.approx(0.5 + 0.1 * (1 - 0.5))  # SPEC §4 access step

@@ -16,7 +16,7 @@ from datetime import timedelta, timezone
 import numpy as np
 import pytest
 
-from graphmem.errors import InvalidInputError
+from graphmem.errors import InvalidInputError, WriteConflictError
 from graphmem.models import Entity, Memory, Observation, Relation
 from graphmem.store.base import AccessUpdate, MemoryStore, ScoredId, WriteBatch
 from graphmem.text import surface_hash
@@ -73,6 +73,11 @@ def rank(query: str, memories: Sequence[Memory]) -> list[str]:
 
 def without_embedding(memory: Memory) -> Memory:
     return memory.model_copy(update={"embedding": None})
+
+
+def as_stored(memory: Memory, version: int = 1) -> Memory:
+    """``memory`` as the store returns it after ``version`` writes, without embedding."""
+    return memory.model_copy(update={"embedding": None, "version": version})
 
 
 def by_id(*memories: Memory) -> list[Memory]:
@@ -143,12 +148,14 @@ def test_write_then_get_round_trips_every_field(store: MemoryStore, ns: str) -> 
     [full] = store.get_memories(ns, [memory.id], with_embeddings=True)
     [bare] = store.get_memories(ns, [memory.id])
 
-    assert without_embedding(full) == without_embedding(memory)
-    assert full.model_dump(exclude={"embedding"}) == memory.model_dump(exclude={"embedding"})
+    assert without_embedding(full) == as_stored(memory)
+    assert full.model_dump(exclude={"embedding"}) == as_stored(memory).model_dump(
+        exclude={"embedding"}
+    )
     assert full.embedding is not None and memory.embedding is not None
     np.testing.assert_allclose(full.embedding, memory.embedding, rtol=0, atol=1e-6)
     assert bare.embedding is None
-    assert bare == without_embedding(memory)
+    assert bare == as_stored(memory)
     for value in (full.created_at, full.event_time, full.observations[0].observed_at):
         assert value is not None and value.utcoffset() is not None
     assert full.session_ids == ("s1", "s2")
@@ -180,7 +187,7 @@ def test_upsert_replaces_memory_mentions_and_sessions(store: MemoryStore, ns: st
     write(store, ns, second)
 
     [got] = store.get_memories(ns, [first.id], with_embeddings=True)
-    assert without_embedding(got) == without_embedding(second)
+    assert without_embedding(got) == as_stored(second, version=2)
     assert store.count_memories(ns) == 1
     assert store.entity_search(ns, [old_entity.id], 10) == []
     assert [h.memory_id for h in store.entity_search(ns, [new_entity.id], 10)] == [first.id]
@@ -244,7 +251,7 @@ def test_find_by_hashes_returns_current_memories_only(store: MemoryStore, ns: st
     write(store, ns, current, old)
     found = store.find_by_hashes(ns, [current.content_hash, old.content_hash, "0" * 64])
     assert set(found) == {current.content_hash}
-    assert without_embedding(found[current.content_hash]) == without_embedding(current)
+    assert without_embedding(found[current.content_hash]) == as_stored(current)
     assert store.find_by_hashes(ns, []) == {}
 
 
@@ -605,6 +612,58 @@ def test_record_access_updates_and_reactivates(store: MemoryStore, ns: str) -> N
     store.record_access(ns, [])
 
 
+# -- optimistic concurrency (graphmem.write.conflicts) ----------------------------------------
+
+
+def test_checked_writes_compare_versions_and_keep_access_bookkeeping(
+    store: MemoryStore, ns: str
+) -> None:
+    first = make_memory(ns, "the boiler is in the basement")
+    write(store, ns, first)  # unchecked: version 0 -> 1
+    store.record_access(ns, [AccessUpdate(first.id, T0, 0.2, 0.6, "reader")])
+    [read] = store.get_memories(ns, [first.id], with_embeddings=True)
+    assert (read.version, read.access_count) == (1, 1)  # access updates keep the version
+    edited = read.model_copy(update={"n": 2, "access_count": 0, "stability": 0.0})
+
+    with pytest.raises(WriteConflictError) as caught:  # a writer that read version 0
+        store.write(ns, WriteBatch(memories=[edited], expected_versions={first.id: 0}))
+    assert caught.value.memory_ids == (first.id,)
+    assert store.get_memories(ns, [first.id]) == [as_stored(read)]  # nothing written
+
+    store.write(ns, WriteBatch(memories=[edited], expected_versions={first.id: 1}))
+    [got] = store.get_memories(ns, [first.id])
+    assert (got.version, got.n) == (2, 2)
+    # a checked write leaves the access bookkeeping to record_access
+    assert (got.access_count, got.stability, got.salience) == (1, 0.2, 0.6)
+    assert (got.last_accessed_at, got.accessed_sessions) == (T0, ("reader",))
+    write(store, ns, edited)  # unchecked: written whole
+    assert store.get_memories(ns, [first.id])[0].access_count == 0
+
+    new = make_memory(ns, "the boiler was serviced in March", access_count=4)
+    store.write(ns, WriteBatch(memories=[new], expected_versions={new.id: 0}))
+    assert store.get_memories(ns, [new.id])[0].access_count == 4  # a new one whole
+    with pytest.raises(WriteConflictError):  # another writer created it first
+        store.write(ns, WriteBatch(memories=[new], expected_versions={new.id: 0}))
+    with pytest.raises(WriteConflictError):  # deletions are checked too
+        store.write(ns, WriteBatch(deleted_memory_ids=[new.id], expected_versions={new.id: 0}))
+    store.write(ns, WriteBatch(deleted_memory_ids=[new.id], expected_versions={new.id: 1}))
+    assert store.get_memories(ns, [new.id]) == []
+    with pytest.raises(InvalidInputError, match="expected_versions"):
+        store.write(ns, WriteBatch(memories=[edited], expected_versions={"elsewhere": 1}))
+
+
+def test_reactivation_raises_the_version_plain_access_does_not(store: MemoryStore, ns: str) -> None:
+    cold = make_memory(ns, "the spare key is under the pot", tier="cold", retrievable=False)
+    write(store, ns, cold)
+    store.record_access(ns, [AccessUpdate(cold.id, T0, 0.1, 0.55)])
+    assert store.get_memories(ns, [cold.id])[0].version == 1
+    store.record_access(ns, [AccessUpdate(cold.id, T0, 0.1, 0.55, reactivate=True)])
+    [got] = store.get_memories(ns, [cold.id])
+    assert (got.tier, got.retrievable, got.version, got.access_count) == ("hot", True, 2, 2)
+    store.record_access(ns, [AccessUpdate(cold.id, T0, 0.1, 0.55, reactivate=True)])
+    assert store.get_memories(ns, [cold.id])[0].version == 2  # nothing changed: same version
+
+
 # -- isolation, persistence, concurrency -----------------------------------------------------
 
 
@@ -682,7 +741,7 @@ def test_data_survives_close_and_reopen(
     reopened.open()
     try:
         [got] = reopened.get_memories(ns, [memory.id], with_embeddings=True)
-        assert without_embedding(got) == without_embedding(memory)
+        assert without_embedding(got) == as_stored(memory)
         assert got.embedding is not None and memory.embedding is not None
         np.testing.assert_allclose(got.embedding, memory.embedding, rtol=0, atol=1e-6)
         assert np.asarray(got.embedding, dtype=np.float32).tolist() == list(got.embedding)

@@ -99,10 +99,10 @@ def memory_factory(
     """Builds facades, each on its own store instance (closed after the test)."""
     made: list[GraphMem] = []
 
-    def make(**overrides: Any) -> GraphMem:
+    def make(settings: Settings | None = None, **overrides: Any) -> GraphMem:
         options: dict[str, Any] = {"embedder": HashEmbedder(), "clock": clock}
         options.update(overrides)
-        gm = GraphMem(Settings(), store=store_factory(), **options)
+        gm = GraphMem(settings or Settings(), store=store_factory(), **options)
         made.append(gm)
         return gm
 

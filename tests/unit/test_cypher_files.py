@@ -22,7 +22,7 @@ from graphmem.models import Entity, Memory, Mention, Observation, Relation
 from graphmem.store import _cypher
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_params import REQUIRED_INDEXES
-from graphmem.store.base import AccessUpdate, WriteBatch
+from graphmem.store.base import ACCESS_FIELDS, AccessUpdate, WriteBatch
 from graphmem.store.neo4j import QUERY_PARAMS, Neo4jStore
 from graphmem.text import content_hash
 
@@ -160,7 +160,8 @@ class RecordingTx:
 
     def run(self, name: str, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         self.calls.append((name, frozenset(params)))
-        return [{"session_ids": ["s0"]}]
+        claimed = [{"id": i, "version": 0, "stored": False} for i in params.get("ids", ())]
+        return [{"session_ids": ["s0"], "claimed": claimed}]
 
 
 def _memory(i: int, namespace: str = "ns") -> Memory:
@@ -249,6 +250,7 @@ def test_every_write_statement_gets_exactly_its_parameters() -> None:
     codec.apply_batch(tx, "ns", batch, DIM)
     names = [name for name, _ in tx.calls]
     assert names == [
+        "write/claim_memories",
         "write/upsert_entities",
         "write/upsert_memories",
         "write/clear_memory_links",
@@ -306,7 +308,9 @@ def test_memory_survives_the_row_and_record_mapping() -> None:
     assert props["time_anchor"] == memory.time_anchor
     assert props["time_anchor"].utcoffset() == timedelta(0)
     assert "embedding" not in props  # written by db.create.setNodeVectorProperty
-    record = {**props, "id": row["id"], "embedding": row["embedding"]}
+    assert set(row["access"]) == set(ACCESS_FIELDS)  # written apart (kept by checked writes)
+    record = {**props, **row["access"], "id": row["id"], "embedding": row["embedding"]}
+    record["version"] = 0
     record["mentions"] = [
         {"entity_id": r["entity_id"], "role": r["role"]} for r in codec.mention_rows([memory])
     ]
