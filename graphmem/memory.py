@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -40,15 +40,17 @@ from graphmem.models import (
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import Reranker, reranker_from_settings
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, Vector, WriteBatch
+from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
+from graphmem.write.conflicts import retry_on_conflict
 from graphmem.write.consolidation import consolidate, reactivate_associated
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
 from graphmem.write.lifecycle import confirm_memory, forget_session_batch, supersede
-from graphmem.write.prefetch import PrefetchingEmbedder
 from graphmem.write.pipeline import WritePipeline
+from graphmem.write.prefetch import PrefetchingEmbedder
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
 Clock = Callable[[], datetime]
+_T = TypeVar("_T")
 
 
 def _utc_now() -> datetime:
@@ -84,16 +86,7 @@ def make_store(settings: Settings) -> MemoryStore:
     if settings.neo4j_uri:
         from graphmem.store.neo4j import Neo4jStore
 
-        return Neo4jStore(
-            settings.neo4j_uri,
-            user=settings.neo4j_user,
-            password=settings.neo4j_password.get_secret_value()
-            if settings.neo4j_password
-            else None,
-            database=settings.neo4j_database,
-            dim=settings.embedding_dim,
-            allow_no_auth=settings.neo4j_allow_no_auth,
-        )
+        return Neo4jStore.from_settings(settings)
     from graphmem.store.embedded import EmbeddedStore
 
     return EmbeddedStore(
@@ -165,10 +158,10 @@ class GraphMem:
         self._dictionaries: dict[str, EntityDictionary] = {}
         self._lock = threading.RLock()
         # One lock per namespace around every read-decide-write (remember, confirm,
-        # correct, forget_session, delete_namespace): the write pipeline reads the
-        # memories it merges into before it writes them whole, so two threads writing
-        # one claim at once would otherwise both create it, or both merge from the same
-        # n and lose an observation. In-process only; see ``_namespace_lock``.
+        # correct, forget_session, delete_namespace): threads of one facade take turns
+        # instead of colliding. Writers in other facades or processes are kept correct
+        # by the store's compare-and-set on memory versions: a write whose memories
+        # changed since its reads conflicts and is recomputed (``_retrying``).
         self._namespace_locks: dict[str, threading.RLock] = {}
         self._opened = False
         # remember_many encodes batch i + 1 while batch i is deduplicated and written
@@ -236,9 +229,21 @@ class GraphMem:
     def _namespace_lock(self, namespace: str) -> threading.RLock:
         """The lock serialising this facade's writes to ``namespace`` (re-entrant:
         ``correct`` calls ``remember``). Writers in other processes, or through
-        another facade, are not serialised by it."""
+        another facade, are not serialised by it (see ``_retrying``)."""
         with self._lock:
             return self._namespace_locks.setdefault(namespace, threading.RLock())
+
+    def _retrying(self, namespace: str, work: Callable[[], _T]) -> tuple[_T, int]:
+        """Run a read-compute-write until no other writer changed its memories between
+        its reads and its write (:func:`~graphmem.write.conflicts.retry_on_conflict`);
+        the entity dictionary is re-read after each conflict. Returns the result and
+        the attempt that succeeded."""
+        return retry_on_conflict(
+            work,
+            attempts=self.settings.write_conflict_attempts,
+            backoff_ms=self.settings.write_conflict_backoff_ms,
+            on_conflict=lambda _exc: self._invalidate(namespace),
+        )
 
     # -------------------------------------------------------------- writes
     def remember(
@@ -246,11 +251,17 @@ class GraphMem:
     ) -> WriteReport:
         """Persist memory candidates (SPEC §2); all or nothing.
 
+        When another writer changes a memory this call merges into between its
+        reads and its write, the call reads and recomputes again (``attempts`` in
+        the report says how many it took).
+
         Raises
         ------
         InvalidMemoryError
             When any candidate is invalid — naming ``candidates[i].field`` —
             before anything is written.
+        WriteConflictError
+            When ``Settings.write_conflict_attempts`` attempts all conflicted.
         """
         validate_namespace(namespace)
         parsed: list[MemoryCandidate] = []
@@ -267,16 +278,25 @@ class GraphMem:
         self._reader.flush()
         with self._namespace_lock(namespace):
             try:
-                return self._writer.remember(namespace, parsed)
+                report, attempts = self._retrying(
+                    namespace, lambda: self._writer.remember(namespace, parsed)
+                )
             finally:
                 self._invalidate(namespace)
+        return report.model_copy(update={"attempts": attempts}) if attempts > 1 else report
 
     def confirm(self, namespace: str, memory_id: str, *, session_id: str | None = None) -> Memory:
         """Explicit user confirmation (SPEC §2.10). Raises MemoryNotFoundError."""
-        with self._namespace_lock(namespace):
+
+        def attempt() -> Memory:
             memory = self.get(namespace, memory_id, with_embedding=True)
             updated = confirm_memory(memory, self.settings, self._clock(), session_id=session_id)
-            self.store.write(namespace, WriteBatch(memories=[updated]))
+            batch = WriteBatch(memories=[updated], expected_versions=versions_read([memory]))
+            self.store.write(namespace, batch)
+            return updated
+
+        with self._namespace_lock(namespace):
+            updated, _ = self._retrying(namespace, attempt)
         return updated.model_copy(update={"embedding": None})
 
     def correct(
@@ -307,11 +327,19 @@ class GraphMem:
             raise InvalidMemoryError(
                 "the correction has the same content as the memory", field="content"
             )
-        current_old = self.get(namespace, memory_id, with_embedding=True)
-        new = self.get(namespace, new_id, with_embedding=True)
-        retired = supersede(current_old, new_id, self._clock())
-        restored = new.model_copy(update={"superseded_by": None, "valid_until": None})
-        self.store.write(namespace, WriteBatch(memories=[retired, restored]))
+
+        def attempt() -> tuple[Memory, Memory]:
+            current_old = self.get(namespace, memory_id, with_embedding=True)
+            new = self.get(namespace, new_id, with_embedding=True)
+            retired = supersede(current_old, new_id, self._clock())
+            restored = new.model_copy(update={"superseded_by": None, "valid_until": None})
+            expected = versions_read([current_old, new])
+            self.store.write(
+                namespace, WriteBatch(memories=[retired, restored], expected_versions=expected)
+            )
+            return retired, restored
+
+        (retired, restored), _ = self._retrying(namespace, attempt)
         return retired.model_copy(update={"embedding": None}), restored.model_copy(
             update={"embedding": None}
         )
@@ -335,16 +363,21 @@ class GraphMem:
         self.open()
         deleted: list[str] = []
         updated: list[str] = []
-        with self._namespace_lock(namespace):
+
+        def attempt() -> None:
+            # after a conflict, the batches already written no longer show the session
             affected = self.store.memories_in_session(namespace, session_id)
+            for start in range(0, len(affected), batch_size):
+                chunk = affected[start : start + batch_size]
+                batch, gone, changed = forget_session_batch(chunk, session_id, self.settings)
+                if not dry_run and batch:
+                    self.store.write(namespace, batch)
+                deleted.extend(gone)
+                updated.extend(changed)
+
+        with self._namespace_lock(namespace):
             try:
-                for start in range(0, len(affected), batch_size):
-                    chunk = affected[start : start + batch_size]
-                    batch, gone, changed = forget_session_batch(chunk, session_id, self.settings)
-                    deleted += gone
-                    updated += changed
-                    if not dry_run and batch:
-                        self.store.write(namespace, batch)
+                self._retrying(namespace, attempt)
             finally:
                 if not dry_run:
                     self._invalidate(namespace)
