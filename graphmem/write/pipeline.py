@@ -10,6 +10,11 @@ The write is a compare-and-set on the versions of the memories it read
 (:mod:`graphmem.write.conflicts`): if another writer changed one of them in the
 meantime the store raises :class:`~graphmem.errors.WriteConflictError` and the
 caller runs ``remember`` again from the reads.
+
+Dedup looks at every current memory — cold and unretrievable ones included,
+which recall's vector search skips — and a merge whose new independent
+observation makes the memory fresh enough again brings it back to hot and
+retrievable (SPEC §4, §9.4–§9.5).
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from graphmem.scoring import (
 from graphmem.settings import MEMORY_TYPES, MemoryTypeName, Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.text import content_hash, memory_id, relation_id, surface_hash
+from graphmem.write.consolidation import lifecycle_state
 from graphmem.write.dedup import (
     DedupJudge,
     Verdict,
@@ -56,6 +62,9 @@ from graphmem.write.dedup import (
 
 CO_OCCURS = "CO_OCCURS_WITH"
 _MAX_CO_OCCURRING = 6
+# Nearest stored memories dedup examines per candidate: a superseded one, or one of
+# another type, can be nearer than the duplicate it must find.
+_DEDUP_NEIGHBOURS = 4
 Clock = Callable[[], datetime]
 
 
@@ -262,7 +271,7 @@ class WritePipeline:
             if target is not None:
                 if target.id not in state.memories:  # from the store
                     state.read[target.id] = target
-                memory = self._merge(target, item, mentions)
+                memory = self._merge(target, item, mentions, now)
                 merged.append(memory.id)
             else:
                 memory = self._create(namespace, item, vector, mentions, now)
@@ -318,25 +327,34 @@ class WritePipeline:
     # ------------------------------------------------------------------ dedup
     def _nearest_existing(
         self, namespace: str, vectors: Vector
-    ) -> list[tuple[Memory, float] | None]:
-        """Tier 2 against the store: each row's nearest current memory above the
-        escalate threshold (one batched vector query, one batched fetch)."""
-        hits = self._store.vector_search(namespace, vectors, 1)
+    ) -> list[list[tuple[Memory, float]]]:
+        """Tier 2 against the store: for each row, the current memories among its
+        ``_DEDUP_NEIGHBOURS`` nearest whose cosine reaches the escalate threshold (one
+        batched vector query, one batched fetch).
+
+        Every tier is searched, unretrievable memories too: the cold tier only keeps a
+        memory out of *recall*; a restatement of it is still the same claim.
+        """
+        hits = self._store.vector_search(
+            namespace, vectors, _DEDUP_NEIGHBOURS, include_history=True, include_cold=True
+        )
         escalate = self._settings.dedup_escalate
-        wanted = [row[0] for row in hits if row and row[0].score >= escalate]
+        wanted = list(
+            dict.fromkeys(h.memory_id for row in hits for h in row if h.score >= escalate)
+        )
         found = {
             m.id: m
-            for m in self._store.get_memories(
-                namespace, [h.memory_id for h in wanted], with_embeddings=True
-            )
+            for m in self._store.get_memories(namespace, wanted, with_embeddings=True)
+            if m.is_current
         }
-        out: list[tuple[Memory, float] | None] = []
-        for row in hits:
-            if row and row[0].score >= escalate and row[0].memory_id in found:
-                out.append((found[row[0].memory_id], row[0].score))
-            else:
-                out.append(None)
-        return out
+        return [
+            [
+                (found[h.memory_id], h.score)
+                for h in row
+                if h.score >= escalate and h.memory_id in found
+            ]
+            for row in hits
+        ]
 
     def _find_duplicate(
         self,
@@ -344,7 +362,7 @@ class WritePipeline:
         vector: Vector,
         state: _BatchState,
         existing_by_hash: dict[str, Memory],
-        nearest: list[tuple[Memory, float] | None],
+        nearest: list[list[tuple[Memory, float]]],
     ) -> tuple[Memory | None, int]:
         """Tier 1 (hash) then tier 2 (cosine) then tier 3 (judge) — SPEC §2.7."""
         if item.hash in state.by_hash:
@@ -352,11 +370,7 @@ class WritePipeline:
         if item.hash in existing_by_hash:
             hit = existing_by_hash[item.hash]
             return state.memories.get(hit.id, hit), 0
-        options: list[tuple[Memory, float]] = []
-        candidate_hit = nearest[item.position]
-        if candidate_hit is not None:
-            memory, score = candidate_hit
-            options.append((state.memories.get(memory.id, memory), score))
+        options = [(state.memories.get(m.id, m), score) for m, score in nearest[item.position]]
         if state.new_vectors:
             sims = np.stack(state.new_vectors) @ vector
             best = int(np.argmax(sims))
@@ -412,9 +426,16 @@ class WritePipeline:
             embedding=tuple(float(x) for x in vector),
         )
 
-    def _merge(self, old: Memory, item: _Prepared, mentions: list[Mention]) -> Memory:
+    def _merge(
+        self, old: Memory, item: _Prepared, mentions: list[Mention], now: datetime
+    ) -> Memory:
         """SPEC §2.8–§2.9: n adds independent observations only; s = max;
-        confidence recomputed and never lowered; observations unioned."""
+        confidence recomputed and never lowered; observations unioned.
+
+        A cold or unretrievable memory that a new independent observation makes
+        retrievable again at ``now`` (:func:`lifecycle_state` of the merged memory)
+        returns to hot and retrievable; an old observation (an import of past
+        sessions) that leaves it stale leaves it where it was."""
         obs = item.observation
         all_mentions = tuple(dict.fromkeys((*old.mentions, *mentions)))
         if already_recorded(obs, old.observations):
@@ -429,7 +450,7 @@ class WritePipeline:
             self._settings, s, n, old.extractor_confidence, old.type_prior, old.grounding
         )
         last = max(old.last_observed_at, obs.observed_at) if independent else old.last_observed_at
-        return old.model_copy(
+        merged = old.model_copy(
             update={
                 "n": n,
                 "source_strength": s,
@@ -440,6 +461,11 @@ class WritePipeline:
                 "mentions": all_mentions,
             }
         )
+        if independent and (merged.tier != "hot" or not merged.retrievable):
+            hot = merged.model_copy(update={"tier": "hot"})
+            if lifecycle_state(hot, now, self._settings)[0]:
+                merged = hot.model_copy(update={"retrievable": True})
+        return merged
 
     def _resolve_conflicts(self, namespace: str, memory: Memory, state: _BatchState) -> list[str]:
         """SPEC §2.11: same subject and predicate, different claim — the higher

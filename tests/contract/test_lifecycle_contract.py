@@ -401,6 +401,55 @@ def test_reactivation_skips_unlinked_and_superseded_cold_memories(
     assert tiers == ["cold", "cold"]
 
 
+# -- dedup across tiers (SPEC §2.7, §4) ----------------------------------------------------
+
+
+def _make_cold(store: MemoryStore, ns: str, memory_id: str) -> None:
+    """What the consolidation pass does to a long-unretrievable memory (set directly)."""
+    [got] = store.get_memories(ns, [memory_id])
+    update = LifecycleUpdate(memory_id, False, "cold", got.access_count, got.version)
+    assert store.set_lifecycle(ns, [update]) == 1
+
+
+def test_a_restated_cold_memory_is_merged_and_back_in_the_hot_tier(
+    memory: GraphMem, store: MemoryStore, clock: Clock, ns: str
+) -> None:
+    text = "Ada keeps the loom manuals in the attic"
+    restated = "Ada keeps the loom manuals in the attic today"
+    assert 0.92 < cosine(text, restated) < 0.999  # a tier-2 duplicate (not a tier-1 one)
+    first = memory.remember(ns, [cand(text, "s1", "s1:1")]).created[0]
+    _make_cold(store, ns, first)
+    assert first not in vector_ids(store, ns, restated)  # recall's vector search skips it
+    clock.now = T0 + timedelta(days=30)
+    report = memory.remember(ns, [cand(restated, "s2", "s2:1", observed_at=clock.now)])
+    # dedup still finds it: one memory, n = 2 (not a new memory with n = 1) ...
+    assert (report.created, report.merged) == ((), (first,))
+    assert store.stats(ns)["memories"] == 1
+    [got] = store.get_memories(ns, [first])
+    assert (got.n, got.session_ids, got.content) == (2, ("s1", "s2"), text)
+    # ... and the new observation makes it fresh: hot and retrievable again
+    assert (got.tier, got.retrievable) == ("hot", True)
+    assert first in vector_ids(store, ns, restated)
+
+
+def test_an_old_restatement_of_a_cold_memory_merges_but_leaves_it_cold(
+    memory: GraphMem, store: MemoryStore, clock: Clock, ns: str
+) -> None:
+    # imported history: both observations are over a year old, so the merged memory is
+    # still stale at "now" (Fact, n = 2: conf 0.862, θ = 0.207 > 2^(-499/180) = 0.146)
+    text = "Ada kept the loom manuals in the cellar"
+    restated = "Ada kept the loom manuals in the cellar then"
+    assert 0.92 < cosine(text, restated) < 0.999
+    long_ago = T0 - timedelta(days=500)
+    first = memory.remember(ns, [cand(text, "s1", "s1:1", observed_at=long_ago)]).created[0]
+    _make_cold(store, ns, first)
+    later = long_ago + timedelta(days=1)
+    report = memory.remember(ns, [cand(restated, "s2", "s2:1", observed_at=later)])
+    assert (report.created, report.merged) == ((), (first,))
+    [got] = store.get_memories(ns, [first])
+    assert (got.n, got.tier, got.retrievable) == (2, "cold", False)
+
+
 # -- forgetting a session (seed 000, "GDPR deletion") -------------------------------------
 
 
