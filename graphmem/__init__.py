@@ -22,6 +22,7 @@ from graphmem.errors import (
     SchemaError,
     StoreError,
     StoreUnavailableError,
+    TransactionTimeoutError,
     WriteConflictError,
 )
 from graphmem.memory import GraphMem
@@ -70,6 +71,7 @@ __all__ = [
     "Settings",
     "StoreError",
     "StoreUnavailableError",
+    "TransactionTimeoutError",
     "WriteConflictError",
     "WriteReport",
     "__version__",

@@ -15,7 +15,8 @@
         ├── AuthenticationError      credentials refused
         ├── SchemaError              schema missing, index not online
         ├── ConstraintViolationError a uniqueness constraint fired
-        └── WriteConflictError       a memory changed between a writer's read and its write
+        ├── WriteConflictError       a memory changed between a writer's read and its write
+        └── TransactionTimeoutError  a transaction ran past its time limit
 
 Driver and library errors are translated into these at the boundary; the
 original is kept as ``__cause__``.
@@ -119,3 +120,8 @@ class WriteConflictError(StoreError):
     ) -> None:
         self.memory_ids = memory_ids
         super().__init__(message, query=query)
+
+
+class TransactionTimeoutError(StoreError):
+    """A store transaction ran past its time limit (e.g. waiting for a lock another
+    transaction held) and was rolled back; nothing of it was written."""

@@ -53,6 +53,17 @@ class Settings(BaseSettings):
     neo4j_allow_no_auth: bool = Field(
         False, description="Allow a server with auth disabled (local tests only)."
     )
+    neo4j_transaction_timeout_s: float = Field(
+        30.0,
+        gt=0.0,
+        le=3600.0,
+        description=(
+            "Time limit of every Neo4j transaction, waiting for locks included; one that runs"
+            " past it is rolled back and raises TransactionTimeoutError (the schema steps"
+            " of opening the store, which wait for index population, get at least the"
+            " store's index timeout)."
+        ),
+    )
     embedded_warn_size: int = Field(
         10_000,
         ge=1,
@@ -104,6 +115,27 @@ class Settings(BaseSettings):
     independence_window_hours: float = Field(1.0, ge=0.0)
     confirmation_source: float = Field(0.80, ge=0.0, le=1.0)
     confirmation_cap: float = Field(0.99, ge=0.0, le=1.0)
+    write_conflict_attempts: int = Field(
+        8,
+        ge=1,
+        le=100,
+        description=(
+            "Attempts of a read-modify-write (remember, confirm, correct, forget_session)"
+            " whose memories another writer changed between its read and its write"
+            " (optimistic concurrency: each memory carries a version the store compares in"
+            " the write transaction). Each attempt re-reads and recomputes; after the last,"
+            " WriteConflictError."
+        ),
+    )
+    write_conflict_backoff_ms: float = Field(
+        10.0,
+        ge=0.0,
+        le=10_000.0,
+        description=(
+            "Base of the pause between conflicting attempts: uniform in"
+            " [0, base·2^(attempt-1)] ms (jitter spreads writers that collided)."
+        ),
+    )
 
     # --- read pipeline (SPEC §3) ------------------------------------------
     candidate_k: int = Field(50, ge=1, le=1000)
@@ -131,27 +163,6 @@ class Settings(BaseSettings):
     # Re-checked with rrf_k = 10 (bench/calibrate.py --grid fusion): every fold kept
     # bm25 1.5 and graph 0.1; entity 0 and 0.25 are within 0.001 (0.25 kept: the
     # precise plan fuses semantic and entity).
-    write_conflict_attempts: int = Field(
-        8,
-        ge=1,
-        le=100,
-        description=(
-            "Attempts of a read-modify-write (remember, confirm, correct, forget_session)"
-            " whose memories another writer changed between its read and its write"
-            " (optimistic concurrency: each memory carries a version the store compares in"
-            " the write transaction). Each attempt re-reads and recomputes; after the last,"
-            " WriteConflictError."
-        ),
-    )
-    write_conflict_backoff_ms: float = Field(
-        10.0,
-        ge=0.0,
-        le=10_000.0,
-        description=(
-            "Base of the pause between conflicting attempts: uniform in"
-            " [0, base·2^(attempt-1)] ms (jitter spreads writers that collided)."
-        ),
-    )
     retriever_weights: dict[str, float] = {
         "semantic": 1.0,
         "bm25": 1.5,

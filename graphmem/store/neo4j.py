@@ -8,7 +8,12 @@ values: text and embeddings are user data) and translates driver errors::
     neo4j.exceptions.ServiceUnavailable, SessionExpired, ... -> StoreUnavailableError
     neo4j.exceptions.AuthError                               -> AuthenticationError
     neo4j.exceptions.ConstraintError                         -> ConstraintViolationError
+    Neo.ClientError.Transaction.TransactionTimedOut*, and    -> TransactionTimeoutError
+    LockClientStopped once the time limit has passed
     any other Neo4jError / DriverError                       -> StoreError (query = name)
+
+Every transaction runs with the time limit ``transaction_timeout_s``
+(``GRAPHMEM_NEO4J_TRANSACTION_TIMEOUT_S``), waiting for locks included.
 
 The graph: ``(:Memory)-[:MENTIONS {role, ord}]->(:Entity)``,
 ``(:Entity)-[:RELATES_TO {id, predicate, confidence, memory_id, valid_from,
@@ -20,6 +25,7 @@ see :mod:`graphmem.store._neo4j_codec` for the node properties.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -44,6 +50,7 @@ from graphmem.errors import (
     SchemaError,
     StoreError,
     StoreUnavailableError,
+    TransactionTimeoutError,
 )
 from graphmem.store import _cypher
 from graphmem.store import _neo4j_codec as codec
@@ -62,6 +69,10 @@ _T = TypeVar("_T")
 SUPPORTED_VERSION = (5, 26)
 URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 UNAVAILABLE_HINT = "start it with `docker compose up -d` or `tools/neo4j-local/neo4j-local start`"
+_TIMED_OUT = "Neo.ClientError.Transaction.TransactionTimedOut"  # also ...ClientConfiguration
+# What a transaction gets when the server stops it while it waits for a lock: at the time
+# limit, or when an operator terminates it (told apart by the time it ran).
+_LOCK_STOPPED = "Neo.ClientError.Transaction.LockClientStopped"
 _UNAVAILABLE = (
     ServiceUnavailable,
     SessionExpired,
@@ -110,6 +121,10 @@ class Neo4jStore(Neo4jMaintenance):
         namespaces up to 1 000 exact (the embedded store's results, for ~0.1 s).
     index_timeout_s : int
         How long :meth:`open` waits for indexes to come online.
+    transaction_timeout_s : float
+        Time limit of every transaction, waiting for locks included (``> 0``); one
+        that runs past it is rolled back and raises :class:`TransactionTimeoutError`.
+        The schema steps of :meth:`open` get at least ``index_timeout_s``.
 
     Notes
     -----
@@ -130,12 +145,15 @@ class Neo4jStore(Neo4jMaintenance):
         allow_no_auth: bool = False,
         exact_search_max: int = 1_000,
         index_timeout_s: int = 300,
+        transaction_timeout_s: float = 30.0,
     ) -> None:
         if not 1 <= dim <= 4096:
             raise ConfigurationError(f"embedding dim must be in [1, 4096] (Neo4j 5.26), got {dim}")
         _check_uri(uri)
-        if exact_search_max < 0 or index_timeout_s < 1:
-            raise ConfigurationError("need exact_search_max >= 0 and index_timeout_s >= 1")
+        if exact_search_max < 0 or index_timeout_s < 1 or not transaction_timeout_s > 0:
+            raise ConfigurationError(
+                "need exact_search_max >= 0, index_timeout_s >= 1 and transaction_timeout_s > 0"
+            )
         super().__init__(dim=dim, exact_search_max=exact_search_max)
         self._uri = uri
         self._user = user
@@ -143,6 +161,7 @@ class Neo4jStore(Neo4jMaintenance):
         self._database = database
         self._allow_no_auth = allow_no_auth
         self._index_timeout_s = index_timeout_s
+        self._timeout_s = float(transaction_timeout_s)
         self._driver: neo4j.Driver | None = None
         self._server: dict[str, Any] = {}
 
@@ -159,6 +178,7 @@ class Neo4jStore(Neo4jMaintenance):
             database=settings.neo4j_database,
             dim=settings.embedding_dim,
             allow_no_auth=settings.neo4j_allow_no_auth,
+            transaction_timeout_s=settings.neo4j_transaction_timeout_s,
         )
 
     def __enter__(self) -> Neo4jStore:
@@ -296,11 +316,17 @@ class Neo4jStore(Neo4jMaintenance):
         return _cypher.load(name)
 
     def _run(
-        self, name: str, params: Mapping[str, Any], *, write: bool = False
+        self,
+        name: str,
+        params: Mapping[str, Any],
+        *,
+        write: bool = False,
+        timeout_s: float | None = None,
     ) -> list[dict[str, Any]]:
-        """Run one statement in its own transaction (retried on transient errors)."""
+        """Run one statement in its own transaction (retried on transient errors), within
+        ``timeout_s`` (default: the store's transaction timeout)."""
         driver = self._require_driver()
-        query = self._prepare(name, params)
+        query = neo4j.Query(self._prepare(name, params), timeout=timeout_s or self._timeout_s)
         routing = neo4j.RoutingControl.WRITE if write else neo4j.RoutingControl.READ
         with self._errors(name):
             result = driver.execute_query(
@@ -316,6 +342,7 @@ class Neo4jStore(Neo4jMaintenance):
         driver = self._require_driver()
         holder: list[_Tx] = []
 
+        @neo4j.unit_of_work(timeout=self._timeout_s)
         def unit(tx: neo4j.ManagedTransaction) -> _T:
             holder[:] = [_Tx(self, tx)]
             return work(holder[0])
@@ -329,7 +356,7 @@ class Neo4jStore(Neo4jMaintenance):
     def _autocommit(self, name: str, namespace: str) -> int:
         """Run a ``CALL ... IN TRANSACTIONS`` statement (auto-commit); its ``deleted`` count."""
         driver = self._require_driver()
-        query = self._prepare(name, {"namespace": namespace})
+        query = neo4j.Query(self._prepare(name, {"namespace": namespace}), timeout=self._timeout_s)
         with self._errors(name), self._session(driver) as session:
             record = session.run(query, {"namespace": namespace}).single(strict=True)
         return int(record["deleted"])
@@ -361,6 +388,7 @@ class Neo4jStore(Neo4jMaintenance):
     @contextmanager
     def _errors(self, query: str | Callable[[], str]) -> Iterator[None]:
         """Translate driver errors into graphmem's, naming the statement."""
+        started = time.monotonic()
         try:
             yield
         except AuthError as exc:
@@ -378,8 +406,20 @@ class Neo4jStore(Neo4jMaintenance):
                 f"cannot reach Neo4j at {self._uri}: {UNAVAILABLE_HINT}", query=_name(query)
             ) from exc
         except Neo4jError as exc:
-            raise StoreError(
-                f"Neo4j failed: {exc.code}: {exc.message}", query=_name(query)
+            code = exc.code or ""
+            timed_out = code.startswith(_TIMED_OUT) or (
+                code == _LOCK_STOPPED and time.monotonic() - started >= self._timeout_s
+            )
+            if not timed_out:
+                raise StoreError(
+                    f"Neo4j failed: {exc.code}: {exc.message}", query=_name(query)
+                ) from exc
+            raise TransactionTimeoutError(
+                f"a Neo4j transaction ran past its time limit of {self._timeout_s:g} s and was"
+                " rolled back (nothing of it was written); it may have waited that long for a"
+                " lock another transaction held. Raise GRAPHMEM_NEO4J_TRANSACTION_TIMEOUT_S if"
+                " such waits are expected",
+                query=_name(query),
             ) from exc
         except DriverError as exc:
             raise StoreError(f"Neo4j driver failed: {exc}", query=_name(query)) from exc
@@ -434,15 +474,16 @@ class Neo4jStore(Neo4jMaintenance):
         record them as ``(:SchemaMigration {name})``, wait for the indexes, check them."""
         applied = {row["name"] for row in self._run("maintenance/applied_migrations", {})}
         values = {"dimensions": self._dim}
+        slow = max(self._timeout_s, float(self._index_timeout_s))  # index population
         for name in _cypher.names():
             stem = name.partition("/")[2]
             if not name.startswith("schema/") or stem in applied:
                 continue
             params = {key: values[key] for key in QUERY_PARAMS.get(name, ())}
-            self._run(name, params, write=True)
+            self._run(name, params, write=True, timeout_s=slow)
             self._run("maintenance/record_migration", {"name": stem}, write=True)
             logger.info("neo4j schema: applied %s", stem)
-        self._run("maintenance/await_indexes", {"timeout_s": self._index_timeout_s})
+        self._run("maintenance/await_indexes", {"timeout_s": self._index_timeout_s}, timeout_s=slow)
         states = self.index_states()
         for index in REQUIRED_INDEXES:
             state = states.get(index, {}).get("state")

@@ -35,7 +35,8 @@ import neo4j
 import pytest
 
 from graphmem import GraphMem, Settings
-from graphmem.errors import GraphMemError, StoreUnavailableError
+from graphmem.errors import GraphMemError, StoreUnavailableError, TransactionTimeoutError
+from graphmem.store.base import AccessUpdate
 from graphmem.store.neo4j import Neo4jStore
 from tests.conftest import Neo4jServer
 from tests.fakes import HashEmbedder
@@ -277,3 +278,56 @@ def test_outage_mid_bulk_ingest_fails_cleanly_and_rerun_is_exact(
     add_figure("faults.neo4j.outages_mid_ingest_survived", 1)
     add_figure("faults.neo4j.outage_reconnects_refused", proxy.refused)
     print(f"outage: remember() failed {took:.1f} s after the ingest started")
+
+
+def test_a_transaction_past_its_time_limit_fails_clearly(
+    neo4j_server: Neo4jServer, direct: Neo4jStore, fault_ns: str
+) -> None:
+    """``neo4j_transaction_timeout_s`` bounds every transaction: a write that waits for
+    a lock another transaction holds is rolled back at the limit with a
+    TransactionTimeoutError naming the setting, writes nothing, and works once the
+    lock is released."""
+    limit_s = 1.0
+    store = Neo4jStore(
+        neo4j_server.uri,
+        user=neo4j_server.user or "neo4j",
+        password=neo4j_server.password,
+        database=neo4j_server.database,
+        dim=384,
+        allow_no_auth=True,
+        transaction_timeout_s=limit_s,
+    )
+    gm = _facade(store).open()
+    try:
+        first = gm.remember(fault_ns, BATCHES[0][:1])
+        memory_id = first.memory_ids[0]
+        assert memory_id is not None
+        with neo4j_server.driver() as driver, driver.session(database=neo4j_server.database) as s:
+            holder = s.begin_transaction()  # another client holds the memory's write lock
+            holder.run(
+                "MATCH (m:Memory {namespace: $ns, id: $id}) SET m.access_count = m.access_count",
+                ns=fault_ns,
+                id=memory_id,
+            ).consume()
+            try:
+                for call in (
+                    lambda: store.record_access(
+                        fault_ns, [AccessUpdate(memory_id, FixedClock().now, 0.1, 0.55)]
+                    ),
+                    lambda: gm.remember(fault_ns, [{**BATCHES[0][0], "session_id": "later"}]),
+                ):
+                    started = time.monotonic()
+                    with pytest.raises(TransactionTimeoutError, match="time limit of 1 s") as err:
+                        call()
+                    waited = time.monotonic() - started
+                    assert "GRAPHMEM_NEO4J_TRANSACTION_TIMEOUT_S" in str(err.value)
+                    assert limit_s <= waited < limit_s + 5.0, waited  # not retried for long
+                    add_figure("faults.neo4j.transaction_timeouts_raised", 1)
+            finally:
+                holder.rollback()
+        [after] = direct.get_memories(fault_ns, [memory_id])
+        assert (after.access_count, after.session_ids) == (0, (BATCHES[0][0]["session_id"],))
+        store.record_access(fault_ns, [AccessUpdate(memory_id, FixedClock().now, 0.1, 0.55)])
+        assert direct.get_memories(fault_ns, [memory_id])[0].access_count == 1
+    finally:
+        gm.close()

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.errors import InvalidInputError, WriteConflictError
+from graphmem.errors import ConfigurationError, InvalidInputError, WriteConflictError
+from graphmem.settings import Settings
 from graphmem.store.base import WriteBatch, check_expected_versions, check_versions
+from graphmem.store.neo4j import Neo4jStore
 from graphmem.write.conflicts import retry_on_conflict
 
 
@@ -86,3 +88,16 @@ def test_expected_versions_must_name_written_or_deleted_memories() -> None:
         check_expected_versions(WriteBatch(expected_versions={"y": 1}))
     with pytest.raises(InvalidInputError, match=">= 0"):
         check_expected_versions(WriteBatch(deleted_memory_ids=["x"], expected_versions={"x": -1}))
+
+
+def test_conflict_and_timeout_settings_reach_their_users() -> None:
+    defaults = Settings()
+    assert (defaults.write_conflict_attempts, defaults.neo4j_transaction_timeout_s) == (8, 30.0)
+    settings = Settings(neo4j_uri="bolt://127.0.0.1:7687", neo4j_transaction_timeout_s=2.5)
+    assert Neo4jStore.from_settings(settings)._timeout_s == 2.5
+    with pytest.raises(ValueError):
+        Settings(write_conflict_attempts=0)
+    with pytest.raises(ValueError):
+        Settings(neo4j_transaction_timeout_s=0)
+    with pytest.raises(ConfigurationError, match="transaction_timeout_s"):
+        Neo4jStore("bolt://127.0.0.1:7687", transaction_timeout_s=0)
