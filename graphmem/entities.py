@@ -55,6 +55,10 @@ class EntityDictionary:
     def __init__(self, entities: Iterable[Entity] = ()) -> None:
         self._forms: dict[str, tuple[str, float]] = {}
         self._entities: dict[str, Entity] = {}
+        # First words of the multi-word forms, and the most words in a form: link()
+        # tries longer n-grams only where one can start (most words start none).
+        self._first_words: set[str] = set()
+        self._max_words = 1
         for entity in entities:
             self.add(entity)
 
@@ -75,6 +79,10 @@ class EntityDictionary:
         current = self._forms.get(key)
         if current is None or confidence > current[1]:
             self._forms[key] = (ident, confidence)
+        words = key.split(" ")
+        if len(words) > 1:
+            self._first_words.add(words[0])
+            self._max_words = max(self._max_words, len(words))
 
     def __len__(self) -> int:
         return len(self._entities)
@@ -103,7 +111,11 @@ class EntityDictionary:
         i = 0
         while i < len(words):
             matched = 0
-            for size in range(min(_MAX_NGRAM, len(words) - i), 0, -1):
+            longest = min(_MAX_NGRAM, self._max_words, len(words) - i)
+            first = normalize(words[i])
+            if " " not in first and first not in self._first_words:
+                longest = 1  # no multi-word form starts with this word
+            for size in range(longest, 0, -1):
                 surface = " ".join(words[i : i + size])
                 hit = self.resolve(surface.rstrip(".,"))
                 if hit is not None:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from graphmem.entities import (
     LINK_ALIAS,
     LINK_EXACT,
@@ -57,3 +62,42 @@ def test_default_extractor_links_known_and_proposes_multiword() -> None:
         "Yesterday Mel and I hiked Mount Hood.", _dictionary()
     )
     assert {m.name for m in found} == {"Melanie", "Mount Hood"}
+
+
+def _link_every_ngram(known: EntityDictionary, text: str) -> list[tuple[str, str, float]]:
+    """The linking rule spelled out: at each word, the longest n-gram (up to 5 words)
+    that resolves, no overlaps, one link per entity at its best confidence."""
+    words = re.findall(r"[\w][\w'’.-]*", text)
+    found: dict[str, tuple[str, str, float]] = {}
+    i = 0
+    while i < len(words):
+        step = 1
+        for size in range(min(5, len(words) - i), 0, -1):
+            surface = " ".join(words[i : i + size])
+            hit = known.resolve(surface.rstrip(".,"))
+            if hit is not None:
+                if hit[0] not in found or hit[1] > found[hit[0]][2]:
+                    found[hit[0]] = (hit[0], surface, hit[1])
+                step = size
+                break
+        i += step
+    return list(found.values())
+
+
+_NAMES = ["Ada Lovelace", "Ada", "Bank of America", "Mount Hood", "Ben", "New York City", "Cleo"]
+_WORDS = [*" ".join(_NAMES).split(), "the", "went", "to", "Ada's", "Hood.", "of", "city,", "ＡＤＡ"]
+
+
+@given(st.lists(st.sampled_from(_WORDS), max_size=30))
+def test_link_matches_the_every_ngram_rule(words: list[str]) -> None:
+    known = EntityDictionary(
+        [
+            Entity(
+                id=f"e{i}", namespace="ns", name=name, aliases=("NYC",) if "York" in name else ()
+            )
+            for i, name in enumerate(_NAMES)
+        ]
+    )
+    text = " ".join(words)
+    got = [(link.entity_id, link.surface, link.confidence) for link in known.link(text)]
+    assert got == _link_every_ngram(known, text)
