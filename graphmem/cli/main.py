@@ -70,7 +70,7 @@ StoreOpt = Annotated[
 ]
 DataDir = Annotated[
     Path | None,
-    typer.Option(help="Embedded store directory [default: .graphmem or GRAPHMEM_DATA_DIR]."),
+    typer.Option(help="Embedded store directory (default: GRAPHMEM_DATA_DIR, else .graphmem)."),
 ]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
