@@ -6,13 +6,18 @@ lists plus the metadata ranking needs (type, last_observed_at, stability,
 access count, confidence) in a pickle.
 
 Step 2 (seconds per variant): replay fusion + ranking offline for variants
-(retriever weights, the planner's entity / temporal boosts, freshness on/off)
-and score them with the bench's own metrics. ``--cv`` does leave-one-
-conversation-out: a variant is chosen on four conversations and scored on the
-fifth, so a gain must hold on conversations it was not tuned on.
+(RRF k, retriever weights, the planner's entity / temporal boosts, freshness
+as weight or tie-break) and score them with the bench's own metrics. Every
+variant is scored once per question; the grid is then chosen leave-one-
+conversation-out: for each conversation, the variant with the best mean R@10
+on the other four (averaged over the corpora given, so one setting serves
+both) is scored on the held-out one. The held-out rows, pooled, give the
+LOCO table per category, beside the current settings' table.
 
     .venv/bin/python bench/calibrate.py cache ../shared/data/locomo-dev.json --corpus turns
-    .venv/bin/python bench/calibrate.py eval --corpus turns
+    .venv/bin/python bench/calibrate.py cache ../shared/data/locomo-dev.json --corpus observations
+    .venv/bin/python bench/calibrate.py eval --corpus turns observations
+    .venv/bin/python bench/calibrate.py profile --corpus turns observations
 """
 
 from __future__ import annotations
@@ -23,15 +28,24 @@ import pickle
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from graphmem import GraphMem, RecallQuery, Settings
 from graphmem.embedding import SentenceTransformerEmbedder
 from graphmem.locomo import HEADLINE, gold_units, import_conversation, load_locomo, score_ranking
-from graphmem.scoring import access_boost, confidence_gate, freshness, weighted_rrf
+from graphmem.retrieval.support import session_support
+from graphmem.scoring import (
+    access_boost,
+    composite_relevance,
+    confidence_gate,
+    decayed_salience,
+    freshness,
+    weighted_rrf,
+)
 from graphmem.settings import RETRIEVERS
 
 CACHE = Path(tempfile.gettempdir()) / "graphmem-calibrate-{corpus}.pkl"
@@ -40,7 +54,9 @@ CACHE = Path(tempfile.gettempdir()) / "graphmem-calibrate-{corpus}.pkl"
 def build_cache(path: str, corpus: str) -> None:
     convs = load_locomo(path)
     data_dir = Path(tempfile.mkdtemp(prefix="graphmem-calibrate-"))
-    memory = GraphMem(Settings(data_dir=data_dir, neo4j_uri=None), embedder=SentenceTransformerEmbedder())
+    memory = GraphMem(
+        Settings(data_dir=data_dir, neo4j_uri=None), embedder=SentenceTransformerEmbedder()
+    )
     questions: list[dict[str, Any]] = []
     started = time.time()
     with memory:
@@ -55,9 +71,20 @@ def build_cache(path: str, corpus: str) -> None:
                 ctx, plan, now = memory._reader.prepare(ns, query, timings)
                 hits = memory._reader.retrieve(ctx, list(RETRIEVERS), timings)
                 ids = sorted({h.memory_id for hs in hits.values() for h in hs})
+                found = memory.store.get_memories(ns, ids, with_embeddings=True)
                 meta = {
                     m.id: (m.type, m.last_observed_at, m.stability, m.access_count, m.confidence)
-                    for m in memory.store.get_memories(ns, ids)
+                    for m in found
+                }
+                # for the composite profile (SPEC §4): cosine to the query, salience
+                composite = {
+                    m.id: (
+                        float(np.dot(np.asarray(m.embedding, dtype=np.float32), ctx.embedding)),
+                        m.salience,
+                        m.last_accessed_at or m.last_observed_at,
+                    )
+                    for m in found
+                    if m.embedding is not None
                 }
                 questions.append(
                     {
@@ -65,44 +92,112 @@ def build_cache(path: str, corpus: str) -> None:
                         "category": qa.category,
                         "gold": gold,
                         "plan": plan.name,
-                        "window_end": ctx.window.end if ctx.window and ctx.window.precision != "vague" else None,
+                        "window_end": ctx.window.end
+                        if ctx.window and ctx.window.precision != "vague"
+                        else None,
                         "has_window": ctx.window is not None,
                         "linked": bool(ctx.links),
                         "now": now,
                         "lists": {n: [h.memory_id for h in hs] for n, hs in hits.items()},
                         "meta": meta,
+                        "composite": composite,
+                        "sessions": {
+                            m.id: tuple(sorted({o.session_id for o in m.observations}))
+                            for m in found
+                        },
                         "units": {mid: stands_for.get(mid, ()) for mid in ids},
                     }
                 )
-            print(f"{conv.sample_id}: {len(questions)} questions cached, {time.time() - started:.0f}s", file=sys.stderr)
+            print(
+                f"{conv.sample_id}: {len(questions)} questions cached, {time.time() - started:.0f}s",
+                file=sys.stderr,
+            )
     CACHE.with_name(CACHE.name.format(corpus=corpus)).write_bytes(pickle.dumps(questions))
 
 
-def rank(q: dict[str, Any], weights: dict[str, float], settings: Settings, *, use_freshness: bool) -> list[str]:
-    """Offline replay of RecallPipeline fusion + ranking for one cached question."""
-    fused = dict(weighted_rrf(q["lists"], weights, k=settings.rrf_k))
+def rank(q: dict[str, Any], variant: dict[str, Any], settings: Settings) -> list[str]:
+    """Offline replay of RecallPipeline fusion + ranking for one cached question.
+
+    ``variant["freshness"]``: "weight" multiplies RRF by freshness (SPEC §3),
+    "tiebreak" orders equal weights by it (the pipeline's default), "off"
+    ignores it. Access counts are those cached (0 on a fresh import).
+    """
+    weights = plan_weights(
+        q,
+        variant["weights"],
+        variant["entity_boost"],
+        variant["temporal_boost"],
+        planner=variant.get("planner", True),
+    )
+    fused = dict(weighted_rrf(q["lists"], weights, k=variant.get("rrf_k", settings.rrf_k)))
     meta = q["meta"]
     pool = [mid for mid in fused if mid in meta]
-    kept = confidence_gate({mid: meta[mid][4] for mid in pool}, min_confidence=settings.min_confidence)
+    kept = confidence_gate(
+        {mid: meta[mid][4] for mid in pool}, min_confidence=settings.min_confidence
+    )
     now: datetime = q["now"] if q["window_end"] is None else min(q["now"], q["window_end"])
     cache = q.setdefault("_fresh", {})
-    scored = {}
+    # the exploratory plan diversifies with MMR (not replayed here) and gets no support
+    support = (
+        {}
+        if q["plan"] == "exploratory"
+        else session_support(
+            {mid: fused[mid] for mid in pool if mid in kept},
+            q["sessions"],
+            weight=variant.get("session_support", settings.session_support),
+            depth=variant.get("session_depth", settings.session_support_depth),
+        )
+    )
+    scored: dict[str, tuple[float, float]] = {}
     for mid in pool:
         if mid not in kept:
             continue
         mtype, observed, stability, accesses, _ = meta[mid]
-        fresh = 1.0
-        if use_freshness:
-            if mid not in cache:
-                age = max(0.0, (now - observed).total_seconds() / 86400)
-                cache[mid] = freshness(age, settings.half_life_days[mtype], stability, floor=settings.freshness_floor)
-            fresh = cache[mid]
-        scored[mid] = fused[mid] * fresh * access_boost(accesses)
-    return sorted(scored, key=lambda mid: (-scored[mid], -meta[mid][4], mid))[:10]
+        if mid not in cache:
+            age = max(0.0, (now - observed).total_seconds() / 86400)
+            cache[mid] = freshness(
+                age, settings.half_life_days[mtype], stability, floor=settings.freshness_floor
+            )
+        fresh = cache[mid] if variant["freshness"] != "off" else 1.0
+        relevance = fused[mid] + support.get(mid, 0.0)
+        weight = (
+            relevance
+            * access_boost(accesses)
+            * (fresh if variant["freshness"] == "weight" else 1.0)
+        )
+        if variant.get("profile") == "composite":
+            weight = _composite(q, mid, now, settings)
+        scored[mid] = (weight, fresh)
+    return sorted(scored, key=lambda mid: (-scored[mid][0], -scored[mid][1], -meta[mid][4], mid))[
+        :10
+    ]
 
 
-def plan_weights(q: dict[str, Any], base: dict[str, float], entity_boost: float, temporal_boost: float) -> dict[str, float]:
+def _composite(q: dict[str, Any], mid: str, now: datetime, settings: Settings) -> float:
+    """Seed 004 composite profile, as RecallPipeline computes it (SPEC §4)."""
+    mtype, _, stability, _, confidence = q["meta"][mid]
+    sim, salience, since = q["composite"].get(mid, (0.0, 0.0, now))
+    sal = decayed_salience(
+        salience,
+        max(0.0, (now - since).total_seconds() / 86400),
+        decay_rate=settings.salience_decay[mtype],
+        stability=stability,
+        stability_scaling=settings.salience_stability_scaling,
+    )
+    return composite_relevance(max(0.0, sim), sal, confidence, weights=settings.composite_weights)
+
+
+def plan_weights(
+    q: dict[str, Any],
+    base: dict[str, float],
+    entity_boost: float,
+    temporal_boost: float,
+    *,
+    planner: bool = True,
+) -> dict[str, float]:
     weights = dict(base)
+    if not planner:
+        return weights
     if q["plan"] == "entity-centric":
         weights["entity"] = entity_boost
     elif q["plan"] == "temporal-anchored":
@@ -110,59 +205,178 @@ def plan_weights(q: dict[str, Any], base: dict[str, float], entity_boost: float,
     return weights
 
 
-def evaluate(questions: list[dict[str, Any]], variant: dict[str, Any], settings: Settings) -> dict[str, float]:
-    by_cat: dict[int, list[dict[str, float]]] = defaultdict(list)
+Rows = list[tuple[str, int, dict[str, float]]]  # (conversation, category, scores)
+
+
+def score_rows(
+    questions: list[dict[str, Any]], variant: dict[str, Any], settings: Settings
+) -> Rows:
+    rows: Rows = []
     for q in questions:
-        weights = plan_weights(q, variant["weights"], variant["entity_boost"], variant["temporal_boost"])
-        top = rank(q, weights, settings, use_freshness=variant["freshness"])
-        by_cat[q["category"]].append(score_ranking([q["units"].get(m, ()) for m in top], q["gold"]))
-    head = [s for c in HEADLINE for s in by_cat.get(c, [])]
-    out = {"R@10": sum(s["R@10"] for s in head) / max(1, len(head))}
-    for c in (1, 2, 3, 4, 5):
-        rows = by_cat.get(c, [])
-        out[f"c{c}"] = sum(s["R@10"] for s in rows) / max(1, len(rows))
-    out["mh_all10"] = sum(s["All@10"] for s in by_cat.get(1, [])) / max(1, len(by_cat.get(1, [])))
+        top = rank(q, variant, settings)
+        rows.append(
+            (
+                q["conv"],
+                q["category"],
+                score_ranking([q["units"].get(m, ()) for m in top], q["gold"]),
+            )
+        )
+    return rows
+
+
+def summary(rows: Rows) -> dict[str, float]:
+    """Headline R@10 / All@10, R@10 per category 1-4, multi-hop All@10."""
+
+    def mean(values: list[float]) -> float:
+        return sum(values) / len(values) if values else 0.0
+
+    head = [s for _, c, s in rows if c in HEADLINE]
+    out = {"R@10": mean([s["R@10"] for s in head]), "All@10": mean([s["All@10"] for s in head])}
+    for c in HEADLINE:
+        out[f"c{c}"] = mean([s["R@10"] for _, cat, s in rows if cat == c])
+    out["mh_All@10"] = mean([s["All@10"] for _, cat, s in rows if cat == 1])
     return out
 
 
-def variants() -> list[dict[str, Any]]:
-    grid = []
-    for sem, bm, ent, tmp, gr, eb, fr in itertools.product(
-        (1.0,), (1.0, 1.5, 2.0), (0.0, 0.5, 1.0), (1.0,), (0.0, 0.4, 0.8), (None, 2.0), (True, False)
+def objective(rows: Rows, convs: set[str]) -> float:
+    """Mean headline R@10 over the rows of ``convs``."""
+    chosen = [s["R@10"] for conv, c, s in rows if conv in convs and c in HEADLINE]
+    return sum(chosen) / len(chosen) if chosen else 0.0
+
+
+def fmt(row: dict[str, float]) -> str:
+    return "  ".join(f"{k} {v:.3f}" for k, v in row.items())
+
+
+def current(settings: Settings) -> dict[str, Any]:
+    return {
+        "weights": dict(settings.retriever_weights),
+        "entity_boost": settings.entity_centric_weight,
+        "temporal_boost": settings.temporal_anchored_weight,
+        "freshness": settings.freshness_mode,
+        "rrf_k": settings.rrf_k,
+        "session_support": settings.session_support,
+        "session_depth": settings.session_support_depth,
+    }
+
+
+def variants(settings: Settings, grid: str) -> list[dict[str, Any]]:
+    """The grids (semantic fixed at 1, temporal at 1.5: few questions carry a window).
+
+    "fusion": RRF k jointly with the weights it interacts with. "session": RRF k,
+    the entity-centric weight and session support (weight, depth), the other
+    weights at what "fusion" chose in every fold (bm25 1.5, graph 0.1; entity 0.25,
+    within 0.001 of the 0 it chose, kept for the precise plan).
+    """
+    out = []
+    if grid == "fusion":
+        for rrf_k, bm, ent, eb, gr in itertools.product(
+            (10, 20, 60), (0.75, 1.0, 1.5), (0.0, 0.25), (0.5, 1.0, 2.0), (0.0, 0.1, 0.4)
+        ):
+            weights = {"semantic": 1.0, "bm25": bm, "entity": ent, "temporal": 1.5, "graph": gr}
+            out.append(
+                {
+                    "weights": weights,
+                    "entity_boost": eb,
+                    "temporal_boost": settings.temporal_anchored_weight,
+                    "freshness": "tiebreak",
+                    "rrf_k": rrf_k,
+                    "session_support": 0.0,
+                }
+            )
+        return out
+    for rrf_k, eb, support, depth in itertools.product(
+        (10, 20), (0.5, 1.0), (0.0, 0.1, 0.2, 0.3), (10, 20)
     ):
-        weights = {"semantic": sem, "bm25": bm, "entity": ent, "temporal": tmp, "graph": gr}
-        grid.append(
-            {"weights": weights, "entity_boost": eb if eb is not None else ent, "temporal_boost": 1.5 if tmp else 0.0, "freshness": fr}
+        weights = {"semantic": 1.0, "bm25": 1.5, "entity": 0.25, "temporal": 1.5, "graph": 0.1}
+        out.append(
+            {
+                "weights": weights,
+                "entity_boost": eb,
+                "temporal_boost": settings.temporal_anchored_weight,
+                "freshness": "tiebreak",
+                "rrf_k": rrf_k,
+                "session_support": support,
+                "session_depth": depth,
+            }
         )
-    return grid
+    return out
+
+
+def load(corpora: list[str]) -> dict[str, list[dict[str, Any]]]:
+    return {
+        c: pickle.loads(CACHE.with_name(CACHE.name.format(corpus=c)).read_bytes()) for c in corpora
+    }
+
+
+def cross_validate(
+    data: dict[str, list[dict[str, Any]]], settings: Settings, grid_name: str
+) -> None:
+    grid = variants(settings, grid_name)
+    started = time.time()
+    scored = [{c: score_rows(qs, v, settings) for c, qs in data.items()} for v in grid]
+    print(f"{len(grid)} variants scored in {time.time() - started:.0f}s", file=sys.stderr)
+    convs = sorted({q["conv"] for qs in data.values() for q in qs})
+    held: dict[str, Rows] = {c: [] for c in data}
+    for test in convs:
+        train = set(convs) - {test}
+        best = max(
+            range(len(grid)), key=lambda i: sum(objective(scored[i][c], train) for c in data)
+        )
+        print(f"held out {test}: chose {grid[best]}")
+        for c in data:
+            held[c].extend(r for r in scored[best][c] if r[0] == test)
+    base = current(settings)
+    for c, qs in data.items():
+        print(f"{c} current settings : {fmt(summary(score_rows(qs, base, settings)))}")
+        print(f"{c} LOCO held-out    : {fmt(summary(held[c]))}")
+    best_all = max(
+        range(len(grid)), key=lambda i: sum(objective(scored[i][c], set(convs)) for c in data)
+    )
+    print("best on all five:", grid[best_all])
+    for c in data:
+        print(f"{c} best on all five : {fmt(summary(scored[best_all][c]))}")
+
+
+def profile(data: dict[str, list[dict[str, Any]]], settings: Settings) -> None:
+    """Ranking-profile table (issue 4 item 6): freshness as weight / tie-break / off,
+    the composite profile, the planner off (every question fused with the base
+    weights), at the current settings."""
+    base = current(settings)
+    rows: list[tuple[str, dict[str, Any]]] = [
+        ("current (freshness tie-break)", base),
+        ("freshness as weight (SPEC)", {**base, "freshness": "weight"}),
+        ("freshness off", {**base, "freshness": "off"}),
+        ("composite profile", {**base, "profile": "composite"}),
+        ("planner off", {**base, "planner": False}),
+    ]
+    for name, variant in rows:
+        for c, qs in data.items():
+            if variant.get("profile") == "composite" and not all("composite" in q for q in qs):
+                print(f"{name:30s} {c:12s} (cache predates the composite fields: rebuild it)")
+                continue
+            print(f"{name:30s} {c:12s} {fmt(summary(score_rows(qs, variant, settings)))}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("cache", "eval"))
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("step", choices=("cache", "eval", "profile"))
     parser.add_argument("path", nargs="?")
-    parser.add_argument("--corpus", default="turns", choices=("turns", "observations"))
+    parser.add_argument("--corpus", nargs="+", default=["turns"], choices=("turns", "observations"))
+    parser.add_argument("--grid", default="session", choices=("fusion", "session"))
     args = parser.parse_args()
     if args.step == "cache":
-        build_cache(args.path, args.corpus)
+        for corpus in args.corpus:
+            build_cache(args.path, corpus)
         return
-    questions = pickle.loads(CACHE.with_name(CACHE.name.format(corpus=args.corpus)).read_bytes())
     settings = Settings(neo4j_uri=None)
-    spec = {"weights": dict(settings.retriever_weights), "entity_boost": 2.0, "temporal_boost": 1.5, "freshness": True}
-    print("SPEC defaults:", evaluate(questions, spec, settings))
-    print("SPEC weights, no freshness:", evaluate(questions, {**spec, "freshness": False}, settings))
-    convs = sorted({q["conv"] for q in questions})
-    grid = variants()
-    held_out: list[float] = []
-    for test in convs:
-        train = [q for q in questions if q["conv"] != test]
-        best = max(grid, key=lambda v: evaluate(train, v, settings)["R@10"])
-        score = evaluate([q for q in questions if q["conv"] == test], best, settings)
-        held_out.append(score["R@10"])
-        print(f"held out {test}: R@10 {score['R@10']:.3f} with {best}")
-    print(f"leave-one-conversation-out mean R@10: {sum(held_out) / len(held_out):.3f}")
-    best_all = max(grid, key=lambda v: evaluate(questions, v, settings)["R@10"])
-    print("best on all:", best_all, evaluate(questions, best_all, settings))
+    data = load(args.corpus)
+    if args.step == "profile":
+        profile(data, settings)
+    else:
+        cross_validate(data, settings, args.grid)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def test_only_the_top_depth_lend_support() -> None:
 
 def test_one_session_keeps_the_order() -> None:
     scores = {"x": 0.5, "y": 0.4, "z": 0.1}
-    got = session_support(scores, dict.fromkeys(scores, ["s"]), weight=0.3, depth=2)
+    got = session_support(scores, dict.fromkeys(scores, ("s",)), weight=0.3, depth=2)
     lifted = {m: scores[m] + got[m] for m in scores}
     assert sorted(lifted, key=lifted.__getitem__, reverse=True) == ["x", "y", "z"]
     assert len(set(got.values())) == 1
