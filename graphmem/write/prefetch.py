@@ -73,15 +73,20 @@ class PrefetchingEmbedder:
             taken = {
                 t: (self._pending.pop(t), self._rows.pop(t)) for t in texts if t in self._pending
             }
+        if not taken:  # nothing prefetched: the model's answer as it is (shape included)
+            return self._inner.embed(texts)
         missing = [t for t in dict.fromkeys(texts) if t not in taken]
         vectors: dict[str, Vector] = {}
         if missing:
-            for text, row in zip(missing, self._inner.embed(missing), strict=True):
-                vectors[text] = row
+            fresh = self._inner.embed(missing)
+            if fresh.ndim != 2 or fresh.shape[0] != len(missing):
+                return fresh  # a broken model: the caller's shape check names it
+            vectors.update(zip(missing, fresh, strict=True))
         for text, (future, row) in taken.items():
-            vectors[text] = future.result()[row]
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+            batch = future.result()
+            if batch.ndim != 2 or row >= batch.shape[0]:
+                return batch
+            vectors[text] = batch[row]
         return np.stack([vectors[t] for t in texts]).astype(np.float32, copy=False)
 
     def close(self) -> None:
