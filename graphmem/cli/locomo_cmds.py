@@ -240,7 +240,7 @@ def bench_locomo(
         bool,
         typer.Option(
             help="Also neo4j-graphrag's HybridRetriever on the same memories"
-            " (--store neo4j and graphmem[peer]; otherwise the row says why not)."
+            " (needs --store neo4j and the 'peer' extra; otherwise the row says why not)."
         ),
     ] = True,
 ) -> None:
