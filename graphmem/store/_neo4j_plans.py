@@ -25,6 +25,12 @@ VECTOR_MIN_FETCH_K = 32
 # exactly fetches its vectors once and computes the cosines here: the Cypher form computes
 # rows x memories cosines in the interpreted runtime (~2 s for 256 rows x 1 000 memories).
 CLIENT_EXACT_MIN_ROWS = 16
+# ... and so does such a batch on a namespace of up to this many memories even when it is past
+# exact_search_max, rather than sending every row through the HNSW index: the index holds
+# every namespace, so a small namespace in a large database needs thousands of neighbours per
+# row (a 2k-memory namespace among 110k: ~10 000), while its vectors cross the wire once
+# (15 MB at 10k) and numpy scores 256 rows against them in milliseconds.
+CLIENT_EXACT_MAX = 20_000
 # How old the counts behind term_stats (the planner's lexical rarity) and behind
 # vector_search's exact-or-index choice may be. Both are O(namespace) scans on Neo4j
 # (~0.1 s each at 100k memories), once per recall without the cache; a planning

@@ -144,7 +144,10 @@ class Neo4jReads:
         """Top-``k`` memories by cosine (rounded to 6 decimals) for each query row.
 
         A namespace of at most ``exact_search_max`` memories is searched exactly
-        (``vector.similarity.cosine`` over the namespace). A larger one goes
+        (``vector.similarity.cosine`` over the namespace). A batch of at least
+        ``CLIENT_EXACT_MIN_ROWS`` rows (dedup) on a namespace of at most
+        ``CLIENT_EXACT_MAX`` memories is searched exactly too, in numpy on the
+        namespace's vectors fetched once (:mod:`._neo4j_plans`). Otherwise a larger one goes
         through the HNSW index (``db.index.vector.queryNodes``), post-filtered by
         namespace and visibility and re-scored exactly: first with ``3·k`` over the
         namespace's share of the index's memories neighbours (at least 32), then,
@@ -165,7 +168,11 @@ class Neo4jReads:
             return []
         flags = {"include_history": include_history, "include_cold": include_cold}
         results: list[list[ScoredId] | None] = [None] * len(rows)
-        if k <= MAX_FETCH_K and self._large(namespace):
+        batch = len(rows) >= plans.CLIENT_EXACT_MIN_ROWS  # a dedup batch, not a recall
+        client_exact = batch and (
+            not self._large(namespace) or self._size(namespace) <= plans.CLIENT_EXACT_MAX
+        )
+        if k <= MAX_FETCH_K and self._large(namespace) and not client_exact:
             share = self._size(namespace) / max(self._all_size(), self._size(namespace), 1)
             fetch_k = max(
                 plans.VECTOR_MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / max(share, 1e-9))
@@ -184,7 +191,7 @@ class Neo4jReads:
                 if attempt == MAX_FETCH_K:
                     break
         missing = [i for i, hits in enumerate(results) if hits is None]
-        if len(missing) >= plans.CLIENT_EXACT_MIN_ROWS and not self._large(namespace):
+        if client_exact and missing:
             found = self._run("read/namespace_vectors", {"namespace": namespace, **flags})
             if found:
                 exact = plans.exact_cosine_top_k(

@@ -137,3 +137,31 @@ def test_many_row_exact_search_computed_here_agrees_with_the_cypher_one(
     assert [[h.memory_id for h in r] for r in here] == [[h.memory_id for h in r] for r in there]
     for mine, theirs in zip(here, there, strict=True):
         assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], abs=2e-6)
+
+
+def test_dedup_batch_past_exact_search_max_is_scored_here_not_row_by_row_in_the_index(
+    store: Neo4jStore, filled: tuple[str, str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `store` searches every namespace through the index (exact_search_max=0); a batch of
+    # >= CLIENT_EXACT_MIN_ROWS rows on a namespace under CLIENT_EXACT_MAX still fetches the
+    # namespace's vectors once, and finds what the per-row exact statement finds.
+    namespace, _, probe = filled
+    names: list[str] = []
+    original = store._run
+
+    def spy(name: str, params: Any, **kw: Any) -> Any:
+        names.append(name)
+        return original(name, params, **kw)
+
+    monkeypatch.setattr(store, "_run", spy)
+    rng = np.random.default_rng(9)
+    rows = (probe + rng.normal(scale=0.5, size=(plans.CLIENT_EXACT_MIN_ROWS, DIM))).astype(
+        np.float32
+    )
+    batch = store.vector_search(namespace, rows, 4)
+    assert "read/namespace_vectors" in names and "read/vector_search" not in names
+    names.clear()
+    monkeypatch.setattr(plans, "CLIENT_EXACT_MAX", 0)  # too big to fetch: the index, per row
+    indexed = store.vector_search(namespace, rows, 4)
+    assert "read/vector_search" in names and "read/namespace_vectors" not in names
+    assert [[h.memory_id for h in r] for r in batch] == [[h.memory_id for h in r] for r in indexed]
