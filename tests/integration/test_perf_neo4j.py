@@ -1,0 +1,74 @@
+"""Smoke of both performance benchmarks on a real Neo4j (BENCHMARKS.md §2): they run and
+report their documented keys; no timing is asserted (the full runs are in the README)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from graphmem import GraphMem, Settings
+from graphmem.perf import bench_ingest, bench_latency, bench_peer
+from tests.fakes import HashEmbedder
+from tests.unit.test_perf import LATENCY_KEYS, STAGES, _turns
+
+if TYPE_CHECKING:
+    from neo4j import Driver
+
+    from tests.conftest import Neo4jServer
+
+pytestmark = [
+    pytest.mark.neo4j,
+    pytest.mark.filterwarnings("ignore:The default returned 'id' field:DeprecationWarning"),
+]
+
+
+@pytest.fixture
+def memory(neo4j_server: Neo4jServer, neo4j_driver: Driver, tmp_path: Path) -> Iterator[GraphMem]:
+    settings = Settings(
+        neo4j_uri=neo4j_server.uri,
+        neo4j_user=neo4j_server.user or "neo4j",
+        neo4j_password=neo4j_server.password,
+        neo4j_database=neo4j_server.database,
+        neo4j_allow_no_auth=True,
+        data_dir=tmp_path,
+    )
+    with GraphMem(settings, embedder=HashEmbedder(settings.embedding_dim)) as mem:
+        yield mem
+
+
+def test_latency_and_peer_smoke_on_neo4j(memory: GraphMem) -> None:
+    namespace = "bench-latency-smoke"
+    try:
+        result = bench_latency(memory, 150, namespace=namespace, repeats=1)
+    finally:
+        memory.delete_namespace(namespace)
+    assert set(result) >= LATENCY_KEYS and set(result["stages"]) >= STAGES
+    assert result["store"] == "neo4j" and result["n"] == 150
+    assert result["p50_ms"] <= result["p95_ms"] <= result["p99_ms"]
+    assert result["neo4j_version"].startswith("5.26")
+    assert result["past_embedded_warn_size"] is False
+    json.dumps(result)
+
+
+def test_peer_timing_smoke_on_neo4j(memory: GraphMem) -> None:
+    pytest.importorskip("neo4j_graphrag", reason="the peer extra is not installed")
+    namespace = "bench-latency-150"
+    try:
+        bench_latency(memory, 150, repeats=1)
+        peer = bench_peer(memory, 150, repeats=1)
+    finally:
+        memory.delete_namespace(namespace)
+    assert peer["retriever"].endswith("HybridRetriever") and peer["p50_ms"] <= peer["p95_ms"]
+
+
+def test_ingest_smoke_on_neo4j(memory: GraphMem) -> None:
+    candidates = _turns(120)
+    texts = [str(c["content"]) for c in candidates]
+    result = bench_ingest(memory, (texts, candidates), namespace="bench-ingest-smoke", batch_size=32)
+    assert result["store"] == "neo4j" and result["memories"] == 120
+    assert result["merged"] > 0 and result["ratio_to_encode"] > 0  # dedup ran on the server
+    assert memory.stats("bench-ingest-smoke")["memories"] == 0  # the bench cleans up
