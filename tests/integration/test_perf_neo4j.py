@@ -68,7 +68,9 @@ def test_peer_timing_smoke_on_neo4j(memory: GraphMem) -> None:
 def test_ingest_smoke_on_neo4j(memory: GraphMem) -> None:
     candidates = _turns(120)
     texts = [str(c["content"]) for c in candidates]
-    result = bench_ingest(memory, (texts, candidates), namespace="bench-ingest-smoke", batch_size=32)
+    result = bench_ingest(
+        memory, (texts, candidates), namespace="bench-ingest-smoke", batch_size=32
+    )
     assert result["store"] == "neo4j" and result["memories"] == 120
     assert result["merged"] > 0 and result["ratio_to_encode"] > 0  # dedup ran on the server
     assert memory.stats("bench-ingest-smoke")["memories"] == 0  # the bench cleans up
