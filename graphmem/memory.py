@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from graphmem.embedding import Embedder, SentenceTransformerEmbedder
+from graphmem.embedding import Embedder, EmbedderWrapper, SentenceTransformerEmbedder
 from graphmem.entities import CapitalizedNameExtractor, EntityDictionary, EntityExtractor
 from graphmem.errors import (
     InvalidInputError,
@@ -97,22 +97,14 @@ def make_store(settings: Settings) -> MemoryStore:
     )
 
 
-class _QueryEmbedder:
+class _QueryEmbedder(EmbedderWrapper):
     """The embedder as recall sees it: a query vector of another shape (a broken or
     misconfigured embedder) is refused before any retriever indexes into it. The
     write pipeline checks the shape of its own vectors."""
 
     def __init__(self, inner: Embedder, dim: int) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._dim = dim
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
 
     def embed(self, texts: Sequence[str]) -> Vector:
         vectors = self._inner.embed(texts)
@@ -534,8 +526,6 @@ def _content(candidate: MemoryCandidate | Mapping[str, Any]) -> str | None:
     """A candidate's text if it has one (prefetching skips anything else; validation
     happens in ``remember``)."""
     content = (
-        candidate.content
-        if isinstance(candidate, MemoryCandidate)
-        else candidate.get("content")
+        candidate.content if isinstance(candidate, MemoryCandidate) else candidate.get("content")
     )
     return content if isinstance(content, str) and content else None

@@ -47,7 +47,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from graphmem.cli.locomo_report import print_report
-from graphmem.embedding import Embedder, SentenceTransformerEmbedder
+from graphmem.embedding import Embedder, EmbedderWrapper, SentenceTransformerEmbedder
 from graphmem.locomo import (
     Corpus,
     import_conversation,
@@ -93,22 +93,14 @@ class StoreKind(StrEnum):
     neo4j = "neo4j"
 
 
-class CachedQueryEmbedder:
+class CachedQueryEmbedder(EmbedderWrapper):
     """Wraps an embedder and memoises single-text calls: the bench asks each
     question once per retriever and the pipeline embeds it each time."""
 
     def __init__(self, inner: Embedder, *, max_entries: int = 8192) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._cache: dict[str, Vector] = {}
         self._max = max_entries
-
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
 
     def embed(self, texts: Sequence[str]) -> Vector:
         if len(texts) != 1:

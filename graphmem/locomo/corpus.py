@@ -76,6 +76,7 @@ def observation_candidates(conv: Conversation) -> list[dict[str, Any]]:
 
 
 def namespace_for(conv: Conversation, corpus: str) -> str:
+    """The bench's namespace for one conversation and corpus, e.g. ``locomo-conv-26-turns``."""
     return f"locomo-{conv.sample_id}-{corpus}"
 
 

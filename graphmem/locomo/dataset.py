@@ -40,6 +40,9 @@ _TIME_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on 
 # ---------------------------------------------------------------- the data
 @dataclass(frozen=True, slots=True)
 class Turn:
+    """One dialogue turn: ``dia_id`` ("D<session>:<n>"), its speaker, text, and the
+    caption LoCoMo gives a shared image (``None`` without one)."""
+
     dia_id: str
     speaker: str
     text: str
@@ -48,6 +51,8 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Session:
+    """A numbered session with its date time (aware, UTC) and its turns in order."""
+
     number: int
     date_time: datetime
     turns: tuple[Turn, ...]
@@ -66,6 +71,9 @@ class ObservationFact:
 
 @dataclass(frozen=True, slots=True)
 class QAItem:
+    """A benchmark question: answer (or the adversarial one), gold evidence dia_ids and
+    LoCoMo category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial)."""
+
     question: str
     answer: str | None
     adversarial_answer: str | None
@@ -84,17 +92,21 @@ class ImportReport:
     details: list[str] = field(default_factory=list)
 
     def add(self, other: ImportReport) -> None:
+        """Add ``other``'s counts and details to this report (totals over conversations)."""
         self.repaired += other.repaired
         self.dropped += other.dropped
         self.no_evidence += other.no_evidence
         self.details.extend(other.details)
 
     def as_dict(self) -> dict[str, int]:
+        """The three counts, as the bench's JSON reports them."""
         return {"repaired": self.repaired, "dropped": self.dropped, "no_evidence": self.no_evidence}
 
 
 @dataclass(frozen=True, slots=True)
 class Conversation:
+    """One LoCoMo sample: its two speakers, sessions, observation facts and questions."""
+
     sample_id: str
     speakers: tuple[str, str]
     sessions: tuple[Session, ...]

@@ -69,6 +69,21 @@ class RankFields:
     current: bool
     retrievable: bool
 
+    @classmethod
+    def of(cls, memory: Memory) -> RankFields:
+        """The rank fields of a memory already hydrated."""
+        return cls(
+            memory_id=memory.id,
+            type=memory.type,
+            type_uncertain=memory.type_uncertain,
+            confidence=memory.confidence,
+            access_count=memory.access_count,
+            last_observed_at=memory.last_observed_at,
+            stability=memory.stability,
+            current=memory.is_current,
+            retrievable=memory.retrievable,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class TermStats:

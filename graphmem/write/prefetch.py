@@ -20,11 +20,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from graphmem.embedding import Embedder
+from graphmem.embedding import Embedder, EmbedderWrapper
 from graphmem.store.base import Vector
 
 
-class PrefetchingEmbedder:
+class PrefetchingEmbedder(EmbedderWrapper):
     """An :class:`~graphmem.embedding.Embedder` that can encode ahead.
 
     Parameters
@@ -40,26 +40,18 @@ class PrefetchingEmbedder:
     """
 
     def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._lock = threading.Lock()
         self._pending: dict[str, Future[Vector]] = {}
         self._rows: dict[str, int] = {}
         self._pool: ThreadPoolExecutor | None = None
 
-    @property
-    def dim(self) -> int:
-        return self._inner.dim
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
-
     def prefetch(self, texts: Sequence[str]) -> None:
         """Start encoding ``texts`` in the background (returns at once)."""
-        fresh = [t for t in dict.fromkeys(texts) if t not in self._pending]
-        if not fresh:
-            return
         with self._lock:
+            fresh = [t for t in dict.fromkeys(texts) if t not in self._pending]
+            if not fresh:
+                return
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prefetch")
             future = self._pool.submit(self._inner.embed, fresh)

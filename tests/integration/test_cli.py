@@ -13,9 +13,12 @@ import pytest
 pytestmark = pytest.mark.model
 
 
-def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
-    env["GRAPHMEM_DATA_DIR"] = str(tmp_path / "store")
+def run(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``graphmem ARGS`` in a subprocess on a store under ``tmp_path``; ``env`` adds settings."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    env = {**clean, "GRAPHMEM_DATA_DIR": str(tmp_path / "store"), **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "graphmem.cli.main", *args],
         capture_output=True,
@@ -116,18 +119,10 @@ def test_embedded_store_past_its_size_says_use_neo4j(tmp_path: Path) -> None:
         + "\n",
         encoding="utf-8",
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
-    env |= {"GRAPHMEM_DATA_DIR": str(tmp_path / "store"), "GRAPHMEM_EMBEDDED_WARN_SIZE": "2"}
+    small = {"GRAPHMEM_EMBEDDED_WARN_SIZE": "2"}
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "graphmem.cli.main", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=300,
-            check=False,
-        )
+        return run(tmp_path, *args, env=small)
 
     first = cli("ingest", str(rows), "-n", "big", "--batch-size", "2")
     assert first.returncode == 0, first.stderr

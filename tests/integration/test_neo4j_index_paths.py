@@ -65,9 +65,8 @@ def filled(store: Neo4jStore) -> Iterator[tuple[str, str, Any]]:
     store.delete_namespace(namespace)
 
 
-def _both(
-    monkeypatch: pytest.MonkeyPatch, store: Neo4jStore, search: Any
-) -> tuple[Any, Any, list[str]]:
+def _statements(monkeypatch: pytest.MonkeyPatch, store: Neo4jStore) -> list[str]:
+    """The names of the statements ``store`` runs from now on (in order)."""
     names: list[str] = []
     original = store._run
 
@@ -76,6 +75,13 @@ def _both(
         return original(name, params, **kw)
 
     monkeypatch.setattr(store, "_run", spy)
+    return names
+
+
+def _both(
+    monkeypatch: pytest.MonkeyPatch, store: Neo4jStore, search: Any
+) -> tuple[Any, Any, list[str]]:
+    names = _statements(monkeypatch, store)
     monkeypatch.setattr(plans, "INDEXED_CANDIDATES_MIN", 5)
     monkeypatch.setattr(plans, "INDEX_COST", 0)
     indexed = search()
@@ -146,14 +152,7 @@ def test_dedup_batch_past_exact_search_max_is_scored_here_not_row_by_row_in_the_
     # >= CLIENT_EXACT_MIN_ROWS rows on a namespace under CLIENT_EXACT_MAX still fetches the
     # namespace's vectors once, and finds what the per-row exact statement finds.
     namespace, _, probe = filled
-    names: list[str] = []
-    original = store._run
-
-    def spy(name: str, params: Any, **kw: Any) -> Any:
-        names.append(name)
-        return original(name, params, **kw)
-
-    monkeypatch.setattr(store, "_run", spy)
+    names = _statements(monkeypatch, store)
     rng = np.random.default_rng(9)
     rows = (probe + rng.normal(scale=0.5, size=(plans.CLIENT_EXACT_MIN_ROWS, DIM))).astype(
         np.float32
