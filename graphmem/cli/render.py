@@ -56,9 +56,7 @@ def print_recall(console: Console, result: RecallResult, *, explain: bool = Fals
     if explain:
         for note in result.notes:
             console.print(f"[dim]{note}[/]")
-        console.print(
-            "[dim]weight = RRF × freshness × access boost; columns sema..grap = rank in each retriever[/]"
-        )
+        console.print("[dim]columns sema..grap = rank in each retriever[/]")
 
 
 def print_memory(console: Console, memory: Memory) -> None:

@@ -222,7 +222,10 @@ class RecallPipeline:
             )
             timings["access_submit"] = _ms(mark)
         timings["total"] = _ms(started)
-        notes = [f"plan {plan.name} (specificity {plan.specificity:.2f})"]
+        notes = [
+            f"plan {plan.name} (specificity {plan.specificity:.2f})",
+            self._formula(plan, query),
+        ]
         if plan.rerank and isinstance(self._reranker, NoopReranker):
             notes.append("rerank requested by the plan; no reranker configured (no-op)")
         return RecallResult(
@@ -277,7 +280,7 @@ class RecallPipeline:
         if need_vectors:  # MMR and the composite profile read every candidate's vector
             found = self._store.get_memories(namespace, list(rrf), with_embeddings=True)
             memories = {m.id: m for m in found}
-            fields = {m.id: _rank_fields(m) for m in found}
+            fields = {m.id: RankFields.of(m) for m in found}
         else:  # score every candidate on its rank fields; hydrate only what is returned
             fields = {f.memory_id: f for f in self._store.rank_fields(namespace, list(rrf))}
         timings["hydration"] = _ms(mark)
@@ -376,6 +379,16 @@ class RecallPipeline:
             )
         return out
 
+    def _formula(self, plan: Plan, query: RecallQuery) -> str:
+        """How this recall's weights were computed, for its explanation."""
+        cfg = self._settings
+        if query.profile == "composite":
+            return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
+        relevance = "RRF" if plan.mmr or cfg.session_support <= 0.0 else "(RRF + session support)"
+        if cfg.freshness_mode == "weight":
+            return f"weight = {relevance} × freshness × access boost"
+        return f"weight = {relevance} × access boost; freshness breaks ties"
+
     def _session_support(self, namespace: str, scores: dict[str, float]) -> dict[str, float]:
         """Session support of the admitted candidates (graphmem.retrieval.support): one
         store call for their sessions, none when the setting is off."""
@@ -446,20 +459,6 @@ class RecallPipeline:
 
 def _ms(since: float) -> float:
     return (time.perf_counter() - since) * 1000.0
-
-
-def _rank_fields(m: Memory) -> RankFields:
-    return RankFields(
-        memory_id=m.id,
-        type=m.type,
-        type_uncertain=m.type_uncertain,
-        confidence=m.confidence,
-        access_count=m.access_count,
-        last_observed_at=m.last_observed_at,
-        stability=m.stability,
-        current=m.is_current,
-        retrievable=m.retrievable,
-    )
 
 
 def _vector(m: Memory) -> Vector:

@@ -358,3 +358,24 @@ def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
     assert hit.explanation.freshness == pytest.approx(0.5)
     assert hit.weight == pytest.approx(hit.explanation.rrf * 0.5 * 1.0)
     gm._reader.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "formula"),
+    [
+        ("weight", "weight = (RRF + session support) × freshness × access boost"),
+        ("tiebreak", "weight = (RRF + session support) × access boost; freshness breaks ties"),
+    ],
+)
+def test_the_explanation_names_the_weight_formula(
+    store: MemoryStore, ns: str, clock: Clock, mode: str, formula: str
+) -> None:
+    gm = GraphMem(Settings(freshness_mode=mode), store=store, embedder=HashEmbedder(), clock=clock)
+    gm.remember(ns, [cand("Uma restores old clocks", entities=[{"name": "Uma"}])])
+    result = gm.recall(ns, "What does Uma restore?", record_access=False)
+    assert result.plan == "entity-centric"  # no MMR: session support is on
+    assert formula in result.notes
+    exploratory = gm.recall(ns, "Who restores clocks?", record_access=False)
+    assert exploratory.plan == "exploratory"  # MMR plans get no session support
+    assert formula.replace("(RRF + session support)", "RRF") in exploratory.notes
+    gm._reader.close()
