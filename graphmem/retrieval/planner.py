@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 from graphmem.entities import EntityLink
 from graphmem.models import PlanName
-from graphmem.retrieval.timeparse import TimeWindow
 from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.base import TermStats
 from graphmem.text import tokenize
+from graphmem.timeparse import TimeWindow
 
 #: Words that name a memory type outright (1.0) or imply one (0.5).
 EXPLICIT_TYPE_WORDS = frozenset(

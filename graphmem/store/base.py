@@ -18,14 +18,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
-
 from graphmem.errors import InvalidInputError, WriteConflictError
 from graphmem.models import Entity, Memory, Relation, Tier
 from graphmem.settings import MemoryTypeName
-
-Vector = npt.NDArray[np.float32]
+from graphmem.types import Vector as Vector  # re-exported: the protocol's signatures use it
 
 
 @dataclass(frozen=True, slots=True)

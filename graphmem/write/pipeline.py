@@ -39,7 +39,6 @@ from graphmem.models import (
     Relation,
     WriteReport,
 )
-from graphmem.retrieval.timeparse import parse_time_window
 from graphmem.scoring import (
     apply_grounding,
     confidence,
@@ -51,6 +50,7 @@ from graphmem.scoring import (
 from graphmem.settings import MEMORY_TYPES, MemoryTypeName, Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.text import content_hash, memory_id, relation_id, surface_hash
+from graphmem.timeparse import parse_time_window
 from graphmem.write.consolidation import lifecycle_state
 from graphmem.write.dedup import (
     DedupJudge,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Literal
 
 import dateparser
@@ -217,8 +217,3 @@ def _simple(phrase: str, ref: datetime, expression: str) -> TimeWindow:
     year = ref.year - (phrase in ("last year", "the year before"))
     start = datetime(year, 1, 1, tzinfo=ref.tzinfo)
     return TimeWindow(start, datetime(year + 1, 1, 1, tzinfo=ref.tzinfo), "relative", expression)
-
-
-def utc(value: datetime) -> datetime:
-    """``value`` converted to UTC (aware in, aware out)."""
-    return value.astimezone(UTC)
