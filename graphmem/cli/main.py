@@ -535,6 +535,9 @@ def _register_optional() -> None:
     app.command("import-locomo")(locomo_cmds.import_locomo)
     for command in locomo_cmds.bench_app.registered_commands:
         bench_app.registered_commands.append(command)
+    from graphmem.cli.lifecycle_cmds import bench_lifecycle
+
+    bench_app.command("lifecycle")(bench_lifecycle)
 
 
 _register_optional()
