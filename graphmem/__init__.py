@@ -10,7 +10,6 @@ SPEC formulas, ``graphmem.store`` for backends) but the facade is the API.
 
 from graphmem.errors import (
     AuthenticationError,
-    CandidateRejectedError,
     ConfigurationError,
     ConstraintViolationError,
     EmbeddingError,
@@ -46,7 +45,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AuthenticationError",
-    "CandidateRejectedError",
     "ConfigurationError",
     "ConsolidationReport",
     "ConstraintViolationError",

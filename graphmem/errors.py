@@ -7,7 +7,6 @@
     │   ├── InvalidMemoryError       a memory candidate failed validation
     │   └── InvalidQueryError        a recall query failed validation
     ├── MemoryNotFoundError          no memory with that id in the namespace
-    ├── CandidateRejectedError       grounding said "unsupported" (SPEC §2.6)
     ├── ConfigurationError           settings that cannot work together
     ├── EmbeddingError               the embedding model failed or is missing
     └── StoreError                   anything the store reports
@@ -63,10 +62,6 @@ class MemoryNotFoundError(GraphMemError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
-
-
-class CandidateRejectedError(GraphMemError):
-    """A candidate was rejected by policy (e.g. grounding = unsupported)."""
 
 
 class ConfigurationError(GraphMemError):

@@ -62,8 +62,9 @@ def validate_namespace(namespace: str) -> str:
 
     Raises
     ------
-    InvalidInputError
-        Naming the field ``namespace``.
+    InvalidMemoryError
+        (an :class:`InvalidInputError`) naming the field ``namespace``; raised for
+        reads as well as writes.
     """
     if not isinstance(namespace, str) or not _NAMESPACE.match(namespace):
         raise InvalidMemoryError(

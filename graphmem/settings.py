@@ -1,7 +1,12 @@
 """All of graphmem's tunable constants, in one validated settings object.
 
-Every default below is the value ``SPEC.md`` gives (§2–§4, table §8); every
-range is the range §8 allows. Values come from keyword arguments, then the
+Defaults are the values ``SPEC.md`` gives (§2–§4, table §8) and ranges the
+ones §8 allows, except where a field's description or comment says otherwise:
+the read pipeline's ranking constants (``rrf_k``, ``retriever_weights``,
+``session_support``, ``freshness_mode``, ``entity_centric_weight``,
+``temporal_anchored_weight``, ``entity_mention_weight``) were calibrated on
+LoCoMo dev, and each names the SPEC value it departs from and the measurement
+that chose it (``docs/scoring.md`` collects them). Values come from keyword arguments, then the
 environment (prefix ``GRAPHMEM_``, e.g. ``GRAPHMEM_RRF_K=80``), then these
 defaults. Nothing is read from a ``.env`` file unless the caller asks for it.
 

@@ -91,12 +91,6 @@ def open_memory(store: StoreChoice | None, data_dir: Path | None, **overrides: A
     return GraphMem(settings)
 
 
-def fail(message: str, code: int = 2) -> None:
-    """Print an error and exit with ``code``."""
-    err.print(f"[bold red]error:[/] {message}")
-    raise typer.Exit(code)
-
-
 def read_jsonl(path: Path) -> list[MemoryCandidate]:
     """Parse a JSONL file of memory candidates; any bad line aborts with its line number.
 
@@ -526,12 +520,10 @@ def _progress() -> Progress:
     )
 
 
-def _register_optional() -> None:
-    """Attach the LoCoMo commands (their module is optional at import time)."""
-    try:
-        from graphmem.cli import locomo_cmds
-    except ImportError:  # pragma: no cover - only while the module is absent
-        return
+def _register_locomo() -> None:
+    """Attach the LoCoMo commands (``import-locomo``, ``bench locomo``, ...) from their module."""
+    from graphmem.cli import locomo_cmds
+
     app.command("import-locomo")(locomo_cmds.import_locomo)
     for command in locomo_cmds.bench_app.registered_commands:
         bench_app.registered_commands.append(command)
@@ -540,7 +532,7 @@ def _register_optional() -> None:
     bench_app.command("lifecycle")(bench_lifecycle)
 
 
-_register_optional()
+_register_locomo()
 
 
 def main() -> None:
