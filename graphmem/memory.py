@@ -44,7 +44,7 @@ from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.write.conflicts import retry_on_conflict
 from graphmem.write.consolidation import consolidate, reactivate_associated
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
-from graphmem.write.lifecycle import confirm_memory, forget_session_batch, supersede
+from graphmem.write.lifecycle import confirm_memory, forget_session_batch
 from graphmem.write.pipeline import WritePipeline
 from graphmem.write.prefetch import PrefetchingEmbedder
 
@@ -296,46 +296,64 @@ class GraphMem:
         self, namespace: str, memory_id: str, content: str, *, session_id: str = "correction"
     ) -> tuple[Memory, Memory]:
         """Replace a memory's content (SPEC §2.11: an explicit correction supersedes
-        regardless of confidence). Returns ``(old, new)``."""
+        regardless of confidence). Returns ``(old, new)``.
+
+        One atomic write: the correction is stored (or merged into another memory
+        that already states it — never into the memory it corrects) and the old
+        memory superseded by it, with the relations it asserted (§9.9). Everything is
+        validated first: on an error nothing changes.
+
+        Raises
+        ------
+        MemoryNotFoundError
+            When ``memory_id`` is not in the namespace.
+        InvalidMemoryError
+            When the content is blank or the corrected memory's own (``field="content"``),
+            or the memory is already superseded (``field="memory_id"``; correct the
+            current one).
+        """
+        validate_namespace(namespace)
         with self._namespace_lock(namespace):
-            return self._correct(namespace, memory_id, content, session_id)
+            try:
+                return self._correct(namespace, memory_id, content, session_id)
+            finally:
+                self._invalidate(namespace)
 
     def _correct(
         self, namespace: str, memory_id: str, content: str, session_id: str
     ) -> tuple[Memory, Memory]:
-        old = self.get(namespace, memory_id)
-        candidate = {
-            "content": content,
-            "type": old.type,
-            "source_level": "direct",
-            "extractor": "verbatim",
-            "subject": old.subject,
-            "predicate": old.predicate,
-            "session_id": session_id,
-            "observed_at": self._clock(),
-        }
-        report = self.remember(namespace, [candidate])
-        new_id = report.memory_ids[0]
-        if new_id is None or new_id == memory_id:
+        first = self.get(namespace, memory_id)
+        try:
+            candidate = MemoryCandidate(
+                content=content,
+                type=first.type,
+                source_level="direct",
+                extractor="verbatim",
+                subject=first.subject,
+                predicate=first.predicate,
+                session_id=session_id,
+                observed_at=self._clock(),
+            )
+        except ValidationError as exc:
             raise InvalidMemoryError(
-                "the correction has the same content as the memory", field="content"
-            )
+                exc.errors()[0]["msg"], field=_field_error(exc, "correction")
+            ) from exc
 
-        def attempt() -> tuple[Memory, Memory]:
-            current_old = self.get(namespace, memory_id, with_embedding=True)
-            new = self.get(namespace, new_id, with_embedding=True)
-            retired = supersede(current_old, new_id, self._clock())
-            restored = new.model_copy(update={"superseded_by": None, "valid_until": None})
-            expected = versions_read([current_old, new])
-            self.store.write(
-                namespace, WriteBatch(memories=[retired, restored], expected_versions=expected)
-            )
-            return retired, restored
+        def attempt() -> WriteReport:
+            old = self.get(namespace, memory_id, with_embedding=True)
+            if not old.is_current:
+                raise InvalidMemoryError(
+                    f"memory {memory_id} is already superseded by {old.superseded_by};"
+                    " correct the current memory instead",
+                    field="memory_id",
+                )
+            return self._writer.remember(namespace, [candidate], corrects=old)
 
-        (retired, restored), _ = self._retrying(namespace, attempt)
-        return retired.model_copy(update={"embedding": None}), restored.model_copy(
-            update={"embedding": None}
-        )
+        self._reader.flush()
+        report, _ = self._retrying(namespace, attempt)
+        new_id = report.memory_ids[0]
+        assert new_id is not None  # a correction is never rejected (checked above)
+        return self.get(namespace, memory_id), self.get(namespace, new_id)
 
     def forget_session(
         self, namespace: str, session_id: str, *, dry_run: bool = False, batch_size: int = 500

@@ -31,6 +31,7 @@ Role = Literal["subject", "object", "mention"]
 Tier = Literal["hot", "cold"]
 PlanName = Literal["precise", "entity-centric", "temporal-anchored", "exploratory", "hybrid"]
 Profile = Literal["rrf", "composite"]
+WriteOutcome = Literal["created", "merged", "superseded", "rejected"]
 
 
 _MAX_OFFSET = timedelta(hours=18)  # ISO 8601 / java.time / Neo4j zone offsets
@@ -368,12 +369,27 @@ class WriteReport(BaseModel):
 
     created: tuple[str, ...] = ()
     merged: tuple[str, ...] = ()
-    superseded: tuple[str, ...] = ()
+    superseded: tuple[str, ...] = Field(
+        (),
+        description=(
+            "Every memory this call left superseded: older memories a conflicting"
+            " candidate replaced, and candidates that lost their conflict (SPEC §9.9)."
+        ),
+    )
     rejected: tuple[str, ...] = ()
     ambiguous: int = 0
     entities_created: int = 0
     relations_written: int = 0
     memory_ids: tuple[str | None, ...] = ()
+    outcomes: tuple[WriteOutcome, ...] = Field(
+        (),
+        description=(
+            "What became of each candidate, in input order: 'created' (a new current"
+            " memory, which may have superseded older ones), 'merged' (a new observation of"
+            " a stored memory), 'superseded' (stored, but an older memory it conflicts with"
+            " stays current), 'rejected' (not written). They add up to the candidates."
+        ),
+    )
     attempts: int = Field(
         1,
         description=(

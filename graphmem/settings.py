@@ -10,8 +10,12 @@ that chose it (``docs/scoring.md`` collects them). Values come from keyword argu
 environment (prefix ``GRAPHMEM_``, e.g. ``GRAPHMEM_RRF_K=80``), then these
 defaults. Nothing is read from a ``.env`` file unless the caller asks for it.
 
-Mappings (per-type half-lives, source levels, ...) can be overridden from the
-environment as JSON, e.g. ``GRAPHMEM_HALF_LIFE_DAYS='{"Event": 14}'``.
+Mappings keyed by memory type or source level (``half_life_days``,
+``source_levels``, ``type_priors``, ``salience_decay``) can be overridden in part,
+from keyword arguments or from the environment as JSON: the keys given replace
+those defaults and the others keep theirs, e.g.
+``GRAPHMEM_HALF_LIFE_DAYS='{"Event": 14}'`` changes the Event half-life only. An
+unknown key is an error that names the setting and the known keys.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 MemoryTypeName = Literal["Entity", "Event", "Fact", "Preference", "Relation"]
@@ -118,6 +122,16 @@ class Settings(BaseSettings):
     dedup_duplicate: float = Field(0.92, ge=0.85, le=0.98)
     dedup_escalate: float = Field(0.85, ge=0.75, le=0.92)
     independence_window_hours: float = Field(1.0, ge=0.0)
+    update_margin: float = Field(
+        0.15,
+        ge=0.0,
+        le=0.5,
+        description=(
+            "SPEC §9.9: when two claims conflict, the later observation stays current unless"
+            " the older memory's confidence exceeds the newer one's by more than this margin"
+            " (an explicit correction supersedes regardless)."
+        ),
+    )
     confirmation_source: float = Field(0.80, ge=0.0, le=1.0)
     confirmation_cap: float = Field(0.99, ge=0.0, le=1.0)
     write_conflict_attempts: int = Field(
@@ -306,6 +320,24 @@ class Settings(BaseSettings):
             " associations (cosine >= consolidation_similarity, shared entity; SPEC §4)."
         ),
     )
+
+    @field_validator(
+        "source_levels", "type_priors", "half_life_days", "salience_decay", mode="before"
+    )
+    @classmethod
+    def _merge_over_defaults(cls, value: object, info: ValidationInfo) -> object:
+        """A partial mapping replaces only the keys it gives (the rest keep their
+        defaults); an unknown key is an error naming the setting and the known keys."""
+        if not isinstance(value, dict):
+            return value
+        name = info.field_name or ""
+        defaults: dict[str, float] = dict(cls.model_fields[name].default)
+        unknown = sorted(str(key) for key in value if key not in defaults)
+        if unknown:
+            raise ValueError(
+                f"unknown key(s) {unknown} for setting {name!r}; known keys: {list(defaults)}"
+            )
+        return {**defaults, **value}
 
     @field_validator("source_levels", "type_priors", "half_life_days", "salience_decay")
     @classmethod

@@ -311,6 +311,16 @@ def relation_row(relation: Relation) -> dict[str, Any]:
     }
 
 
+def ended_relation_rows(memories: Sequence[Memory]) -> list[dict[str, Any]]:
+    """Rows of ``write/end_memory_relations``: each superseded memory of a batch ends
+    the relations it asserted at its ``valid_until`` (SPEC §9.9)."""
+    return [
+        {"memory_id": m.id, "valid_until": wire(m.valid_until or m.last_observed_at)}
+        for m in memories
+        if m.superseded_by is not None
+    ]
+
+
 def access_row(update: AccessUpdate) -> dict[str, Any]:
     """One row of ``write/record_access``."""
     return {
@@ -336,8 +346,8 @@ def apply_batch(tx: StatementRunner, namespace: str, batch: WriteBatch, dim: int
     ``batch.expected_versions``, raising
     :class:`~graphmem.errors.WriteConflictError` — the caller's transaction then
     rolls back — on a difference); entities; memories
-    (properties, then their mentions and observations replaced); relations;
-    deletions (memories with their links and the relations they are the source
+    (properties, then their mentions and observations replaced); relations; the
+    relations of superseded memories ended (SPEC §9.9); deletions (memories with their links and the relations they are the source
     of); finally the turns and sessions left without memories.
     """
     ns = namespace
@@ -370,6 +380,8 @@ def apply_batch(tx: StatementRunner, namespace: str, batch: WriteBatch, dim: int
     if batch.relations:
         rows = [relation_row(r) for r in batch.relations]
         tx.run("write/upsert_relations", {"namespace": ns, "rows": rows})
+    if ended := ended_relation_rows(memories):
+        tx.run("write/end_memory_relations", {"namespace": ns, "rows": ended})
     if deleted:
         tx.run("write/delete_memory_relations", {"namespace": ns, "ids": deleted})
         gone = tx.run("write/delete_memories", {"namespace": ns, "ids": deleted})

@@ -40,6 +40,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "write/add_mentions": _ROWS,
     "write/add_observations": _ROWS,
     "write/upsert_relations": _ROWS,
+    "write/end_memory_relations": _ROWS,
     "write/delete_memory_relations": _IDS,
     "write/delete_memories": _IDS,
     "write/prune_provenance": frozenset({"namespace", "session_ids"}),

@@ -154,7 +154,8 @@ class EmbeddedStore(EmbeddedMaintenance):
             Every memory, entity and relation of the batch must carry it.
         batch : WriteBatch
             Upserts (memories with their mentions and sessions, entities,
-            relations), then deletions (a memory with its mentions, sessions
+            relations; the relations a superseded memory asserted end with it,
+            SPEC §9.9), then deletions (a memory with its mentions, sessions
             and the relations it is the source of).
 
         Raises
@@ -200,6 +201,7 @@ class EmbeddedStore(EmbeddedMaintenance):
             conn.executemany(
                 sql.UPSERT_RELATION, [sql.relation_row(ns, r) for r in batch.relations]
             )
+            _end_relations(conn, ns, [m for m in batch.memories if m.superseded_by is not None])
             for statement in sql.DELETE_MEMORY:
                 conn.executemany(statement, [(ns, i) for i in batch.deleted_memory_ids])
             conn.execute(sql.BUMP_VERSION, (ns,))
@@ -334,3 +336,20 @@ def _stored_versions(
         )
         found.update((ident, (int(version), body)) for ident, version, body in rows)
     return found
+
+
+def _end_relations(conn: sqlite3.Connection, namespace: str, superseded: Sequence[Memory]) -> None:
+    """End the current relations each superseded memory asserted, at its ``valid_until``
+    (SPEC §9.9: relations are current exactly while their memory is)."""
+    for memory in superseded:
+        until = memory.valid_until or memory.last_observed_at
+        rows = conn.execute(
+            "SELECT body FROM relations WHERE namespace = ? AND memory_id = ?"
+            " AND valid_until IS NULL",
+            (namespace, memory.id),
+        ).fetchall()
+        ended = [
+            Relation.model_validate_json(body).model_copy(update={"valid_until": until})
+            for (body,) in rows
+        ]
+        conn.executemany(sql.UPSERT_RELATION, [sql.relation_row(namespace, r) for r in ended])

@@ -7,7 +7,7 @@ new independent observation.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Protocol, runtime_checkable
 
@@ -76,3 +76,32 @@ def already_recorded(new: Observation, existing: tuple[Observation, ...]) -> boo
         and old.surface_hash == new.surface_hash
         for old in existing
     )
+
+
+def update_wins(
+    new_confidence: float,
+    new_observed_at: datetime,
+    old_confidence: float,
+    old_observed_at: datetime,
+    *,
+    margin: float,
+) -> bool:
+    """SPEC §9.9 (amends §2.11): of two conflicting claims, does the one observed at
+    ``new_observed_at`` stay current?
+
+    The later observation wins unless the other's confidence exceeds it by more than
+    ``margin`` (``Settings.update_margin``, default 0.15, range 0–0.5). Equal times
+    count the first argument (the claim arriving now) as the later one.
+
+    >>> from datetime import UTC, datetime
+    >>> t0, t1 = datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 2, 1, tzinfo=UTC)
+    >>> update_wins(0.75, t1, 0.75, t0, margin=0.15)  # an equal-confidence update
+    True
+    >>> update_wins(0.60, t1, 0.80, t0, margin=0.15)  # the old one is far more confident
+    False
+    >>> update_wins(0.95, t0, 0.70, t1, margin=0.15)  # an older claim, far more confident
+    True
+    """
+    if new_observed_at >= old_observed_at:
+        return not old_confidence - new_confidence > margin
+    return new_confidence - old_confidence > margin

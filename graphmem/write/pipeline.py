@@ -37,6 +37,7 @@ from graphmem.models import (
     Mention,
     Observation,
     Relation,
+    WriteOutcome,
     WriteReport,
 )
 from graphmem.scoring import (
@@ -51,6 +52,7 @@ from graphmem.settings import MEMORY_TYPES, MemoryTypeName, Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.text import content_hash, memory_id, relation_id, surface_hash
 from graphmem.timeparse import parse_time_window
+from graphmem.write.compat import Claim, Compatibility, check
 from graphmem.write.consolidation import lifecycle_state
 from graphmem.write.dedup import (
     DedupJudge,
@@ -58,6 +60,7 @@ from graphmem.write.dedup import (
     already_recorded,
     classify_similarity,
     is_independent,
+    update_wins,
 )
 
 CO_OCCURS = "CO_OCCURS_WITH"
@@ -99,6 +102,18 @@ class _BatchState:
     new_vectors: list[Vector] = field(default_factory=list)
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: dict[str, Relation] = field(default_factory=dict)
+    triples: dict[tuple[str, str], list[Memory]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Match:
+    """What dedup found for a candidate: the memory to merge into (``target``), whether
+    an ambiguous pair went to the judge, and the near-duplicates it conflicts with
+    (incompatible by SPEC §9.10; resolved by §9.9 when the candidate is created)."""
+
+    target: Memory | None = None
+    ambiguous: int = 0
+    conflicts: list[tuple[Memory, Compatibility]] = field(default_factory=list)
 
 
 def compute_confidence(
@@ -222,19 +237,36 @@ class WritePipeline:
         )
 
     # ------------------------------------------------------------------ remember
-    def remember(self, namespace: str, candidates: Sequence[MemoryCandidate]) -> WriteReport:
+    def remember(
+        self,
+        namespace: str,
+        candidates: Sequence[MemoryCandidate],
+        *,
+        corrects: Memory | None = None,
+    ) -> WriteReport:
         """Persist ``candidates`` atomically; see the module docstring.
+
+        Parameters
+        ----------
+        corrects : Memory, optional
+            An explicit correction (SPEC §2.11): the one candidate replaces this
+            current memory in the same write — never merged into it, superseding it
+            regardless of confidence.
 
         Raises
         ------
         InvalidMemoryError
-            Never partially: validation happens before anything is written.
+            Never partially: validation happens before anything is written; for a
+            correction whose content is the corrected memory's own.
         StoreError
             When the store write fails (nothing of the batch is written).
         """
+        if corrects is not None and len(candidates) != 1:
+            raise InvalidMemoryError("a correction is exactly one candidate", field="candidates")
         now = self._clock()
         prepared: list[_Prepared] = []
         rejected: list[str] = []
+        outcomes: list[WriteOutcome] = ["rejected"] * len(candidates)
         for index, candidate in enumerate(candidates):
             item = self.prepare(index, candidate, now)
             if item is None:
@@ -243,7 +275,19 @@ class WritePipeline:
                 item.position = len(prepared)
                 prepared.append(item)
         if not prepared:
-            return WriteReport(rejected=tuple(rejected), memory_ids=(None,) * len(candidates))
+            if corrects is not None:
+                raise InvalidMemoryError(
+                    "a correction must not be 'unsupported'", field="candidates[0].grounding"
+                )
+            return WriteReport(
+                rejected=tuple(rejected),
+                memory_ids=(None,) * len(candidates),
+                outcomes=tuple(outcomes),
+            )
+        if corrects is not None and prepared[0].hash == corrects.content_hash:
+            raise InvalidMemoryError(
+                "the correction has the same content as the memory it corrects", field="content"
+            )
 
         vectors = self._embedder.embed([p.candidate.content for p in prepared])
         if vectors.shape != (len(prepared), self._settings.embedding_dim):
@@ -262,23 +306,36 @@ class WritePipeline:
         superseded: list[str] = []
         ambiguous = 0
         ids: list[str | None] = [None] * len(candidates)
+        excluded = corrects.id if corrects is not None else None
         for item, vector in zip(prepared, vectors, strict=True):
-            target, was_ambiguous = self._find_duplicate(
-                item, vector, state, existing_by_hash, nearest
-            )
-            ambiguous += was_ambiguous
             mentions = self._resolve(namespace, item.candidate, known, state)
-            if target is not None:
-                if target.id not in state.memories:  # from the store
-                    state.read[target.id] = target
-                memory = self._merge(target, item, mentions, now)
+            found = self._find_duplicate(
+                namespace, item, vector, state, existing_by_hash, nearest, known, excluded
+            )
+            ambiguous += found.ambiguous
+            if found.target is not None:
+                if found.target.id not in state.memories:  # from the store
+                    state.read[found.target.id] = found.target
+                memory = self._merge(found.target, item, mentions, now)
                 merged.append(memory.id)
+                outcomes[item.index] = "merged"
             else:
                 memory = self._create(namespace, item, vector, mentions, now)
                 state.new_ids.append(memory.id)
                 state.new_vectors.append(vector)
                 created.append(memory.id)
-                superseded.extend(self._resolve_conflicts(namespace, memory, state))
+                memory, losers = self._resolve_conflicts(
+                    namespace, memory, state, found.conflicts, known, correction=corrects
+                )
+                superseded.extend(losers)
+                outcomes[item.index] = "created" if memory.is_current else "superseded"
+            if corrects is not None:
+                memory = memory.model_copy(update={"superseded_by": None, "valid_until": None})
+                old = state.memories.get(corrects.id, corrects)
+                state.memories[corrects.id] = old.model_copy(
+                    update={"superseded_by": memory.id, "valid_until": now}
+                )
+                superseded.append(corrects.id)
             state.memories[memory.id] = memory
             state.by_hash[memory.content_hash] = memory.id
             ids[item.index] = memory.id
@@ -295,12 +352,13 @@ class WritePipeline:
         return WriteReport(
             created=tuple(created),
             merged=tuple(dict.fromkeys(merged)),
-            superseded=tuple(superseded),
+            superseded=tuple(dict.fromkeys(superseded)),
             rejected=tuple(rejected),
             ambiguous=ambiguous,
             entities_created=len(state.entities),
             relations_written=len(state.relations),
             memory_ids=tuple(ids),
+            outcomes=tuple(outcomes),
         )
 
     def _expected_versions(
@@ -358,35 +416,102 @@ class WritePipeline:
 
     def _find_duplicate(
         self,
+        namespace: str,
         item: _Prepared,
         vector: Vector,
         state: _BatchState,
         existing_by_hash: dict[str, Memory],
         nearest: list[list[tuple[Memory, float]]],
-    ) -> tuple[Memory | None, int]:
-        """Tier 1 (hash) then tier 2 (cosine) then tier 3 (judge) — SPEC §2.7."""
+        known: EntityDictionary,
+        excluded: str | None,
+    ) -> _Match:
+        """Tier 1 (hash), the same triple, then tier 2 (cosine) and tier 3 (judge) —
+        SPEC §2.7 — where every merge needs a compatible claim (§9.10).
+
+        A candidate whose subject, predicate and object agree with a current memory of
+        its type, and whose claim is compatible with it, is a restatement of that
+        memory and merges into it (corroboration) whatever the cosine. A near-duplicate
+        (tier 2 duplicate, or tier 3 "same") that is incompatible is not merged: it is
+        returned in ``conflicts`` (a claim about another subject is just distinct).
+        ``excluded`` (the memory a correction replaces) is never merged into.
+        """
         if item.hash in state.by_hash:
-            return state.memories[state.by_hash[item.hash]], 0
+            hit = state.memories[state.by_hash[item.hash]]
+            if hit.id != excluded:
+                return _Match(hit)
         if item.hash in existing_by_hash:
             hit = existing_by_hash[item.hash]
-            return state.memories.get(hit.id, hit), 0
+            if hit.id != excluded:
+                return _Match(state.memories.get(hit.id, hit))
+        claim = self._claim(item.candidate)
+        c = item.candidate
+        if c.subject and c.predicate and c.object:
+            for rival in self._triple_rivals(namespace, c.subject, c.predicate, state):
+                if (
+                    rival.id != excluded
+                    and rival.is_current
+                    and rival.type == item.memory_type
+                    and rival.object
+                    and check(claim, self._memory_claim(rival, known))
+                ):
+                    return _Match(rival)
         options = [(state.memories.get(m.id, m), score) for m, score in nearest[item.position]]
         if state.new_vectors:
             sims = np.stack(state.new_vectors) @ vector
             best = int(np.argmax(sims))
             options.append((state.memories[state.new_ids[best]], float(sims[best])))
-        options = [(m, s) for m, s in options if m.type == item.memory_type and m.is_current]
-        if not options:
-            return None, 0
-        memory, score = max(options, key=lambda pair: (pair[1], pair[0].id))
-        verdict = classify_similarity(
-            score, duplicate=self._settings.dedup_duplicate, escalate=self._settings.dedup_escalate
-        )
-        if verdict is Verdict.DUPLICATE:
-            return memory, 0
-        if verdict is Verdict.AMBIGUOUS:
-            return (memory if self._judge.same(item.candidate, memory, score) else None), 1
-        return None, 0
+        options = [
+            (m, s)
+            for m, s in options
+            if m.type == item.memory_type and m.is_current and m.id != excluded
+        ]
+        found = _Match()
+        for memory, score in sorted(options, key=lambda pair: (-pair[1], pair[0].id)):
+            verdict = classify_similarity(
+                score,
+                duplicate=self._settings.dedup_duplicate,
+                escalate=self._settings.dedup_escalate,
+            )
+            if verdict is Verdict.DISTINCT:
+                break
+            if verdict is Verdict.AMBIGUOUS:
+                found.ambiguous = 1
+                if not self._judge.same(item.candidate, memory, score):
+                    continue
+            compatibility = check(claim, self._memory_claim(memory, known))
+            if compatibility:
+                found.target = memory
+                return found
+            if compatibility.reason is not None and compatibility.reason.is_conflict:
+                found.conflicts.append((memory, compatibility))
+        return found
+
+    @staticmethod
+    def _claim(candidate: MemoryCandidate) -> Claim:
+        names = [e.name for e in candidate.entities]
+        names.extend(n for rel in candidate.relations for n in (rel.source, rel.target))
+        return Claim.of(candidate, dict.fromkeys(names))
+
+    @staticmethod
+    def _memory_claim(memory: Memory, known: EntityDictionary) -> Claim:
+        names = (known.get(m.entity_id) for m in memory.mentions)
+        return Claim.of(memory, dict.fromkeys(e.name for e in names if e is not None))
+
+    def _triple_rivals(
+        self, namespace: str, subject: str, predicate: str, state: _BatchState
+    ) -> list[Memory]:
+        """Current memories with this subject and predicate: stored (read once per
+        call) and written earlier in this call, as this call last left them."""
+        key = (subject, predicate)
+        if key not in state.triples:
+            state.triples[key] = self._store.find_by_subject_predicate(
+                namespace, subject, predicate
+            )
+        rivals = {m.id: state.memories.get(m.id, m) for m in state.triples[key]}
+        for other in state.memories.values():
+            if (other.subject, other.predicate) == key:
+                rivals[other.id] = other
+        return sorted(rivals.values(), key=lambda m: m.id)
 
     # ------------------------------------------------------------------ build
     def _create(
@@ -467,40 +592,61 @@ class WritePipeline:
                 merged = hot.model_copy(update={"retrievable": True})
         return merged
 
-    def _resolve_conflicts(self, namespace: str, memory: Memory, state: _BatchState) -> list[str]:
-        """SPEC §2.11: same subject and predicate, different claim — the higher
-        confidence stays current (a tie goes to the newer); the loser is kept
-        with ``superseded_by`` / ``valid_until``."""
-        if not memory.subject or not memory.predicate:
-            return []
-        rivals = {
-            m.id: state.memories.get(m.id, m)
-            for m in self._store.find_by_subject_predicate(
-                namespace, memory.subject, memory.predicate
-            )
-        }
-        for other in state.memories.values():
-            if (other.subject, other.predicate) == (memory.subject, memory.predicate):
-                rivals[other.id] = other
+    def _resolve_conflicts(
+        self,
+        namespace: str,
+        memory: Memory,
+        state: _BatchState,
+        near: list[tuple[Memory, Compatibility]],
+        known: EntityDictionary,
+        *,
+        correction: Memory | None,
+    ) -> tuple[Memory, list[str]]:
+        """SPEC §2.11 as amended by §9.9–§9.10: a new memory conflicts with the current
+        memories of its subject and predicate that state another claim, and with the
+        incompatible near-duplicates dedup found (``near``). Each conflict keeps the
+        later observation current unless the older memory's confidence exceeds the
+        newer one's by more than ``update_margin``; a correction always wins. The loser
+        gets ``superseded_by`` / ``valid_until`` and is kept for audit.
+
+        Returns the new memory (superseded when it lost) and the ids superseded.
+        """
+        rivals: dict[str, Memory] = {}
+        if memory.subject and memory.predicate:
+            claim = Claim.of(memory)
+            for rival in self._triple_rivals(namespace, memory.subject, memory.predicate, state):
+                if rival.id == memory.id or rival.content_hash == memory.content_hash:
+                    continue
+                both_objects = memory.object and rival.object
+                if both_objects and check(claim, self._memory_claim(rival, known)):
+                    continue  # the same claim in other words (another type): not a conflict
+                rivals[rival.id] = rival
+        for rival, _why in near:
+            rivals.setdefault(rival.id, rival)
         losers: list[str] = []
-        for rival in rivals.values():
-            if (
-                rival.id == memory.id
-                or not rival.is_current
-                or rival.content_hash == memory.content_hash
-            ):
+        margin = self._settings.update_margin
+        for ident in sorted(rivals):
+            rival = state.memories.get(ident, rivals[ident])
+            if not rival.is_current or ident == (correction.id if correction else None):
                 continue
-            when = memory.last_observed_at
-            if memory.confidence >= rival.confidence:
+            when = max(memory.last_observed_at, rival.last_observed_at)
+            wins = correction is not None or update_wins(
+                memory.confidence,
+                memory.last_observed_at,
+                rival.confidence,
+                rival.last_observed_at,
+                margin=margin,
+            )
+            if wins:
                 state.memories[rival.id] = rival.model_copy(
                     update={"superseded_by": memory.id, "valid_until": when}
                 )
                 losers.append(rival.id)
             else:
                 memory = memory.model_copy(update={"superseded_by": rival.id, "valid_until": when})
-                state.memories[memory.id] = memory
                 losers.append(memory.id)
-        return losers
+                break
+        return memory, losers
 
     # ------------------------------------------------------------------ entities
     def _resolve(
@@ -534,7 +680,8 @@ class WritePipeline:
         state: _BatchState,
     ) -> None:
         """Explicit relations, else co-occurrence edges between the memory's
-        entities with the memory's confidence (issue 2, step 6)."""
+        entities with the memory's confidence (issue 2, step 6). A superseded memory's
+        relations are written already ended (SPEC §9.9)."""
         when = candidate.event_time or memory.last_observed_at
         pairs: list[tuple[str, str, str]] = []
         for rel in candidate.relations:
@@ -559,4 +706,5 @@ class WritePipeline:
                 confidence=conf,
                 memory_id=memory.id,
                 valid_from=when,
+                valid_until=memory.valid_until if memory.superseded_by else None,
             )

@@ -27,9 +27,7 @@ def expected(m: Memory) -> RankFields:
     )
 
 
-def test_rank_fields_match_what_was_written_in_the_order_asked(
-    store: MemoryStore, ns: str
-) -> None:
+def test_rank_fields_match_what_was_written_in_the_order_asked(store: MemoryStore, ns: str) -> None:
     plain = make_memory(ns, "ada repairs looms")
     varied = make_memory(
         ns,

@@ -113,3 +113,24 @@ def test_module_examples_run() -> None:
     result = doctest.testmod(compat)
     assert result.attempted >= 2
     assert result.failed == 0
+
+
+def test_update_wins_by_spec_9_9() -> None:
+    from datetime import UTC, datetime
+
+    from graphmem.write import dedup
+    from graphmem.write.dedup import update_wins
+
+    t0, t1 = datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 2, 1, tzinfo=UTC)
+    # newer, equal confidence: the update wins (the seeds' single comparison kept the old)
+    assert update_wins(0.75, t1, 0.75, t0, margin=0.15)
+    # the older exceeds the newer by 0.10 ≤ 0.15: still the newer
+    assert update_wins(0.70, t1, 0.80, t0, margin=0.15)
+    # by 0.20 > 0.15: the older stays
+    assert not update_wins(0.60, t1, 0.80, t0, margin=0.15)
+    # margin 0: any lower confidence of the newer loses
+    assert not update_wins(0.79, t1, 0.80, t0, margin=0.0)
+    # a claim arriving now but observed earlier wins only by more than the margin
+    assert not update_wins(0.80, t0, 0.75, t1, margin=0.15)
+    assert update_wins(0.95, t0, 0.75, t1, margin=0.15)
+    assert doctest.testmod(dedup).failed == 0

@@ -64,7 +64,11 @@ def test_memory_event_time_from_its_own_words() -> None:
     from graphmem.write.pipeline import derived_event_time
 
     said = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
-    assert derived_event_time("I went to a support group yesterday", said) == d(2023, 5, 7) + timedelta(hours=12)
-    assert derived_event_time("We painted a sunrise last year", said) == d(2022, 7, 2) + timedelta(hours=12)
+    assert derived_event_time("I went to a support group yesterday", said) == d(
+        2023, 5, 7
+    ) + timedelta(hours=12)
+    assert derived_event_time("We painted a sunrise last year", said) == d(2022, 7, 2) + timedelta(
+        hours=12
+    )
     assert derived_event_time("I've been busy recently", said) is None
     assert derived_event_time("I love painting", said) is None
