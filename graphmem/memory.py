@@ -29,8 +29,13 @@ from graphmem.errors import (
     InvalidQueryError,
     MemoryNotFoundError,
 )
+from graphmem.guards.drift import namespace_drift
+from graphmem.guards.faithfulness import check_faithfulness
+from graphmem.guards.judge import ClaimJudge, PairJudge
+from graphmem.guards.models import EntityDrift, FaithfulnessReport
 from graphmem.models import (
     ConsolidationReport,
+    Entity,
     Memory,
     MemoryCandidate,
     RecallQuery,
@@ -127,6 +132,10 @@ class GraphMem:
         Defaults from the environment (``GRAPHMEM_*``).
     store, embedder, judge, extractor, reranker, clock : optional
         Replace a default component (tests, other backends).
+    claim_judge, pair_judge : optional
+        Judges of the guards (SPEC §10, §11): whether a memory entails an answer's
+        claim (:meth:`faithfulness`) and whether two similar memories contradict (the
+        consistency scan of :meth:`consolidate`). None: the offline rules.
     """
 
     def __init__(
@@ -139,6 +148,8 @@ class GraphMem:
         extractor: EntityExtractor | None = None,
         reranker: Reranker | None = None,
         clock: Clock | None = None,
+        claim_judge: ClaimJudge | None = None,
+        pair_judge: PairJudge | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.store = store or make_store(self.settings)
@@ -148,6 +159,8 @@ class GraphMem:
             dim=self.settings.embedding_dim,
         )
         self._clock = clock or _utc_now
+        self.claim_judge = claim_judge
+        self.pair_judge = pair_judge
         self._dictionaries: dict[str, EntityDictionary] = {}
         self._lock = threading.RLock()
         # One lock per namespace around every read-decide-write (remember, confirm,
@@ -521,6 +534,123 @@ class GraphMem:
         """Namespaces with data in the store."""
         self.open()
         return self.store.namespaces()
+
+    # -------------------------------------------------------------- guards (SPEC §10)
+    def faithfulness(
+        self,
+        namespace: str,
+        answer: str,
+        memories: Sequence[str] | RecallResult | None = None,
+        *,
+        query: str | None = None,
+        k: int | None = None,
+    ) -> FaithfulnessReport:
+        """Read-time faithfulness of ``answer`` (SPEC §10): its claims, each supported
+        or not by one of the memories, ``faithfulness = supported / total`` and the
+        risk level; see :mod:`graphmem.guards.faithfulness`.
+
+        Parameters
+        ----------
+        namespace : str
+        answer : str
+            The agent's answer (1–20,000 characters).
+        memories : list of memory ids, RecallResult, or None
+            What the answer rests on: ids, or the recall the agent answered from. None:
+            recall ``query`` (else the answer itself) now, without recording accesses.
+        query : str, optional
+            The question, for that recall.
+        k : int, optional
+            How many memories that recall returns (default ``top_k``).
+
+        Raises
+        ------
+        InvalidInputError
+            For a blank answer, or memory ids not in the namespace (named).
+        """
+        validate_namespace(namespace)
+        if not isinstance(answer, str) or not answer.strip() or len(answer) > 20_000:
+            raise InvalidInputError("must be 1-20000 characters, not blank", field="answer")
+        self.open()
+        if memories is None:
+            recalled = self.recall(namespace, query or answer, k=k, record_access=False)
+            ids = [hit.memory.id for hit in recalled.hits]
+        elif isinstance(memories, RecallResult):
+            if memories.namespace != namespace:
+                raise InvalidInputError(
+                    f"is a recall of namespace {memories.namespace!r}", field="memories"
+                )
+            ids = [hit.memory.id for hit in memories.hits]
+        else:
+            ids = list(dict.fromkeys(memories))
+        found = self.store.get_memories(namespace, ids, with_embeddings=True)
+        missing = sorted(set(ids) - {m.id for m in found})
+        if missing:
+            raise InvalidInputError(
+                f"no memory {missing[0]!r} in namespace {namespace!r}"
+                + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""),
+                field="memories",
+            )
+        return check_faithfulness(
+            answer,
+            found,
+            self.embedder,
+            similarity=self.settings.faithfulness_similarity,
+            dictionary=self._dictionary(namespace),
+            judge=self.claim_judge,
+        )
+
+    def entity(self, namespace: str, name: str) -> Entity:
+        """The entity ``name`` (a name, alias or first name) resolves to.
+
+        Raises
+        ------
+        InvalidInputError
+            When no entity of the namespace has that name (field ``name``).
+        """
+        validate_namespace(namespace)
+        self.open()
+        hit = self._dictionary(namespace).resolve(name) if name.strip() else None
+        entity = None if hit is None else self._dictionary(namespace).get(hit[0])
+        if entity is None:
+            raise InvalidInputError(
+                f"no entity named {name!r} in namespace {namespace!r}", field="name"
+            )
+        return entity
+
+    def entity_memories(
+        self, namespace: str, name: str, *, include_history: bool = False
+    ) -> tuple[Entity, list[Memory]]:
+        """An entity and every memory that mentions it, oldest first (by time anchor:
+        event time, else first observation; then id). Superseded memories only with
+        ``include_history``. Raises InvalidInputError for an unknown name."""
+        entity = self.entity(namespace, name)
+        self._reader.flush()
+        limit = max(1, self.store.count_memories(namespace))
+        hits = self.store.entity_search(
+            namespace, [entity.id], limit, include_history=include_history
+        )
+        found = self.store.get_memories(namespace, [h.memory_id for h in hits])
+        return entity, sorted(found, key=lambda m: (m.time_anchor, m.id))
+
+    def drift(
+        self, namespace: str, name: str | None = None, *, since: datetime | None = None
+    ) -> list[EntityDrift]:
+        """Concept drift (SPEC §10): each entity's best before / after split (or only
+        ``name``'s), drifting ones first; see :mod:`graphmem.guards.drift`. Reported,
+        never acted on. ``since``: only entities with a memory observed since then.
+
+        Raises
+        ------
+        InvalidInputError
+            For an unknown ``name`` or a naive ``since``.
+        """
+        validate_namespace(namespace)
+        if since is not None and since.utcoffset() is None:
+            raise InvalidInputError("must be timezone-aware", field="since")
+        self.open()
+        self._reader.flush()
+        ids = None if name is None else [self.entity(namespace, name).id]
+        return namespace_drift(self.store, self.settings, namespace, entity_ids=ids, since=since)
 
     def remember_many(
         self,

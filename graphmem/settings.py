@@ -321,6 +321,45 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- guards (SPEC §10) -------------------------------------------------
+    faithfulness_similarity: float = Field(
+        0.80,
+        ge=0.5,
+        le=0.99,
+        description=(
+            "Read-time faithfulness, offline: a claim is supported by a memory whose cosine"
+            " to it reaches this and that holds every number, date and name of the claim"
+            " (SPEC §10: 0.80; the range is this project's)."
+        ),
+    )
+    drift_distance: float = Field(
+        0.4,
+        ge=0.2,
+        le=0.6,
+        description=(
+            "Concept drift: cosine distance between the centroids of an entity's memories"
+            " before and after a time point above which its senses differ (SPEC §10)."
+        ),
+    )
+    drift_relation_overlap: float = Field(
+        0.5,
+        ge=0.3,
+        le=0.7,
+        description=(
+            "Concept drift: Jaccard overlap of the entity's (predicate, neighbour) sets"
+            " before and after below which its neighbourhoods differ (SPEC §10)."
+        ),
+    )
+    drift_min_memories: int = Field(
+        3,
+        ge=1,
+        le=1000,
+        description=(
+            "Concept drift: fewest memories on each side of a split (fewer make centroids"
+            " noise; this project's choice)."
+        ),
+    )
+
     @field_validator(
         "source_levels", "type_priors", "half_life_days", "salience_decay", mode="before"
     )

@@ -29,6 +29,10 @@ def run_doctor(console: Console, memory: GraphMem) -> bool:
             console.print(f"  index {name}: {'[green]' if good else '[red]'}{state}[/]")
     for namespace in memory.namespaces()[:20]:
         console.print(f"  namespace {namespace}: {memory.stats(namespace)}")
+        # concept drift (SPEC §10): reported, never acted on, not a failure
+        for drift in memory.drift(namespace):
+            if drift.drift:
+                console.print(f"    [yellow]drift[/] {drift.describe()}")
     memory.close()
     console.print("[green]✓ ok[/]" if ok else "[red]✗ problems found[/]")
     return ok

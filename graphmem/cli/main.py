@@ -535,6 +535,18 @@ def _register_locomo() -> None:
 _register_locomo()
 
 
+def _register_guards() -> None:
+    """Attach the guards' commands (SPEC §10; graphmem.cli.guards_cmds)."""
+    from graphmem.cli import guards_cmds
+
+    app.command("faithfulness")(guards_cmds.faithfulness)
+    app.command("show-entity")(guards_cmds.show_entity)
+    app.command("drift")(guards_cmds.drift_command)
+
+
+_register_guards()
+
+
 def main() -> None:
     """Entry point with graphmem errors turned into one clear line and exit code 2."""
     try:
