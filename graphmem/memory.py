@@ -49,7 +49,7 @@ from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.write.conflicts import retry_on_conflict
 from graphmem.write.consolidation import consolidate, reactivate_associated
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
-from graphmem.write.lifecycle import confirm_memory, forget_session_batch
+from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
 from graphmem.write.pipeline import WritePipeline
 from graphmem.write.prefetch import PrefetchingEmbedder
 
@@ -306,7 +306,12 @@ class GraphMem:
         return updated.model_copy(update={"embedding": None})
 
     def correct(
-        self, namespace: str, memory_id: str, content: str, *, session_id: str = "correction"
+        self,
+        namespace: str,
+        memory_id: str,
+        content: str,
+        *,
+        session_id: str = CORRECTION_SESSION,
     ) -> tuple[Memory, Memory]:
         """Replace a memory's content (SPEC §2.11: an explicit correction supersedes
         regardless of confidence). Returns ``(old, new)``.

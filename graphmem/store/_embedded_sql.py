@@ -89,6 +89,12 @@ DELETE_MEMORY = (
     "DELETE FROM associations WHERE namespace = ? AND target_id = ?",
     "DELETE FROM memories WHERE namespace = ? AND id = ?",
 )
+PRUNE_ENTITY = (
+    "DELETE FROM entities WHERE namespace = ?1 AND id = ?2"
+    " AND NOT EXISTS (SELECT 1 FROM mentions WHERE namespace = ?1 AND entity_id = ?2)"
+    " AND NOT EXISTS (SELECT 1 FROM relations WHERE namespace = ?1"
+    " AND (source_id = ?2 OR target_id = ?2))"
+)
 NAMESPACE_TABLES = (
     "mentions",
     "memory_sessions",
@@ -110,7 +116,8 @@ SELECT
   (SELECT count(*) FROM memories WHERE namespace = :ns AND retrievable = 0),
   (SELECT count(*) FROM entities WHERE namespace = :ns),
   (SELECT count(*) FROM relations WHERE namespace = :ns),
-  (SELECT count(DISTINCT session_id) FROM memory_sessions WHERE namespace = :ns)
+  (SELECT count(DISTINCT session_id) FROM memory_sessions WHERE namespace = :ns
+   AND session_id NOT IN ('confirmation', 'correction'))
 """
 STATS_KEYS = (
     "memories",

@@ -348,7 +348,8 @@ def apply_batch(tx: StatementRunner, namespace: str, batch: WriteBatch, dim: int
     rolls back — on a difference); entities; memories
     (properties, then their mentions and observations replaced); relations; the
     relations of superseded memories ended (SPEC §9.9); deletions (memories with their links and the relations they are the source
-    of); finally the turns and sessions left without memories.
+    of); the turns and sessions left without memories; finally the entities of
+    ``batch.prune_entity_ids`` nothing mentions or relates any more.
     """
     ns = namespace
     memories = latest_by_id(batch.memories)
@@ -388,6 +389,9 @@ def apply_batch(tx: StatementRunner, namespace: str, batch: WriteBatch, dim: int
         sessions.update(gone[0]["session_ids"])
     if sessions:
         tx.run("write/prune_provenance", {"namespace": ns, "session_ids": sorted(sessions)})
+    if batch.prune_entity_ids:
+        ids = sorted(set(batch.prune_entity_ids))
+        tx.run("write/prune_entities", {"namespace": ns, "ids": ids})
 
 
 # -- models from records ---------------------------------------------------------

@@ -44,6 +44,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "write/delete_memory_relations": _IDS,
     "write/delete_memories": _IDS,
     "write/prune_provenance": frozenset({"namespace", "session_ids"}),
+    "write/prune_entities": _IDS,
     "write/record_access": _ROWS,
     "read/get_memories": frozenset({"namespace", "ids", "with_embeddings"}),
     "read/rank_fields": frozenset({"namespace", "ids"}),

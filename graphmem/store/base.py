@@ -179,6 +179,8 @@ class WriteBatch:
     ``memories`` are upserted by id (with their mentions and observations);
     ``entities`` and ``relations`` are upserted by id; ``deleted_memory_ids``
     are removed with their links. Every memory written gets ``version + 1``.
+    Last, each entity of ``prune_entity_ids`` that no memory mentions and no
+    relation touches any more is deleted (forgetting leaves no orphan entity).
 
     ``expected_versions`` makes the batch a compare-and-set (optimistic
     concurrency for read-modify-write callers such as the write pipeline): memory
@@ -196,9 +198,16 @@ class WriteBatch:
     relations: list[Relation] = field(default_factory=list)
     deleted_memory_ids: list[str] = field(default_factory=list)
     expected_versions: dict[str, int] = field(default_factory=dict)
+    prune_entity_ids: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.memories or self.entities or self.relations or self.deleted_memory_ids)
+        return bool(
+            self.memories
+            or self.entities
+            or self.relations
+            or self.deleted_memory_ids
+            or self.prune_entity_ids
+        )
 
 
 def versions_read(memories: Sequence[Memory], deleted: Sequence[Memory] = ()) -> dict[str, int]:
@@ -328,7 +337,8 @@ class MemoryStore(Protocol):
         """Number of memories (all tiers, current or not)."""
 
     def stats(self, namespace: str) -> dict[str, int]:
-        """Counts: memories, current, superseded, cold, unretrievable, entities, relations, sessions."""
+        """Counts: memories, current, superseded, cold, unretrievable, entities, relations,
+        sessions (not counting the pseudo-sessions ``confirmation`` and ``correction``)."""
 
     def namespaces(self) -> list[str]:
         """Namespaces that hold at least one memory or entity."""

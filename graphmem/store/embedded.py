@@ -204,6 +204,7 @@ class EmbeddedStore(EmbeddedMaintenance):
             _end_relations(conn, ns, [m for m in batch.memories if m.superseded_by is not None])
             for statement in sql.DELETE_MEMORY:
                 conn.executemany(statement, [(ns, i) for i in batch.deleted_memory_ids])
+            conn.executemany(sql.PRUNE_ENTITY, [(ns, i) for i in batch.prune_entity_ids])
             conn.execute(sql.BUMP_VERSION, (ns,))
 
     def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:

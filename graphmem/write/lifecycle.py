@@ -17,6 +17,11 @@ from graphmem.store.base import WriteBatch
 from graphmem.write.pipeline import compute_confidence
 
 CONFIRMATION_SESSION = "confirmation"
+CORRECTION_SESSION = "correction"
+#: Session ids of confirmations and corrections made outside a conversation (no
+#: ``session_id`` given): recorded as observations (forgetting them undoes them) but
+#: not counted as sessions (``stats``; the stores' stats queries name them too).
+PSEUDO_SESSIONS = frozenset({CONFIRMATION_SESSION, CORRECTION_SESSION})
 
 
 def confirm_memory(
@@ -70,8 +75,11 @@ def forget_session_batch(
     recomputed without its observations: ``n`` = remaining independent
     observations, ``s`` = max of the remaining source levels, confidence from
     the formula (no merge floor: the evidence is gone), ``last_observed_at`` =
-    latest remaining observation. The batch expects every memory it writes or
-    deletes at the version read (``expected_versions``).
+    latest remaining observation. The entities the deleted memories mentioned go
+    too when nothing else mentions or relates them (``prune_entity_ids``); the
+    relations the deleted memories asserted go with them, and the session's turns
+    and the session with its last memory (the store's write). The batch expects
+    every memory it writes or deletes at the version read (``expected_versions``).
 
     Returns
     -------
@@ -87,6 +95,7 @@ def forget_session_batch(
         batch.expected_versions[memory.id] = memory.version
         if not remaining:
             batch.deleted_memory_ids.append(memory.id)
+            batch.prune_entity_ids.extend(m.entity_id for m in memory.mentions)
             deleted.append(memory.id)
             continue
         s = max(settings.source_levels[o.source_level] for o in remaining)

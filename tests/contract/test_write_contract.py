@@ -320,3 +320,87 @@ def test_a_correction_ends_the_relations_of_the_memory_it_corrects(
     assert ident is not None
     memory.correct(ns, ident, "Sam works at Brightline")
     assert ("WORKS_AT", "Northwind Health") not in _relation_targets(memory, ns, "Sam")
+
+
+# -- forget_session ---------------------------------------------------------------------------
+
+
+def test_forget_session_leaves_nothing_only_it_supported(
+    memory: GraphMem, ns: str, store_kind: str, request: pytest.FixtureRequest
+) -> None:
+    memory.remember(
+        ns,
+        [
+            cand(
+                "Sam ran the Denver Half Marathon and ate Tofu Scramble after",
+                "s1",
+                T0,
+                entities=[{"name": "Sam"}, {"name": "Denver Half Marathon"}],
+                relations=[{"source": "Sam", "predicate": "RAN", "target": "Denver Half Marathon"}],
+            )
+        ],
+    )
+    memory.remember(
+        ns,
+        [cand("Sam works at Northwind Health", "s2", LATER, entities=[{"name": "Sam"}])],
+    )
+    names_before = {e.name for e in memory.store.list_entities(ns)}
+    assert {"Denver Half Marathon", "Tofu Scramble", "Northwind Health"} <= names_before
+    before = memory.stats(ns)
+    assert before["sessions"] == 2
+    sam = entity_id("Sam")
+    assert "RAN" in {r.predicate for r in memory.store.relation_subgraph(ns, [sam], 3)}
+
+    memory.forget_session(ns, "s1")
+
+    names = {e.name for e in memory.store.list_entities(ns)}
+    assert "Denver Half Marathon" not in names and "Tofu Scramble" not in names
+    assert {"Sam", "Northwind Health"} <= names  # still supported by s2
+    after = memory.stats(ns)
+    assert after["sessions"] == 1
+    assert after["entities"] == len(names)
+    assert "RAN" not in {r.predicate for r in memory.store.relation_subgraph(ns, [sam], 3)}
+    if store_kind == "neo4j":
+        server = request.getfixturevalue("neo4j_server")
+        with server.driver() as driver:
+            records, _, _ = driver.execute_query(
+                "MATCH (n {namespace: $ns})"
+                " WHERE (n:Entity AND NOT EXISTS { (n)<-[:MENTIONS]-(:Memory) }"
+                "        AND NOT EXISTS { (n)-[:RELATES_TO]-() })"
+                "    OR (n:Turn AND n.session_id = 's1') OR (n:Session AND n.id = 's1')"
+                " RETURN labels(n)[0] AS label, coalesce(n.name, n.id) AS name",
+                ns=ns,
+                database_=server.database,
+            )
+            assert [dict(r) for r in records] == []
+            records, _, _ = driver.execute_query(
+                "MATCH (:Entity {namespace: $ns})-[r:RELATES_TO]->(e:Entity)"
+                " RETURN r.predicate AS predicate, e.name AS target",
+                ns=ns,
+                database_=server.database,
+            )
+            assert all(r["predicate"] != "RAN" for r in records)
+            records, _, _ = driver.execute_query(
+                "MATCH (e:Entity {namespace: $ns}) RETURN e.name AS name ORDER BY name",
+                ns=ns,
+                database_=server.database,
+            )
+            assert {r["name"] for r in records} == names
+
+
+def test_confirmation_and_correction_are_not_sessions(memory: GraphMem, ns: str) -> None:
+    report = memory.remember(
+        ns,
+        [
+            cand("Sam lives in Denver", "s1", T0),
+            cand(BIRTHDAY.format(day=14), "s1", T0),
+        ],
+    )
+    first, second = report.memory_ids
+    assert first is not None and second is not None
+    memory.confirm(ns, first)
+    memory.correct(ns, second, BIRTHDAY.format(day=15))
+    assert memory.stats(ns)["sessions"] == 1
+    # a confirmation inside a conversation is that conversation's
+    memory.confirm(ns, first, session_id="s2")
+    assert memory.stats(ns)["sessions"] == 2
