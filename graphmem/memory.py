@@ -29,13 +29,15 @@ from graphmem.errors import (
     InvalidQueryError,
     MemoryNotFoundError,
 )
+from graphmem.guards.consistency import consistency_scan
 from graphmem.guards.drift import namespace_drift
 from graphmem.guards.faithfulness import check_faithfulness
 from graphmem.guards.judge import ClaimJudge, PairJudge
-from graphmem.guards.models import EntityDrift, FaithfulnessReport
 from graphmem.models import (
     ConsolidationReport,
     Entity,
+    EntityDrift,
+    FaithfulnessReport,
     Memory,
     MemoryCandidate,
     RecallQuery,
@@ -429,13 +431,22 @@ class GraphMem:
         batch_size: int = 500,
         since: datetime | None = None,
     ) -> ConsolidationReport:
-        """Run the consolidation pass (SPEC §4): association links, the retrievability
-        flag (§9.5) and the cold tier; see :mod:`graphmem.write.consolidation`.
+        """Run the consolidation pass (SPEC §4, §10): the consistency scan, association
+        links, the retrievability flag (§9.5), the cold tier and concept drift; see
+        :mod:`graphmem.write.consolidation` and :mod:`graphmem.guards`.
+
+        1. the consistency scan (:func:`graphmem.guards.consistency.consistency_scan`)
+           supersedes, by §9.9, one memory of each pair of current memories that
+           contradict each other by §9.10 (the facade's ``pair_judge`` decides the
+           ambiguous pairs); ``report.consistency`` lists the pairs with their reasons;
+        2. links, flags and tiers (:func:`graphmem.write.consolidation.consolidate`);
+        3. concept drift per entity (:func:`graphmem.guards.drift.namespace_drift`):
+           ``report.drift`` lists the drifting entities; nothing is changed for them.
 
         Idempotent, in short batched transactions, safe beside recall; an
         application schedules it (e.g. daily). ``now`` defaults to the clock;
-        ``since`` (e.g. the previous pass's ``now``) limits the neighbour search
-        to memories observed since then.
+        ``since`` (e.g. the previous pass's ``now``) limits the neighbour searches
+        (scan and links) and the drift test to memories observed since then.
 
         Raises
         ------
@@ -443,15 +454,39 @@ class GraphMem:
             For a naive ``now`` / ``since`` or ``batch_size < 1``.
         """
         validate_namespace(namespace)
+        for name, value in (("now", now), ("since", since)):
+            if value is not None and value.utcoffset() is None:
+                raise InvalidInputError("must be timezone-aware", field=name)
+        if batch_size < 1:
+            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
         self.open()
         self._reader.flush()
-        return consolidate(
+        with self._namespace_lock(namespace):
+            try:
+                consistency = consistency_scan(
+                    self.store,
+                    self.settings,
+                    namespace,
+                    self._dictionary(namespace),
+                    since=since,
+                    batch_size=batch_size,
+                    judge=self.pair_judge,
+                )
+            finally:
+                self._invalidate(namespace)
+        report = consolidate(
             self.store,
             self.settings,
             namespace,
             self._clock() if now is None else now,
             batch_size=batch_size,
             since=since,
+        )
+        drift = namespace_drift(
+            self.store, self.settings, namespace, since=since, batch_size=batch_size
+        )
+        return report.model_copy(
+            update={"consistency": consistency, "drift": tuple(d for d in drift if d.drift)}
         )
 
     def reactivate_associated(

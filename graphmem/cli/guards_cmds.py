@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from graphmem.errors import InvalidInputError
-from graphmem.guards.models import ConsistencyReport, EntityDrift, FaithfulnessReport
 from graphmem.memory import GraphMem
+from graphmem.models import ConsistencyReport, EntityDrift, FaithfulnessReport
 
 __all__ = [
     "drift_command",
@@ -223,12 +223,15 @@ def drift_command(
     print_drift(console, shown, examined=len(found))
 
 
-def print_drift(out: Console, drifts: Sequence[EntityDrift], *, examined: int) -> None:
-    """One line per entity (drifting ones in red)."""
+def print_drift(out: Console, drifts: Sequence[EntityDrift], *, examined: int | None) -> None:
+    """One line per entity (drifting ones in red) and a count."""
     for item in drifts:
         out.print(f"[{'red' if item.drift else 'green'}]{item.describe()}[/]")
     flagged = sum(d.drift for d in drifts)
-    out.print(f"concept drift: {flagged} of {examined} entities examined")
+    of = "" if examined is None else f" of {examined} examined"
+    out.print(
+        f"concept drift: {flagged} entities{of} (reported only; see graphmem show-entity NAME)"
+    )
 
 
 def print_consistency(out: Console, report: ConsistencyReport) -> None:

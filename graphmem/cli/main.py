@@ -330,17 +330,23 @@ def consolidate(
     since: Annotated[
         str | None,
         typer.Option(
-            help="Link only from memories observed since this ISO 8601 time with offset"
-            " (e.g. the previous run's); the retrievability flags are always recomputed."
+            help="Scan and link only from memories observed since this ISO 8601 time with"
+            " offset (e.g. the previous run's); drift only for entities with such memories;"
+            " the retrievability flags are always recomputed."
         ),
     ] = None,
     store: StoreOpt = None,
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
-    """Consolidation pass: association links, retrievability flags, cold tier (SPEC §4).
+    """Consolidation pass: consistency scan, association links, retrievability flags,
+    cold tier, concept drift (SPEC §4, §10).
 
-    Idempotent and safe while recall runs; schedule it (e.g. daily).
+    The consistency scan supersedes (SPEC §9.9: the later observation, unless the older
+    is more confident by update_margin) one memory of each pair about the same subject
+    that contradict each other (SPEC §9.10: another date, number, name, object, state or
+    a negation); --json lists each pair with its ids and reason. Drifting entities are
+    listed, never changed. Idempotent and safe while recall runs; schedule it (e.g. daily).
     """
     try:
         start = None if since is None else datetime.fromisoformat(since)
@@ -354,9 +360,14 @@ def consolidate(
     table = Table(title=f"consolidation of namespace {namespace}")
     table.add_column("count")
     table.add_column("value", justify="right")
-    for key, value in report.model_dump(exclude={"namespace"}).items():
+    for key, value in report.model_dump(exclude={"namespace", "consistency", "drift"}).items():
         table.add_row(key, f"{value:.1f}" if isinstance(value, float) else str(value))
     console.print(table)
+    from graphmem.cli.guards_cmds import print_consistency, print_drift
+
+    if report.consistency is not None:
+        print_consistency(console, report.consistency)
+    print_drift(console, report.drift, examined=None)
 
 
 @app.command()

@@ -11,5 +11,6 @@
   offline rule cannot).
 
 Write-time grounding, the first guard, is SPEC §2.6 in the write pipeline.
-Nothing is imported here: :mod:`graphmem.models` uses :mod:`graphmem.guards.models`.
+Their reports (``FaithfulnessReport``, ``ConsistencyReport``, ``EntityDrift``) are in
+:mod:`graphmem.models`.
 """

@@ -21,13 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+
+from graphmem.models import RiskLevel
 
 __all__ = [
     "CRITICAL_WORDS",
     "MIN_CLAIM_WORDS",
     "ClaimTerms",
-    "RiskLevel",
     "claim_terms",
     "is_critical",
     "resolve_pronouns",
@@ -35,7 +35,6 @@ __all__ = [
     "split_claims",
 ]
 
-RiskLevel = Literal["none", "low", "medium", "high"]
 
 #: Fewest words a clause needs to stand as a claim of its own.
 MIN_CLAIM_WORDS = 3

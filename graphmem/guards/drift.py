@@ -30,8 +30,7 @@ from datetime import datetime
 
 import numpy as np
 
-from graphmem.guards.models import EntityDrift
-from graphmem.models import Entity, Memory, Relation
+from graphmem.models import Entity, EntityDrift, Memory, Relation
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore
 

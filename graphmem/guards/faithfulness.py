@@ -36,8 +36,7 @@ from graphmem.guards.claims import (
     text_words,
 )
 from graphmem.guards.judge import ClaimJudge
-from graphmem.guards.models import ClaimCheck, FaithfulnessReport
-from graphmem.models import Memory
+from graphmem.models import ClaimCheck, FaithfulnessReport, Memory
 
 __all__ = ["JUDGE_CANDIDATES", "check_faithfulness", "missing_terms"]
 

@@ -56,7 +56,7 @@ from typing import Protocol
 
 from graphmem.text import normalize
 
-__all__ = ["Claim", "ClaimLike", "Compatibility", "Reason", "check"]
+__all__ = ["Claim", "ClaimLike", "Compatibility", "Reason", "check", "one_sided"]
 
 
 class Reason(StrEnum):
@@ -533,3 +533,27 @@ def check(a: Claim, b: Claim) -> Compatibility:
                 Reason.ENTITIES, f"the {label} claim's object {value!r} is not in the other"
             )
     return Compatibility(None)
+
+
+def one_sided(a: Claim, b: Claim) -> bool:
+    """Is ``a`` and ``b``'s incompatibility only detail one of them adds?
+
+    True when :func:`check` fails on dates, numbers or names and only one claim carries
+    them: "Alice moved to Berlin in 2021" / "Alice lives in Berlin" (a date on one
+    side), "Alice works at Google" / "Alice works at Google with Bob" (a name on one
+    side). Such a pair must not merge (§9.10) but states no two values of one thing:
+    the consistency scan (SPEC §10) does not supersede it on this rule alone. False for
+    compatible claims, different subjects, and every other reason (a negation flip,
+    another object or state, two different dates, numbers or names).
+    """
+    verdict = check(a, b)
+    if verdict.reason not in (Reason.DATES, Reason.NUMBERS, Reason.ENTITIES):
+        return False
+    fa, fb = _features(a), _features(b)
+    if verdict.reason is Reason.DATES:
+        return not fa.dates or not fb.dates
+    if verdict.reason is Reason.NUMBERS:
+        return not fa.numbers or not fb.numbers
+    only_a = [n for n in fa.names if not _name_found(n, fb)]
+    only_b = [n for n in fb.names if not _name_found(n, fa)]
+    return not only_a or not only_b

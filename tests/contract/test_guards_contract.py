@@ -16,6 +16,7 @@ import pytest
 
 from graphmem import GraphMem, Settings
 from graphmem.errors import InvalidInputError
+from graphmem.guards.judge import PairVerdict
 from graphmem.models import Entity, Memory
 from graphmem.store.base import MemoryStore, WriteBatch
 from tests.contract.builders import DIM, T0, make_entity, make_memory, make_relation
@@ -175,3 +176,101 @@ def test_drift_of_a_merged_entity_and_of_a_job_change(
     assert [m.id for m in listed] == [m.id for m in (*coworker, *cousin)]
     with pytest.raises(InvalidInputError, match="no entity named"):
         memory.entity_memories(ns, "Nobody")
+
+
+class EventJudge:
+    """Says two Events conflict (one was a corrected date); unsure otherwise."""
+
+    name = "event-judge"
+
+    def judge_pair(self, first: Memory, second: Memory, similarity: float) -> PairVerdict:
+        if first.type == "Event":
+            return PairVerdict("conflict", "one date corrects the other")
+        return PairVerdict("unsure", "")
+
+
+def test_consistency_scan_finds_contradictions_and_leaves_restatements(
+    memory: GraphMem, store: MemoryStore, ns: str
+) -> None:
+    alice, bob = make_entity(ns, "Alice"), make_entity(ns, "Bob")
+
+    def fact(text: str, days: int, vector: tuple[float, ...], **fields: object) -> Memory:
+        who = bob if text.startswith("Bob") else alice
+        return make_memory(
+            ns,
+            text,
+            observed_at=T0 + timedelta(days=days),
+            mentions=[(who.id, "subject")],
+            embedding=vector,
+            **fields,
+        )
+
+    root = math.sqrt(0.19)
+    google = fact("Alice works at Google", 0, direction(1, 0))
+    microsoft = fact("Alice works at Microsoft", 30, direction(0.9, root))  # cosine 0.9
+    birthday = fact("Alice's birthday is on 14 August", 0, direction(0, 0, 1))
+    born = fact("Alice was born on August 14th", 10, direction(0, 0, 0.8, 0.6))  # cosine 0.8
+    allergic = fact("Bob is allergic to peanuts", 0, direction(0, 0, 0, 0, 1), confidence=0.95)
+    not_allergic = fact(
+        "Bob is not allergic to peanuts", 10, direction(0, 0, 0, 0, 0.9, root), confidence=0.6
+    )
+    race = fact("Alice ran a race on 3 May 2023", 0, direction(0, 0, 0, 0, 0, 0, 1), type="Event")
+    race2 = fact(
+        "Alice ran a race on 10 May 2023", 5, direction(0, 0, 0, 0, 0, 0, 0.9, root), type="Event"
+    )
+    tea = fact("Alice likes tea", 0, direction(0, 0, 0, 0, 0, 0, 0, 0, 1))
+    coffee = fact("Alice likes coffee", 9, direction(0, 0, 0, 0, 0, 0, 0, 0, 0.5, 0.8660254))
+    written = [google, microsoft, birthday, born, allergic, not_allergic, race, race2, tea, coffee]
+    store.write(ns, WriteBatch(memories=written, entities=[alice, bob]))
+
+    report = memory.consolidate(ns, now=T0 + timedelta(days=40))
+    scan = report.consistency
+    assert scan is not None
+    by_pair = {frozenset((p.kept_id, p.superseded_id)): p for p in scan.pairs}
+    # Google/Microsoft: cosine 0.9, other names -> conflict; equal confidence, the later
+    # (Microsoft, day 30) stays. Allergic/not: cosine 0.9, negation flip -> conflict; the
+    # older is more confident by 0.35 > 0.15 -> it stays. The races: two Events that differ
+    # in date -> held. Birthday/born: compatible. Tea/coffee: cosine 0.5 < 0.75.
+    assert set(by_pair) == {
+        frozenset((google.id, microsoft.id)),
+        frozenset((allergic.id, not_allergic.id)),
+        frozenset((race.id, race2.id)),
+    }
+    job = by_pair[frozenset((google.id, microsoft.id))]
+    assert (job.kept_id, job.superseded_id, job.action) == (microsoft.id, google.id, "superseded")
+    assert job.similarity == pytest.approx(0.9, abs=1e-4)
+    assert job.reason.startswith("entities:") and job.subject == "Alice"
+    allergy = by_pair[frozenset((allergic.id, not_allergic.id))]
+    assert (allergy.kept_id, allergy.superseded_id) == (allergic.id, not_allergic.id)
+    assert allergy.reason.startswith("negation:")
+    assert by_pair[frozenset((race.id, race2.id))].action == "held"
+    assert (scan.pairs_found, scan.superseded, scan.held, scan.skipped) == (3, 2, 1, 0)
+
+    stored = {m.id: m for m in store.get_memories(ns, [m.id for m in written])}
+    assert stored[google.id].superseded_by == microsoft.id
+    assert stored[google.id].valid_until == T0 + timedelta(days=30)
+    assert stored[not_allergic.id].superseded_by == allergic.id
+    assert all(stored[m.id].is_current for m in written if m.id not in (google.id, not_allergic.id))
+
+    # idempotent: nothing more to supersede; the held pair is reported again
+    again = memory.consolidate(ns, now=T0 + timedelta(days=40)).consistency
+    assert again is not None
+    assert (again.pairs_found, again.superseded, again.held) == (1, 0, 1)
+    # incremental: nothing was observed after day 30
+    later = memory.consolidate(ns, since=T0 + timedelta(days=31)).consistency
+    assert later is not None and (later.examined, later.pairs_found) == (0, 0)
+
+    # a judge decides the ambiguous pair: the later race stays (equal confidence)
+    judged = GraphMem(
+        Settings(), store=store, embedder=HashEmbedder(), clock=lambda: T0, pair_judge=EventJudge()
+    )
+    try:
+        scan = judged.consolidate(ns).consistency
+    finally:
+        judged.close()  # closes the store too: the fixtures still need it
+        store.open()
+    assert scan is not None and len(scan.pairs) == 1
+    decided = scan.pairs[0]
+    assert (decided.kept_id, decided.superseded_id) == (race2.id, race.id)
+    assert (decided.action, decided.decided_by) == ("superseded", "event-judge")
+    assert "one date corrects the other" in decided.reason
