@@ -8,11 +8,15 @@ Everything else is reachable through submodules (``graphmem.scoring`` for the
 SPEC formulas, ``graphmem.store`` for backends) but the facade is the API.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from graphmem.errors import (
     AuthenticationError,
     ConfigurationError,
     ConstraintViolationError,
     EmbeddingError,
+    EntityNotFoundError,
     GraphMemError,
     InvalidInputError,
     InvalidMemoryError,
@@ -24,26 +28,65 @@ from graphmem.errors import (
     TransactionTimeoutError,
     WriteConflictError,
 )
-from graphmem.memory import GraphMem
-from graphmem.models import (
-    ConsolidationReport,
-    Entity,
-    EntityMention,
-    Explanation,
-    Memory,
-    MemoryCandidate,
-    RecallHit,
-    RecallQuery,
-    RecallResult,
-    Relation,
-    RelationInput,
-    WriteReport,
-)
-from graphmem.settings import Settings
+
+if TYPE_CHECKING:
+    from graphmem.aio import AsyncGraphMem
+    from graphmem.memory import GraphMem
+    from graphmem.models import (
+        ConsolidationReport,
+        Entity,
+        EntityMention,
+        Explanation,
+        Memory,
+        MemoryCandidate,
+        RecallHit,
+        RecallQuery,
+        RecallResult,
+        Relation,
+        RelationInput,
+        WriteReport,
+    )
+    from graphmem.settings import Settings
+
+# The facade, the models and the settings are imported on first use (PEP 562), so that
+# ``import graphmem.cli.main`` (``graphmem --help``) and ``graphmem.errors`` stay cheap.
+_LAZY: dict[str, str] = {
+    "AsyncGraphMem": "graphmem.aio",
+    "GraphMem": "graphmem.memory",
+    "Settings": "graphmem.settings",
+    **{
+        name: "graphmem.models"
+        for name in (
+            "ConsolidationReport",
+            "Entity",
+            "EntityMention",
+            "Explanation",
+            "Memory",
+            "MemoryCandidate",
+            "RecallHit",
+            "RecallQuery",
+            "RecallResult",
+            "Relation",
+            "RelationInput",
+            "WriteReport",
+        )
+    },
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'graphmem' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncGraphMem",
     "AuthenticationError",
     "ConfigurationError",
     "ConsolidationReport",
@@ -51,6 +94,7 @@ __all__ = [
     "EmbeddingError",
     "Entity",
     "EntityMention",
+    "EntityNotFoundError",
     "Explanation",
     "GraphMem",
     "GraphMemError",

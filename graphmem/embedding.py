@@ -13,7 +13,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -87,6 +88,21 @@ def _quiet_tokenizers() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
+@contextmanager
+def _no_progress_bars() -> Iterator[None]:
+    """No "Loading weights" progress bar while a model loads (transformers prints one on
+    every load); the library's setting is restored afterwards."""
+    from transformers.utils import logging as hf_logging
+
+    enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if enabled:
+            hf_logging.enable_progress_bar()
+
+
 class SentenceTransformerEmbedder:
     """sentence-transformers embedder, loaded lazily and offline.
 
@@ -156,7 +172,8 @@ class SentenceTransformerEmbedder:
             try:
                 from sentence_transformers import SentenceTransformer
 
-                model = SentenceTransformer(location, device="cpu", local_files_only=True)
+                with _no_progress_bars():
+                    model = SentenceTransformer(location, device="cpu", local_files_only=True)
             except Exception as exc:  # the library raises many kinds; we translate all
                 raise EmbeddingError(f"cannot load embedding model {location!r}: {exc}") from exc
             dimension = (

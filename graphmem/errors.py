@@ -7,6 +7,7 @@
     │   ├── InvalidMemoryError       a memory candidate failed validation
     │   └── InvalidQueryError        a recall query failed validation
     ├── MemoryNotFoundError          no memory with that id in the namespace
+    ├── EntityNotFoundError          no entity with that name or alias in the namespace
     ├── ConfigurationError           settings that cannot work together
     ├── EmbeddingError               the embedding model failed or is missing
     └── StoreError                   anything the store reports
@@ -59,6 +60,18 @@ class MemoryNotFoundError(GraphMemError, KeyError):
         self.memory_id = memory_id
         self.namespace = namespace
         super().__init__(f"no memory {memory_id!r} in namespace {namespace!r}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class EntityNotFoundError(GraphMemError, KeyError):
+    """No entity with this name or alias exists in the namespace."""
+
+    def __init__(self, name: str, namespace: str) -> None:
+        self.name = name
+        self.namespace = namespace
+        super().__init__(f"no entity named {name!r} in namespace {namespace!r}")
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -21,9 +21,11 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from graphmem.about import EntityReport, about_entity, resolve_entity
 from graphmem.embedding import Embedder, EmbedderWrapper, SentenceTransformerEmbedder
 from graphmem.entities import CapitalizedNameExtractor, EntityDictionary, EntityExtractor
 from graphmem.errors import (
+    EntityNotFoundError,
     InvalidInputError,
     InvalidMemoryError,
     InvalidQueryError,
@@ -562,6 +564,31 @@ class GraphMem:
             seen.add(chain[-1].superseded_by)
             chain.append(self.get(namespace, chain[-1].superseded_by))
         return chain
+
+    def about_entity(self, namespace: str, name: str, *, limit: int = 50) -> EntityReport:
+        """Everything current about a named entity: the memories that mention it (most
+        confident first, at most ``limit``) and its relations with the neighbours'
+        names (see :mod:`graphmem.about`).
+
+        Raises
+        ------
+        InvalidInputError
+            Blank ``name`` or ``limit`` outside 1–1000.
+        EntityNotFoundError
+            When no entity of the namespace has this name or alias.
+        """
+        validate_namespace(namespace)
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidInputError("must be a non-blank entity name", field="name")
+        if not 1 <= limit <= 1000:
+            raise InvalidInputError(f"must be in 1..1000, got {limit}", field="limit")
+        self.open()
+        self._reader.flush()
+        known = self._dictionary(namespace)
+        entity = resolve_entity(known, name)
+        if entity is None:
+            raise EntityNotFoundError(name, namespace)
+        return about_entity(self.store, namespace, entity, known, limit=limit)
 
     def stats(self, namespace: str) -> dict[str, int]:
         """Counts for the namespace (memories, current, superseded, cold, entities, ...)."""

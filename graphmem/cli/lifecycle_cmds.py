@@ -57,10 +57,10 @@ def bench_lifecycle(
     ] = 200,
     seed: Annotated[int, typer.Option(help="Seed of the everyday recalls.")] = 0,
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="Write the report as JSON to this file.")
+        Path | None, typer.Option("--json-out", help="Write the report as JSON to this file.")
     ] = None,
     failures: Annotated[
-        int, typer.Option(min=0, help="Print up to N failed questions per mode (all in --json).")
+        int, typer.Option(min=0, help="Print up to N failed questions per mode (all in --json-out).")
     ] = 0,
 ) -> None:
     """Memory over time: updates, negations, corrections, use and consolidation.

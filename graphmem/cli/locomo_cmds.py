@@ -1,6 +1,6 @@
 """``graphmem import-locomo`` and ``graphmem bench locomo`` (BENCHMARKS.md §1).
 
-``bench locomo`` writes (``--json``) one report per corpus, a dict of the
+``bench locomo`` writes (``--json-out``) one report per corpus, a dict of the
 shape below; with ``--corpus both`` the file holds ``{"turns": report,
 "observations": report}``::
 
@@ -159,7 +159,7 @@ StoreOpt = Annotated[
     StoreKind, typer.Option(help="embedded (local file) or neo4j (GRAPHMEM_NEO4J_URI).")
 ]
 JsonOpt = Annotated[
-    Path | None, typer.Option("--json", help="Write the report as JSON to this file.")
+    Path | None, typer.Option("--json-out", help="Write the report as JSON to this file.")
 ]
 
 

@@ -14,19 +14,74 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
+from typing import TYPE_CHECKING
+
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from graphmem.cli.render import print_memory, print_recall, recall_to_json
+from graphmem.cli.lazy import LazyCommand, lazy_group
 from graphmem.errors import GraphMemError, InvalidInputError, InvalidMemoryError
-from graphmem.memory import GraphMem
-from graphmem.models import MemoryCandidate
-from graphmem.settings import Settings
+
+if TYPE_CHECKING:  # imported where used: `--help` and model-free commands stay fast
+    from graphmem.memory import GraphMem
+    from graphmem.models import MemoryCandidate
+
+# Commands whose modules load only when they run (graphmem.cli.lazy): --help stays fast.
+_LAZY_COMMANDS = {
+    "namespaces": LazyCommand(
+        "graphmem.cli.data_cmds", "namespaces", "List the namespaces that hold data."
+    ),
+    "remember": LazyCommand(
+        "graphmem.cli.data_cmds", "remember", "Remember one statement (a memory)."
+    ),
+    "export": LazyCommand(
+        "graphmem.cli.data_cmds", "export", "Export a namespace as JSON lines (stdout or file)."
+    ),
+    "import": LazyCommand(
+        "graphmem.cli.data_cmds", "import_", "Import a namespace exported by graphmem export."
+    ),
+    "mcp": LazyCommand(
+        "graphmem.cli.mcp_cmd", "mcp", "Run the MCP server (stdio or streamable HTTP) for agents."
+    ),
+    "faithfulness": LazyCommand(
+        "graphmem.cli.guards_cmds",
+        "faithfulness",
+        "Check an answer against memory: each claim supported or not, and the risk.",
+    ),
+    "show-entity": LazyCommand(
+        "graphmem.cli.guards_cmds",
+        "show_entity",
+        "List an entity's memories by period, with its concept-drift test.",
+    ),
+    "drift": LazyCommand(
+        "graphmem.cli.guards_cmds",
+        "drift_command",
+        "Concept drift per entity (SPEC §10): report only, nothing is changed.",
+    ),
+    "import-locomo": LazyCommand(
+        "graphmem.cli.locomo_cmds",
+        "import_locomo",
+        "Import LoCoMo conversations as memories (one namespace each).",
+    ),
+}
+_LAZY_BENCH_COMMANDS = {
+    "locomo": LazyCommand(
+        "graphmem.cli.locomo_cmds",
+        "bench_app",
+        "Retrieval quality on LoCoMo (BENCHMARKS.md §1).",
+        subcommand="locomo",
+    ),
+    "lifecycle": LazyCommand(
+        "graphmem.cli.lifecycle_cmds",
+        "bench_lifecycle",
+        "Memory over time: updates, negations, corrections, use and consolidation.",
+    ),
+}
 
 app = typer.Typer(
+    cls=lazy_group(_LAZY_COMMANDS),
     name="graphmem",
     help=(
         "graphmem — a knowledge memory for AI agents.\n\n"
@@ -40,6 +95,7 @@ app = typer.Typer(
     add_completion=False,
 )
 bench_app = typer.Typer(
+    cls=lazy_group(_LAZY_BENCH_COMMANDS),
     help="Benchmarks: retrieval quality (LoCoMo) and speed.", no_args_is_help=True
 )
 app.add_typer(bench_app, name="bench")
@@ -61,6 +117,16 @@ class Profile(StrEnum):
     composite = "composite"
 
 
+class MemoryTypeChoice(StrEnum):
+    """A memory type (SPEC §1)."""
+
+    Entity = "Entity"
+    Event = "Event"
+    Fact = "Fact"
+    Preference = "Preference"
+    Relation = "Relation"
+
+
 Namespace = Annotated[
     str, typer.Option("--namespace", "-n", help="Namespace (user / agent / tenant) to work in.")
 ]
@@ -77,6 +143,11 @@ JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of a t
 
 def open_memory(store: StoreChoice | None, data_dir: Path | None, **overrides: Any) -> GraphMem:
     """Build the facade from settings + CLI options (no I/O until first use)."""
+    from pydantic import ValidationError
+
+    from graphmem.memory import GraphMem
+    from graphmem.settings import Settings
+
     values: dict[str, Any] = dict(overrides)
     if data_dir is not None:
         values["data_dir"] = data_dir
@@ -99,6 +170,10 @@ def read_jsonl(path: Path) -> list[MemoryCandidate]:
     InvalidMemoryError
         ``field`` is ``line N`` or ``line N: <field>``.
     """
+    from pydantic import ValidationError
+
+    from graphmem.models import MemoryCandidate
+
     candidates: list[MemoryCandidate] = []
     with path.open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
@@ -191,15 +266,45 @@ def recall(
             " (0.6·similarity + 0.2·salience + 0.2·confidence)."
         ),
     ] = Profile.rrf,
+    reference_time: Annotated[
+        str | None,
+        typer.Option(
+            help="'Now' for relative times in the question ('last week'): ISO 8601 with"
+            " offset, e.g. 2023-05-08T12:00:00+00:00 (default: the current time)."
+        ),
+    ] = None,
+    memory_type: Annotated[
+        list[MemoryTypeChoice] | None,
+        typer.Option("--type", "-t", help="Only memories of this type (repeatable)."),
+    ] = None,
     store: StoreOpt = None,
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
-    """Recall memories for a question, with confidence, freshness and the plan chosen."""
+    """Recall memories for a question, with confidence, freshness and the plan chosen.
+
+    Each call starts Python and loads the embedding model (seconds). Agents should
+    use the MCP server (graphmem mcp) or the Python API (GraphMem / AsyncGraphMem),
+    which load it once and answer in milliseconds.
+    """
+    from graphmem.cli.render import print_recall, recall_to_json
+
+    options: dict[str, Any] = {
+        "k": k,
+        "include_history": include_history,
+        "profile": profile.value,
+    }
+    if reference_time is not None:
+        try:
+            options["reference_time"] = datetime.fromisoformat(reference_time)
+        except ValueError as exc:
+            raise InvalidInputError(
+                f"not an ISO 8601 time: {reference_time!r}", field="reference_time"
+            ) from exc
+    if memory_type:
+        options["types"] = tuple(t.value for t in memory_type)
     with open_memory(store, data_dir) as memory:
-        result = memory.recall(
-            namespace, question, k=k, include_history=include_history, profile=profile.value
-        )
+        result = memory.recall(namespace, question, **options)
     if as_json:
         console.print_json(json.dumps(recall_to_json(result)))
     else:
@@ -218,6 +323,8 @@ def show(
     as_json: JsonOut = False,
 ) -> None:
     """Show one memory with its scores and provenance (sessions, turns)."""
+    from graphmem.cli.render import print_memory
+
     with open_memory(store, data_dir) as memory:
         chain = (
             memory.history(namespace, memory_id) if history else [memory.get(namespace, memory_id)]
@@ -237,11 +344,25 @@ def confirm(
     namespace: Namespace = "default",
     store: StoreOpt = None,
     data_dir: DataDir = None,
+    as_json: JsonOut = False,
 ) -> None:
     """Record an explicit user confirmation (source ≥ confirmed, n + 1, cap 0.99)."""
     with open_memory(store, data_dir) as memory:
         before = memory.get(namespace, memory_id)
         after = memory.confirm(namespace, memory_id)
+    if as_json:
+        console.print_json(
+            json.dumps(
+                {
+                    "id": memory_id,
+                    "confidence_before": before.confidence,
+                    "confidence": after.confidence,
+                    "n_before": before.n,
+                    "n": after.n,
+                }
+            )
+        )
+        return
     console.print(
         f"confirmed {memory_id}: confidence {before.confidence:.4f} → {after.confidence:.4f}, n {before.n} → {after.n}"
     )
@@ -254,10 +375,16 @@ def correct(
     namespace: Namespace = "default",
     store: StoreOpt = None,
     data_dir: DataDir = None,
+    as_json: JsonOut = False,
 ) -> None:
     """Supersede a memory with corrected content (the old one stays for audit)."""
     with open_memory(store, data_dir) as memory:
         old, new = memory.correct(namespace, memory_id, content)
+    if as_json:
+        console.print_json(
+            json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content})
+        )
+        return
     console.print(f"{old.id} superseded by [bold]{new.id}[/]: {new.content}")
 
 
@@ -445,7 +572,7 @@ def bench_latency_command(
         ),
     ] = False,
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="Write the result as JSON here.")
+        Path | None, typer.Option("--json-out", help="Write the result as JSON to this file.")
     ] = None,
 ) -> None:
     """Recall latency p50/p95/p99 and per-stage breakdown at N synthetic memories.
@@ -484,7 +611,7 @@ def bench_ingest_command(
         int, typer.Option(min=1, help="Candidates per remember() call (write batch).")
     ] = 256,
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="Write the result as JSON here.")
+        Path | None, typer.Option("--json-out", help="Write the result as JSON to this file.")
     ] = None,
 ) -> None:
     """Ingest throughput of LoCoMo turns as a ratio to raw model.encode on the same texts."""
@@ -529,33 +656,6 @@ def _progress() -> Progress:
         transient=True,
         disable=not err.is_terminal,
     )
-
-
-def _register_locomo() -> None:
-    """Attach the LoCoMo commands (``import-locomo``, ``bench locomo``, ...) from their module."""
-    from graphmem.cli import locomo_cmds
-
-    app.command("import-locomo")(locomo_cmds.import_locomo)
-    for command in locomo_cmds.bench_app.registered_commands:
-        bench_app.registered_commands.append(command)
-    from graphmem.cli.lifecycle_cmds import bench_lifecycle
-
-    bench_app.command("lifecycle")(bench_lifecycle)
-
-
-_register_locomo()
-
-
-def _register_guards() -> None:
-    """Attach the guards' commands (SPEC §10; graphmem.cli.guards_cmds)."""
-    from graphmem.cli import guards_cmds
-
-    app.command("faithfulness")(guards_cmds.faithfulness)
-    app.command("show-entity")(guards_cmds.show_entity)
-    app.command("drift")(guards_cmds.drift_command)
-
-
-_register_guards()
 
 
 def main() -> None:

@@ -29,6 +29,14 @@ def store_kind(request: pytest.FixtureRequest) -> str:
     return kind
 
 
+@pytest.fixture(params=["sync", "async"])
+def api(request: pytest.FixtureRequest) -> str:
+    """Which facade the facade-level contract tests drive: ``GraphMem`` or
+    ``AsyncGraphMem`` (through ``tests/contract/facades.py``)."""
+    kind: str = request.param
+    return kind
+
+
 @pytest.fixture
 def store_factory(store_kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
     """Builds a new, unopened store on the same backing data each time it is called."""

@@ -30,6 +30,7 @@ from graphmem.store.base import (
 from graphmem.write.consolidation import consolidate
 from tests.contract.builders import T0, cosine, make_entity, make_memory, queries
 from tests.contract.lifecycle_data import TEXTS, ada, expected_links, workshop
+from tests.contract.facades import facade, release
 from tests.fakes import HashEmbedder
 
 
@@ -49,10 +50,11 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def memory(store: MemoryStore, clock: Clock) -> Iterator[GraphMem]:
-    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock)
-    yield gm
-    gm._reader.close()
+def memory(store: MemoryStore, clock: Clock, api: str) -> Iterator[GraphMem]:
+    # api: GraphMem itself, or AsyncGraphMem behind a blocking adapter (tests/contract/facades.py)
+    driven = facade(GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock), api)
+    yield driven
+    release(driven)
 
 
 def write(store: MemoryStore, ns: str, *memories: Memory) -> None:

@@ -17,6 +17,7 @@ import pytest
 from graphmem import GraphMem, InvalidMemoryError, InvalidQueryError, MemoryNotFoundError, Settings
 from graphmem.store.base import MemoryStore
 from graphmem.text import entity_id
+from tests.contract.facades import facade, release
 from tests.fakes import HashEmbedder
 
 T0 = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
@@ -42,10 +43,11 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def memory(store: MemoryStore, clock: Clock) -> Iterator[GraphMem]:
-    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock)
-    yield gm
-    gm._reader.close()
+def memory(store: MemoryStore, clock: Clock, api: str) -> Iterator[GraphMem]:
+    # api: GraphMem itself, or AsyncGraphMem behind a blocking adapter (tests/contract/facades.py)
+    driven = facade(GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock), api)
+    yield driven
+    release(driven)
 
 
 def cand(content: str, **extra: Any) -> dict[str, Any]:

@@ -83,7 +83,7 @@ def test_bench_lifecycle_command_writes_every_phase(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
     done = subprocess.run(
         [sys.executable, "-m", "graphmem.cli.main", "bench", "lifecycle", "--people", "1",
-         "--mode", "triples", "--uses", "5", "--json", str(out)],
+         "--mode", "triples", "--uses", "5", "--json-out", str(out)],
         capture_output=True, text=True, env=env, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

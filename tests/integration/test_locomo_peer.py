@@ -101,7 +101,7 @@ def test_the_bench_command_prints_the_peer_row(
     app.add_typer(locomo_cmds.bench_app, name="bench")
     out = tmp_path / "bench.json"
     args = ["bench", "locomo", str(path), "--corpus", "turns", "--store", "neo4j"]
-    result = CliRunner().invoke(app, [*args, "--ablation", "--json", str(out)])
+    result = CliRunner().invoke(app, [*args, "--ablation", "--json-out", str(out)])
     assert result.exit_code == 0, result.output
     assert "peer: neo4j-graphrag HybridRetriever" in result.output
     report = json.loads(out.read_text())

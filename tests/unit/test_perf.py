@@ -46,7 +46,7 @@ def test_bench_latency_runs_and_reports_the_documented_keys(memory: GraphMem) ->
     assert {"entity-centric", "temporal-anchored", "exploratory"} <= set(result["plans"].values())
     assert result["past_embedded_warn_size"] is True  # 200 > the fixture's warn size of 100
     assert result["build_s"] > 0 and again["build_s"] == 0
-    json.dumps(result)  # what --json writes
+    json.dumps(result)  # what --json-out writes
 
 
 def _turns(count: int) -> list[dict[str, object]]:

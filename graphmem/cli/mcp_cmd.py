@@ -1,0 +1,85 @@
+"""``graphmem mcp``: run graphmem as an MCP server for agents (see :mod:`graphmem.mcp`)."""
+
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from graphmem.cli.main import DataDir, StoreOpt, err, open_memory
+
+
+def fail(message: str) -> None:
+    """Print an error and exit with code 2."""
+    err.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+class TransportChoice(StrEnum):
+    """How MCP clients reach the server."""
+
+    stdio = "stdio"
+    streamable_http = "streamable-http"
+
+
+def mcp(
+    namespace: Annotated[
+        str,
+        typer.Option(
+            "--namespace", "-n", help="The one namespace every tool works in (one per server)."
+        ),
+    ] = "default",
+    multi_namespace: Annotated[
+        bool,
+        typer.Option(
+            "--multi-namespace",
+            help="Instead of one namespace, give each tool a 'namespace' argument.",
+        ),
+    ] = False,
+    transport: Annotated[
+        TransportChoice,
+        typer.Option(help="stdio (the client starts this command) or streamable-http."),
+    ] = TransportChoice.stdio,
+    host: Annotated[str, typer.Option(help="streamable-http: address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="streamable-http: port to listen on.")
+    ] = 8000,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    log_level: Annotated[
+        str, typer.Option(help="Server log level on stderr (DEBUG, INFO, WARNING, ERROR).")
+    ] = "INFO",
+) -> None:
+    """Run graphmem as an MCP server: agents remember and recall through its tools.
+
+    Tools: remember, recall, about_entity, get_memory, confirm, correct, forget_session,
+    list_namespaces, stats, and mcp-neo4j-memory's create_entities, create_relations,
+    add_observations, search_memories, find_memories_by_name, read_graph.
+
+    With stdio (the default) an MCP client starts this command and talks over its
+    stdin/stdout; logs go to stderr. The embedding model is loaded once at start and
+    the server logs "graphmem MCP server ready" when it can answer. Needs the mcp
+    extra: pip install 'graphmem[mcp]'. Client configuration: README "MCP server".
+    """
+    try:
+        from graphmem.aio import AsyncGraphMem
+        from graphmem.mcp.server import serve
+    except ImportError as exc:
+        fail(f"the MCP server needs the mcp extra: pip install 'graphmem[mcp]' ({exc})")
+        return
+    level = log_level.upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        fail(f"--log-level: one of DEBUG, INFO, WARNING, ERROR; got {log_level!r}")
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    memory = AsyncGraphMem(memory=open_memory(store, data_dir))
+    serve(
+        memory,
+        namespace=None if multi_namespace else namespace,
+        transport="stdio" if transport is TransportChoice.stdio else "streamable-http",
+        host=host,
+        port=port,
+    )
+
+

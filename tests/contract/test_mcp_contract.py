@@ -1,0 +1,290 @@
+"""The MCP server through the SDK's in-memory client, on every store (issue 14).
+
+Every tool is called; the published schemas, hints and structured outputs are
+checked; a bad argument and an unknown memory come back as tool errors naming
+the field, never a traceback. Expected values come from the inputs of each test
+(what was remembered), not from graphmem's code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp", reason="the mcp extra is part of the dev environment")
+
+from mcp import Client  # noqa: E402
+from mcp.types import CallToolResult  # noqa: E402
+
+from graphmem import GraphMem, Settings  # noqa: E402
+from graphmem.aio import AsyncGraphMem  # noqa: E402
+from graphmem.mcp.server import build_server  # noqa: E402
+from graphmem.store.base import MemoryStore  # noqa: E402
+from tests.fakes import HashEmbedder  # noqa: E402
+
+GRAPHMEM_TOOLS = {
+    "remember",
+    "recall",
+    "about_entity",
+    "get_memory",
+    "confirm",
+    "correct",
+    "forget_session",
+    "list_namespaces",
+    "stats",
+}
+NEO4J_MEMORY_TOOLS = {
+    "create_entities",
+    "create_relations",
+    "add_observations",
+    "search_memories",
+    "find_memories_by_name",
+    "read_graph",
+}
+READ_ONLY = {
+    "recall",
+    "about_entity",
+    "get_memory",
+    "list_namespaces",
+    "stats",
+    "search_memories",
+    "find_memories_by_name",
+    "read_graph",
+}
+DESTRUCTIVE = {"correct", "forget_session"}
+
+Session = Callable[[Client], Awaitable[None]]
+
+
+@pytest.fixture
+def connect(store: MemoryStore, ns: str) -> Iterator[Callable[..., None]]:
+    """Runs ``body(client)`` against a server on this test's store and namespace."""
+    facades: list[AsyncGraphMem] = []
+
+    def run(body: Session, *, multi: bool = False) -> None:
+        memory = AsyncGraphMem(
+            memory=GraphMem(Settings(), store=store, embedder=HashEmbedder())
+        )
+        facades.append(memory)
+        server = build_server(memory, namespace=None if multi else ns)
+
+        async def session() -> None:
+            async with Client(server) as client:
+                await body(client)
+
+        asyncio.run(session())
+
+    yield run
+    for memory in facades:
+        memory._executor.shutdown(wait=True)
+        memory.sync._reader.close()
+
+
+async def call(client: Client, tool: str, arguments: dict[str, Any]) -> Any:
+    """A successful call's structured output (a list output comes as ``result``)."""
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, _text(result)
+    assert result.structured_content is not None, tool
+    return result.structured_content
+
+
+async def failure(client: Client, tool: str, arguments: dict[str, Any]) -> str:
+    """A failed call's message (and that it is one line of reason, no traceback)."""
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error, f"{tool} {arguments} should have failed"
+    text = _text(result)
+    assert "Traceback" not in text and 'File "' not in text
+    return text
+
+
+def _text(result: CallToolResult) -> str:
+    return " ".join(getattr(block, "text", "") for block in result.content)
+
+
+FIVE = [
+    "Alice Walker prefers green tea in the morning",
+    "Bob Stone works at Acme Corp as an engineer",
+    "Alice Walker lives in Lisbon",
+    "The team offsite is planned for Porto in June",
+    "Bob Stone plays the cello on weekends",
+]
+
+
+def test_tools_schemas_and_hints(connect: Callable[..., None]) -> None:
+    async def body(client: Client) -> None:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert set(listed) >= GRAPHMEM_TOOLS | NEO4J_MEMORY_TOOLS
+        for name in GRAPHMEM_TOOLS | NEO4J_MEMORY_TOOLS:
+            tool = listed[name]
+            assert tool.description and len(tool.description) > 40, name
+            assert tool.output_schema is not None, name
+            assert tool.annotations is not None
+            assert tool.annotations.read_only_hint is (name in READ_ONLY), name
+            assert tool.annotations.destructive_hint is (name in DESTRUCTIVE), name
+            # one namespace per server: no tool asks for it
+            assert "namespace" not in tool.input_schema.get("properties", {}), name
+        recall = listed["recall"].input_schema
+        assert recall["required"] == ["question"]
+        assert recall["properties"]["k"]["maximum"] == 100
+        assert set(recall["properties"]) == {
+            "question",
+            "k",
+            "types",
+            "reference_time",
+            "include_history",
+            "profile",
+        }
+        # mcp-neo4j-memory's argument names, so a client's calls keep working
+        assert set(listed["create_relations"].input_schema["properties"]) == {"relations"}
+        relation_item = listed["create_relations"].input_schema["$defs"]["KgRelation"]
+        assert set(relation_item["required"]) == {"source", "target", "relationType"}
+        assert set(listed["find_memories_by_name"].input_schema["required"]) == {"names"}
+        assert listed["read_graph"].input_schema.get("required", []) == []
+        assert set(listed["recall"].output_schema["required"]) >= {"plan", "hits"}
+
+    connect(body)
+
+
+def test_remember_five_and_recall_them(connect: Callable[..., None], ns: str) -> None:
+    async def body(client: Client) -> None:
+        written = await call(client, "remember", {"memories": [{"content": c} for c in FIVE]})
+        assert len(written["created"]) == 5 and len(set(written["memory_ids"])) == 5
+        stats = await call(client, "stats", {})
+        assert stats["namespace"] == ns and stats["counts"]["memories"] == 5
+        for content in FIVE:
+            found = await call(client, "recall", {"question": content, "k": 3})
+            top = next(hit for hit in found["hits"] if hit["content"] == content)
+            assert 0 < top["confidence"] <= 1 and 0 < top["freshness"] <= 1
+            assert top["retrievers"]["semantic"]["rank"] >= 1 and found["plan"]
+        only = await call(client, "recall", {"question": "tea", "types": ["Preference"]})
+        assert only["hits"] == []  # all five are Facts
+
+    connect(body)
+
+
+def test_memory_lifecycle_tools(connect: Callable[..., None], ns: str) -> None:
+    async def body(client: Client) -> None:
+        written = await call(
+            client,
+            "remember",
+            {
+                "memories": [
+                    {
+                        "content": "Carol Danvers drives a red bicycle",
+                        "type": "Fact",
+                        "entities": ["Carol Danvers"],
+                        "session_id": "s-1",
+                    }
+                ],
+                "text": "Dan Brown owns a sailing boat",
+                "session_id": "s-2",
+            },
+        )
+        first, second = written["memory_ids"]
+        got = await call(client, "get_memory", {"memory_id": first})
+        assert got["content"] == "Carol Danvers drives a red bicycle"
+        assert [o["session_id"] for o in got["observations"]] == ["s-1"]
+        assert [h["id"] for h in got["history"]] == [first]
+        confirmed = await call(client, "confirm", {"memory_id": first})
+        assert confirmed["confidence"] > confirmed["confidence_before"] and confirmed["n"] == 2
+        corrected = await call(
+            client,
+            "correct",
+            {"memory_id": first, "content": "Carol Danvers drives a blue bicycle"},
+        )
+        assert corrected["old_id"] == first and corrected["new_id"] != first
+        history = await call(client, "get_memory", {"memory_id": first})
+        assert history["current"] is False
+        assert [h["id"] for h in history["history"]] == [first, corrected["new_id"]]
+        about = await call(client, "about_entity", {"name": "carol danvers"})
+        assert about["name"] == "Carol Danvers"
+        assert [m["content"] for m in about["memories"]] == ["Carol Danvers drives a blue bicycle"]
+        names = await call(client, "list_namespaces", {})
+        assert ns in names["namespaces"] and names["current"] == ns
+        dry = await call(client, "forget_session", {"session_id": "s-2", "dry_run": True})
+        assert dry["deleted"] == [second]
+        assert (await call(client, "get_memory", {"memory_id": second}))["id"] == second
+        gone = await call(client, "forget_session", {"session_id": "s-2"})
+        assert gone["deleted"] == [second] and gone["dry_run"] is False
+        missing = await failure(client, "get_memory", {"memory_id": second})
+        assert "memory_id" in missing and second in missing
+
+    connect(body)
+
+
+def test_bad_arguments_name_the_field(connect: Callable[..., None]) -> None:
+    async def body(client: Client) -> None:
+        assert "k" in await failure(client, "recall", {"question": "tea?", "k": 500})
+        assert "question" in await failure(client, "recall", {"k": 3})
+        text = await failure(
+            client, "remember", {"memories": [{"content": "x", "type": "Opinion"}]}
+        )
+        assert "memories.0.type" in text
+        assert "memories" in await failure(client, "remember", {})
+        assert "memory_id" in await failure(client, "confirm", {"memory_id": "no-such-id"})
+        assert "memory_id" in await failure(
+            client, "correct", {"memory_id": "no-such-id", "content": "anything"}
+        )
+        assert "name" in await failure(client, "about_entity", {"name": "Nobody Known"})
+        stats = await call(client, "stats", {})
+        assert stats["counts"]["memories"] == 0  # nothing was written by the failures
+
+    connect(body)
+
+
+def test_neo4j_memory_tools(connect: Callable[..., None]) -> None:
+    async def body(client: Client) -> None:
+        entities = [
+            {"name": "Erin Hale", "type": "person", "observations": ["Erin Hale speaks Dutch"]},
+            {"name": "Globex", "type": "company", "observations": []},
+        ]
+        created = await call(client, "create_entities", {"entities": entities})
+        assert created["result"] == entities
+        relation = {"source": "Erin Hale", "target": "Globex", "relationType": "WORKS_AT"}
+        assert (await call(client, "create_relations", {"relations": [relation]}))["result"] == [
+            relation
+        ]
+        added = await call(
+            client,
+            "add_observations",
+            {"observations": [{"entityName": "Globex", "observations": ["Globex sells widgets"]}]},
+        )
+        assert added["result"][0]["addedObservations"] == ["Globex sells widgets"]
+        found = await call(client, "find_memories_by_name", {"names": ["Globex", "Nobody"]})
+        assert [e["name"] for e in found["entities"]] == ["Globex"]
+        assert set(found["entities"][0]["observations"]) == {
+            "Globex is a company",
+            "Globex sells widgets",
+            "Erin Hale works at Globex",
+        }
+        assert found["relations"] == [relation]
+        graph = await call(client, "read_graph", {})
+        assert {e["name"] for e in graph["entities"]} == {"Erin Hale", "Globex"}
+        assert graph["relations"] == [relation]
+        searched = await call(client, "search_memories", {"query": "Which language does Erin speak?"})
+        erin = next(e for e in searched["entities"] if e["name"] == "Erin Hale")
+        assert "Erin Hale speaks Dutch" in erin["observations"]
+
+    connect(body)
+
+
+def test_multi_namespace_mode_keeps_namespaces_apart(
+    connect: Callable[..., None], new_namespace: Callable[[], str]
+) -> None:
+    a, b = new_namespace(), new_namespace()
+
+    async def body(client: Client) -> None:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert "namespace" in listed["recall"].input_schema["required"]
+        assert "namespace" not in listed["list_namespaces"].input_schema.get("properties", {})
+        await call(client, "remember", {"namespace": a, "text": "Fay Lin collects stamps"})
+        assert (await call(client, "stats", {"namespace": a}))["counts"]["memories"] == 1
+        assert (await call(client, "stats", {"namespace": b}))["counts"]["memories"] == 0
+        hits = await call(client, "recall", {"namespace": b, "question": "Fay Lin stamps"})
+        assert hits["hits"] == []
+        assert "namespace" in await failure(client, "stats", {"namespace": "bad namespace!"})
+
+    connect(body, multi=True)
