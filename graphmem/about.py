@@ -67,9 +67,7 @@ def about_entity(
     """
     hits = store.entity_search(namespace, [entity.id], limit)
     memories = store.get_memories(namespace, [h.memory_id for h in hits])
-    current = sorted(
-        (m for m in memories if m.is_current), key=lambda m: (-m.confidence, m.id)
-    )
+    current = sorted((m for m in memories if m.is_current), key=lambda m: (-m.confidence, m.id))
     views: list[RelationView] = []
     for relation in store.relation_subgraph(namespace, [entity.id], 1):
         if entity.id not in (relation.source_id, relation.target_id):
@@ -87,9 +85,7 @@ def about_entity(
             )
         )
     views.sort(key=lambda v: (v.predicate, v.source, v.target))
-    neighbours = tuple(
-        dict.fromkeys(v.target if v.direction == "out" else v.source for v in views)
-    )
+    neighbours = tuple(dict.fromkeys(v.target if v.direction == "out" else v.source for v in views))
     return EntityReport(
         entity=entity, memories=tuple(current), relations=tuple(views), neighbours=neighbours
     )

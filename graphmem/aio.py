@@ -212,7 +212,9 @@ class AsyncGraphMem:
 
     async def get(self, namespace: str, memory_id: str, *, with_embedding: bool = False) -> Memory:
         """:meth:`GraphMem.get`: a memory with its provenance."""
-        return await self.run_sync(self.sync.get, namespace, memory_id, with_embedding=with_embedding)
+        return await self.run_sync(
+            self.sync.get, namespace, memory_id, with_embedding=with_embedding
+        )
 
     async def history(self, namespace: str, memory_id: str) -> list[Memory]:
         """:meth:`GraphMem.history`: the memory and the chain that superseded it."""

@@ -139,7 +139,11 @@ def _parse(lines: Iterable[str]) -> _Parsed:
         elif kind == "association":
             try:
                 parsed.associations.append(
-                    (str(record["source_id"]), str(record["target_id"]), float(record["similarity"]))
+                    (
+                        str(record["source_id"]),
+                        str(record["target_id"]),
+                        float(record["similarity"]),
+                    )
                 )
             except (KeyError, TypeError, ValueError) as exc:
                 raise InvalidInputError(

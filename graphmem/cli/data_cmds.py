@@ -74,9 +74,7 @@ def remember(
         report = memory.remember(namespace, [candidate])
     memory_id = report.memory_ids[0] if report.memory_ids else None
     if as_json:
-        console.print_json(
-            json.dumps({"namespace": namespace, **report.model_dump(mode="json")})
-        )
+        console.print_json(json.dumps({"namespace": namespace, **report.model_dump(mode="json")}))
         return
     if report.created:
         outcome = "new memory"
@@ -120,9 +118,7 @@ def export(
 
 
 def import_(
-    path: Annotated[
-        str, typer.Argument(help="A file written by graphmem export ('-' for stdin).")
-    ],
+    path: Annotated[str, typer.Argument(help="A file written by graphmem export ('-' for stdin).")],
     namespace: Annotated[
         str | None,
         typer.Option(

@@ -14,9 +14,9 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer import _click as click  # typer 0.29 vendors click: its groups take these types
+from typer.core import TyperCommand, TyperGroup
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class LazyGroup(TyperGroup):
             return found
         entry = self.lazy[cmd_name]
         if self._listing:  # the group's own --help: the summary is enough
-            return click.Command(cmd_name, help=entry.summary, short_help=entry.summary)
+            return TyperCommand(cmd_name, help=entry.summary, short_help=entry.summary)
         command = entry.load(cmd_name)
         self.commands[cmd_name] = command
         return command

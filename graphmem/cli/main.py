@@ -12,9 +12,7 @@ import sys
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -96,7 +94,8 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(
     cls=lazy_group(_LAZY_BENCH_COMMANDS),
-    help="Benchmarks: retrieval quality (LoCoMo) and speed.", no_args_is_help=True
+    help="Benchmarks: retrieval quality (LoCoMo) and speed.",
+    no_args_is_help=True,
 )
 app.add_typer(bench_app, name="bench")
 console = Console(width=None if sys.stdout.isatty() else 160)
@@ -381,9 +380,7 @@ def correct(
     with open_memory(store, data_dir) as memory:
         old, new = memory.correct(namespace, memory_id, content)
     if as_json:
-        console.print_json(
-            json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content})
-        )
+        console.print_json(json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content}))
         return
     console.print(f"{old.id} superseded by [bold]{new.id}[/]: {new.content}")
 

@@ -81,5 +81,3 @@ def mcp(
         host=host,
         port=port,
     )
-
-

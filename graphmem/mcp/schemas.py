@@ -12,6 +12,7 @@ it keeps its calls.
 from __future__ import annotations
 
 from datetime import datetime
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.models import AwareDatetime, Memory, RecallHit
@@ -238,7 +239,9 @@ class EntityOut(BaseModel):
     name: str
     kind: str
     aliases: list[str]
-    memories: list[MemoryBrief] = Field(description="Current memories about it, most confident first.")
+    memories: list[MemoryBrief] = Field(
+        description="Current memories about it, most confident first."
+    )
     relations: list[RelationOut]
     neighbours: list[str] = Field(description="Entities it is related to.")
 
@@ -319,9 +322,7 @@ class ObservationAddition(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    entityName: str = Field(
-        min_length=1, max_length=512, description="The entity to add them to."
-    )
+    entityName: str = Field(min_length=1, max_length=512, description="The entity to add them to.")
     observations: list[str] = Field(min_length=1, description="Statements about it.")
 
 
@@ -338,4 +339,3 @@ class KnowledgeGraph(BaseModel):
 
     entities: list[KgEntity]
     relations: list[KgRelation]
-

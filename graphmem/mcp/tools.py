@@ -139,7 +139,9 @@ def tool_errors() -> Iterator[None]:
 
 
 # ------------------------------------------------------------------ argument types
-MemoryId = Annotated[str, Field(min_length=1, max_length=200, description="A memory id from recall.")]
+MemoryId = Annotated[
+    str, Field(min_length=1, max_length=200, description="A memory id from recall.")
+]
 SessionArg = Annotated[
     str | None,
     Field(None, max_length=200, description="Conversation/session id to record (optional)."),
@@ -529,9 +531,7 @@ def _unique(relations: list[KgRelation]) -> list[KgRelation]:
 async def search_memories(
     ctx: ToolContext,
     namespace: str,
-    query: Annotated[
-        str, Field(min_length=1, max_length=4000, description="What to search for.")
-    ],
+    query: Annotated[str, Field(min_length=1, max_length=4000, description="What to search for.")],
 ) -> KnowledgeGraph:
     """(mcp-neo4j-memory compatible) Search the knowledge graph: the entities of the
     best-matching memories (graphmem's recall, k = 10), each with those memories as

@@ -29,8 +29,8 @@ from graphmem.store.base import (
 )
 from graphmem.write.consolidation import consolidate
 from tests.contract.builders import T0, cosine, make_entity, make_memory, queries
-from tests.contract.lifecycle_data import TEXTS, ada, expected_links, workshop
 from tests.contract.facades import facade, release
+from tests.contract.lifecycle_data import TEXTS, ada, expected_links, workshop
 from tests.fakes import HashEmbedder
 
 

@@ -13,17 +13,14 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
+from mcp import Client
+from mcp.types import CallToolResult
 
-pytest.importorskip("mcp", reason="the mcp extra is part of the dev environment")
-
-from mcp import Client  # noqa: E402
-from mcp.types import CallToolResult  # noqa: E402
-
-from graphmem import GraphMem, Settings  # noqa: E402
-from graphmem.aio import AsyncGraphMem  # noqa: E402
-from graphmem.mcp.server import build_server  # noqa: E402
-from graphmem.store.base import MemoryStore  # noqa: E402
-from tests.fakes import HashEmbedder  # noqa: E402
+from graphmem import GraphMem, Settings
+from graphmem.aio import AsyncGraphMem
+from graphmem.mcp.server import build_server
+from graphmem.store.base import MemoryStore
+from tests.fakes import HashEmbedder
 
 GRAPHMEM_TOOLS = {
     "remember",
@@ -65,9 +62,7 @@ def connect(store: MemoryStore, ns: str) -> Iterator[Callable[..., None]]:
     facades: list[AsyncGraphMem] = []
 
     def run(body: Session, *, multi: bool = False) -> None:
-        memory = AsyncGraphMem(
-            memory=GraphMem(Settings(), store=store, embedder=HashEmbedder())
-        )
+        memory = AsyncGraphMem(memory=GraphMem(Settings(), store=store, embedder=HashEmbedder()))
         facades.append(memory)
         server = build_server(memory, namespace=None if multi else ns)
 
@@ -264,7 +259,9 @@ def test_neo4j_memory_tools(connect: Callable[..., None]) -> None:
         graph = await call(client, "read_graph", {})
         assert {e["name"] for e in graph["entities"]} == {"Erin Hale", "Globex"}
         assert graph["relations"] == [relation]
-        searched = await call(client, "search_memories", {"query": "Which language does Erin speak?"})
+        searched = await call(
+            client, "search_memories", {"query": "Which language does Erin speak?"}
+        )
         erin = next(e for e in searched["entities"] if e["name"] == "Erin Hale")
         assert "Erin Hale speaks Dutch" in erin["observations"]
 

@@ -354,7 +354,8 @@ def test_cli_bench_and_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     runner = CliRunner()
     out = tmp_path / "bench.json"
     result = runner.invoke(
-        app, ["bench", "locomo", str(data), "--json-out", str(out), "--data-dir", str(tmp_path / "b")]
+        app,
+        ["bench", "locomo", str(data), "--json-out", str(out), "--data-dir", str(tmp_path / "b")],
     )
     assert result.exit_code == 0, result.output
     assert "graphmem full pipeline" in result.output and "baseline rrf" in result.output
