@@ -30,9 +30,11 @@ from typing import Any, ParamSpec, TypeVar
 
 from graphmem.about import EntityReport
 from graphmem.errors import InvalidInputError
+from graphmem.guards.models import EntityDrift, FaithfulnessReport
 from graphmem.memory import GraphMem
 from graphmem.models import (
     ConsolidationReport,
+    Entity,
     Memory,
     MemoryCandidate,
     RecallQuery,
@@ -231,3 +233,36 @@ class AsyncGraphMem:
     async def namespaces(self) -> list[str]:
         """:meth:`GraphMem.namespaces`: namespaces with data in the store."""
         return await self.run_sync(self.sync.namespaces)
+
+    # -------------------------------------------------------------- guards (SPEC §10)
+    async def faithfulness(
+        self,
+        namespace: str,
+        answer: str,
+        memories: Sequence[str] | RecallResult | None = None,
+        *,
+        query: str | None = None,
+        k: int | None = None,
+    ) -> FaithfulnessReport:
+        """:meth:`GraphMem.faithfulness`: read-time faithfulness of an answer."""
+        return await self.run_sync(
+            self.sync.faithfulness, namespace, answer, memories, query=query, k=k
+        )
+
+    async def entity(self, namespace: str, name: str) -> Entity:
+        """:meth:`GraphMem.entity`: the entity a name, alias or first name resolves to."""
+        return await self.run_sync(self.sync.entity, namespace, name)
+
+    async def entity_memories(
+        self, namespace: str, name: str, *, include_history: bool = False
+    ) -> tuple[Entity, list[Memory]]:
+        """:meth:`GraphMem.entity_memories`: an entity and every memory mentioning it."""
+        return await self.run_sync(
+            self.sync.entity_memories, namespace, name, include_history=include_history
+        )
+
+    async def drift(
+        self, namespace: str, name: str | None = None, *, since: datetime | None = None
+    ) -> list[EntityDrift]:
+        """:meth:`GraphMem.drift`: concept drift per entity (reported, never acted on)."""
+        return await self.run_sync(self.sync.drift, namespace, name, since=since)

@@ -60,7 +60,8 @@ def bench_lifecycle(
         Path | None, typer.Option("--json-out", help="Write the report as JSON to this file.")
     ] = None,
     failures: Annotated[
-        int, typer.Option(min=0, help="Print up to N failed questions per mode (all in --json-out).")
+        int,
+        typer.Option(min=0, help="Print up to N failed questions per mode (all in --json-out)."),
     ] = 0,
 ) -> None:
     """Memory over time: updates, negations, corrections, use and consolidation.

@@ -381,3 +381,20 @@ def test_the_explanation_names_the_weight_formula(
     assert exploratory.plan == "exploratory"  # MMR plans get no session support
     assert formula.replace("(RRF + session support)", "RRF") in exploratory.notes
     gm._reader.close()
+
+
+def test_async_facade_has_every_method_of_graphmem() -> None:
+    """AsyncGraphMem mirrors GraphMem: same public methods, same parameters, awaited."""
+    import inspect
+
+    from graphmem.aio import AsyncGraphMem
+
+    for name, method in inspect.getmembers(GraphMem, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        twin = getattr(AsyncGraphMem, name, None)
+        assert twin is not None, f"AsyncGraphMem lacks {name}()"
+        assert inspect.iscoroutinefunction(twin) or inspect.isasyncgenfunction(twin), name
+        assert list(inspect.signature(twin).parameters) == list(
+            inspect.signature(method).parameters
+        ), name
