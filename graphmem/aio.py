@@ -30,11 +30,12 @@ from typing import Any, ParamSpec, TypeVar
 
 from graphmem.about import EntityReport
 from graphmem.errors import InvalidInputError
-from graphmem.guards.models import EntityDrift, FaithfulnessReport
 from graphmem.memory import GraphMem
 from graphmem.models import (
     ConsolidationReport,
     Entity,
+    EntityDrift,
+    FaithfulnessReport,
     Memory,
     MemoryCandidate,
     RecallQuery,
