@@ -260,7 +260,10 @@ def bench_latency(
         ``RecallResult.timings_ms``: embed, plan, each retriever, retrievers (the
         concurrent block), fusion, hydration, ranking, access_submit, total),
         ``stages_p95``, ``plans``, ``build_s``, ``peak_rss_mb``,
-        ``past_embedded_warn_size`` and the configuration (:func:`configuration`).
+        ``past_embedded_warn_size``, ``semantic_recall_at_10`` (the store's vector search
+        against exact cosine on the bench's query embeddings), ``index_recall_at_10`` (on
+        ``index_recall_sample`` stored embeddings; :mod:`graphmem.store.recall_monitor`),
+        ``vector_recall_alert`` and the configuration (:func:`configuration`).
     """
     ns = namespace or f"bench-latency-{n}"
     memory.open()
@@ -283,6 +286,7 @@ def bench_latency(
             for stage, ms in result.timings_ms.items():
                 stages.setdefault(stage, []).append(ms)
     memory._reader.flush()
+    recall = _semantic_recall(memory, ns, queries)
     return {
         **configuration(memory),
         "n": n,
@@ -293,11 +297,31 @@ def bench_latency(
         "p50_ms": round(percentile(totals, 50), 2),
         "p95_ms": round(percentile(totals, 95), 2),
         "p99_ms": round(percentile(totals, 99), 2),
+        **recall,
         "stages": {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())},
         "stages_p95": {k: round(percentile(v, 95), 2) for k, v in sorted(stages.items())},
         "peak_rss_mb": round(peak_rss_mb(), 1),
         "past_embedded_warn_size": memory.store.name == "embedded"
         and n > memory.settings.embedded_warn_size,
+    }
+
+
+def _semantic_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -> dict[str, Any]:
+    """Recall@10 of the store's vector search (the semantic stage) against exact cosine, so
+    that speed is never bought with silent misses (SPEC §10): for the bench's own query
+    embeddings, and for 100 stored embeddings as queries (what ``doctor --index-recall``
+    measures)."""
+    from graphmem.store.recall_monitor import exact_searchable, index_recall
+
+    exact = exact_searchable(memory.store, namespace)
+    vectors = memory.embedder.embed(list(queries))
+    on_queries = index_recall(memory.store, namespace, queries=vectors, exact=exact)
+    sampled = index_recall(memory.store, namespace, sample=100, exact=exact)
+    return {
+        "semantic_recall_at_10": on_queries.recall,
+        "index_recall_at_10": sampled.recall,
+        "index_recall_sample": sampled.queries,
+        "vector_recall_alert": memory.settings.vector_recall_alert,
     }
 
 

@@ -73,6 +73,15 @@ class Settings(BaseSettings):
             " store's index timeout)."
         ),
     )
+    neo4j_vector_quantization: Literal["scalar", "none", "binary"] = Field(
+        "scalar",
+        description=(
+            "vector.quantization.type of the Neo4j vector index on 2026.06+ (ignored on 5.26):"
+            " scalar keeps recall@10 >= 0.98 at 384 dimensions; binary (the server's default"
+            " since 2026.08) loses much of it. Changing it recreates the index at open;"
+            " `graphmem doctor --index-recall` measures the result."
+        ),
+    )
     embedded_warn_size: int = Field(
         10_000,
         ge=1,

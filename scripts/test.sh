@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# The project's one test command: lint, type-check and test against a real Neo4j 5.26.
+# The project's one test command: lint, type-check and test against a real Neo4j — the full
+# suite on Neo4j 2026.08 (the default server), then the Neo4j store's suites on 5.26 LTS.
 #
 #   scripts/test.sh                      # everything
-#   scripts/test.sh tests/unit -q        # extra arguments go to pytest
+#   scripts/test.sh tests/unit -q        # extra arguments go to pytest (no 5.26 pass then)
 #
 # Steps: make .venv (pip install -e '.[dev]') if missing or pyproject.toml changed; find a
-# Neo4j; ruff check; mypy; pytest. Every step runs; the exit code is non-zero if any failed.
+# Neo4j; ruff check; mypy; pytest; then the LTS pass: the store contract suite and the Neo4j
+# store's integration tests again on Neo4j 5.26 (tools/neo4j-local with NEO4J_LOCAL_VERSION,
+# Bolt port $GRAPHMEM_TEST_LTS_BOLT_PORT, default 7688), unless GRAPHMEM_TEST_LTS=0 or pytest
+# arguments were given (GRAPHMEM_TEST_LTS=1 forces it). GRAPHMEM_TEST_NEO4J_LTS_URI points it
+# at a 5.26 server of your own instead. Every step runs; the exit code is non-zero if any failed.
 #
 # Which Neo4j, first match wins:
 #   1. GRAPHMEM_TEST_NEO4J_URI already set (+ _USER / _PASSWORD): used as is.
@@ -84,6 +89,10 @@ cleanup() {
         pkill -TERM -P "$NEO4J_JOB" 2>/dev/null # its `neo4j-local start` / `docker compose`
         kill -TERM "$NEO4J_JOB" 2>/dev/null
         wait "$NEO4J_JOB" 2>/dev/null
+    fi
+    if [[ -f "$STATE/started_lts" ]]; then
+        log "stopping the Neo4j LTS server this script started"
+        env "${lts_env[@]}" "$NEO4J_LOCAL" stop >&2 || true
     fi
     case "$(cat "$STATE/started" 2>/dev/null)" in
         compose)
@@ -188,6 +197,43 @@ else
 fi
 
 step "pytest $*" "$PY" -m pytest "$@"
+
+# --- the LTS pass: the Neo4j store on 5.26 -----------------------------------------------------
+LTS_VERSION="${GRAPHMEM_TEST_LTS_VERSION:-5.26.4}"
+LTS_TESTS=(tests/contract tests/integration/test_neo4j_store.py
+    tests/integration/test_neo4j_index_paths.py tests/integration/test_index_recall.py)
+lts_env=(NEO4J_LOCAL_VERSION="$LTS_VERSION" NEO4J_LOCAL_RUN_DIR=run-lts NEO4J_LOCAL_BROWSER=0
+    NEO4J_LOCAL_BOLT_PORT="${GRAPHMEM_TEST_LTS_BOLT_PORT:-7688}"
+    NEO4J_LOCAL_HTTP_PORT="${GRAPHMEM_TEST_LTS_HTTP_PORT:-7475}")
+
+lts_pass() {
+    local uri="${GRAPHMEM_TEST_NEO4J_LTS_URI:-}"
+    if [[ -z "$uri" ]]; then
+        # one server at a time on a small machine: the 2026 one this script started goes first
+        if [[ "$(cat "$STATE/started" 2>/dev/null)" == local ]]; then
+            "$NEO4J_LOCAL" stop >&2 || true
+            rm -f "$STATE/started"
+        fi
+        echo lts >"$STATE/started_lts"
+        env "${lts_env[@]}" "$NEO4J_LOCAL" start >&2 || return 1
+        uri="$(env "${lts_env[@]}" "$NEO4J_LOCAL" uri)"
+        unset GRAPHMEM_TEST_NEO4J_USER GRAPHMEM_TEST_NEO4J_PASSWORD
+    fi
+    log "Neo4j $LTS_VERSION (LTS) at $uri"
+    GRAPHMEM_TEST_NEO4J_URI="$uri" "$PY" -m pytest -m neo4j "${LTS_TESTS[@]}"
+}
+
+stop_lts() {
+    if [[ -f "$STATE/started_lts" ]]; then
+        env "${lts_env[@]}" "$NEO4J_LOCAL" stop >&2 || true
+        rm -f "$STATE/started_lts"
+    fi
+}
+
+if [[ "${GRAPHMEM_TEST_LTS:-}" == 1 || ( -z "${GRAPHMEM_TEST_LTS:-}" && $# -eq 0 ) ]]; then
+    step "pytest on Neo4j $LTS_VERSION (the store contract and Neo4j store suites)" lts_pass
+    stop_lts
+fi
 
 if ((${#FAILED[@]})); then
     log "FAILED: ${FAILED[*]}"

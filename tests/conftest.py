@@ -2,7 +2,7 @@
 
 Sections (add new ones below, each under its own banner):
 
-1. Neo4j — a real Neo4j 5.26 server for integration tests: ``neo4j_server``,
+1. Neo4j — a real Neo4j (2026.x or 5.26) server for integration tests: ``neo4j_server``,
    ``neo4j_driver``, ``wipe_database`` and the automatic ``neo4j`` marker.
 """
 
@@ -33,7 +33,9 @@ from neo4j import Driver, GraphDatabase
 # Tests that use `neo4j_server` or `neo4j_driver` (directly or through another fixture) get
 # the `neo4j` marker automatically, so `pytest -m "not neo4j"` runs everything else.
 
-NEO4J_IMAGE = "neo4j:5.26-community"
+NEO4J_IMAGE = "neo4j:2026.08.1-community"  # docker-compose.yml's; 5.26 LTS is supported too
+#: Version prefixes of the servers graphmem supports (the default 2026.x and 5.26 LTS).
+SUPPORTED_SERVERS = ("2026.", "5.26.")
 NEO4J_FIXTURES = frozenset({"neo4j_server", "neo4j_driver"})
 _CONTAINER_PASSWORD = "graphmem-test-only"  # throwaway container; Neo4j 5 needs 8+ characters
 _WIPE_BATCH = 10_000
@@ -134,7 +136,7 @@ def _neo4j_container() -> Iterator[Neo4jServer]:
 
 @pytest.fixture(scope="session")
 def neo4j_server() -> Iterator[Neo4jServer]:
-    """A reachable Neo4j 5.26 server for the whole session (see the resolution order above)."""
+    """A reachable Neo4j 2026.x or 5.26 server for the whole session (see the resolution order above)."""
     uri = os.environ.get("GRAPHMEM_TEST_NEO4J_URI", "").strip()
     if uri:
         password = os.environ.get("GRAPHMEM_TEST_NEO4J_PASSWORD") or None

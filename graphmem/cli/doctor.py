@@ -36,3 +36,44 @@ def run_doctor(console: Console, memory: GraphMem) -> bool:
     memory.close()
     console.print("[green]✓ ok[/]" if ok else "[red]✗ problems found[/]")
     return ok
+
+
+def run_index_recall(
+    console: Console, memory: GraphMem, *, sample: int, max_namespaces: int = 20
+) -> bool:
+    """``graphmem doctor --index-recall`` (SPEC §10): recall@10 of the store's vector search
+    against exact cosine, per namespace (the largest ``max_namespaces``), with ``sample``
+    stored embeddings as queries; ``True`` when none is below ``vector_recall_alert``."""
+    from graphmem.store.recall_monitor import index_recall
+
+    threshold = memory.settings.vector_recall_alert
+    memory.open()
+    try:
+        sizes = {ns: memory.store.count_memories(ns) for ns in memory.namespaces()}
+        chosen = sorted(sizes, key=lambda ns: (-sizes[ns], ns))[:max_namespaces]
+        if len(sizes) > len(chosen):
+            console.print(f"index recall: the {len(chosen)} largest of {len(sizes)} namespaces")
+        ok = True
+        for namespace in chosen:
+            with console.status(f"index recall: {namespace} ({sizes[namespace]} memories)"):
+                found = index_recall(memory.store, namespace, sample=sample)
+            if not found.queries:
+                console.print(f"  recall@10 {namespace}: no searchable memories")
+                continue
+            bad = found.alert(threshold)
+            ok &= not bad
+            mark = "[red]✗" if bad else "[green]✓"
+            console.print(
+                f"  {mark} recall@10 {namespace}: {found.recall:.3f}[/] (worst query"
+                f" {found.worst:.2f}; {found.queries} sampled queries over {found.memories}"
+                f" searchable memories; alert below {threshold:.2f})"
+            )
+    finally:
+        memory.close()
+    if not ok:
+        console.print(
+            "[red]✗ vector index recall below vector_recall_alert[/]: the index loses"
+            " neighbours the exact search finds (on Neo4j 2026.x check"
+            " GRAPHMEM_NEO4J_VECTOR_QUANTIZATION: binary loses recall; scalar is the default)"
+        )
+    return ok

@@ -541,11 +541,33 @@ def demo(
 
 
 @app.command()
-def doctor(store: StoreOpt = None, data_dir: DataDir = None) -> None:
+def doctor(
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    index_recall: Annotated[
+        bool,
+        typer.Option(
+            "--index-recall",
+            help="Also measure recall@10 of the vector search against exact cosine per"
+            " namespace (SPEC §10); exit 1 below vector_recall_alert (0.95).",
+        ),
+    ] = False,
+    sample: Annotated[
+        int,
+        typer.Option(
+            "--sample",
+            min=1,
+            help="--index-recall: stored embeddings used as queries per namespace.",
+        ),
+    ] = 100,
+) -> None:
     """Check the store: connection, server version, schema and index states."""
-    from graphmem.cli.doctor import run_doctor
+    from graphmem.cli.doctor import run_doctor, run_index_recall
 
-    ok = run_doctor(console, open_memory(store, data_dir))
+    memory = open_memory(store, data_dir)
+    ok = run_doctor(console, memory)
+    if index_recall:
+        ok = run_index_recall(console, memory, sample=sample) and ok
     raise typer.Exit(0 if ok else 1)
 
 

@@ -6,6 +6,13 @@ statement root without the suffix, e.g. ``"read/vector_search"`` or
 folder of an installed wheel (``cypher/`` is packaged there) or, in a source
 checkout, the repository's ``cypher/`` folder.
 
+Statements are written for Neo4j 5.26 LTS (``CYPHER 5``, which 2026.x servers still run by
+default). Where a newer server does better, a statement has a variant for that server's
+Cypher **dialect** below ``<root>/<dialect>/`` under the same name, with the same
+parameters: ``cypher25/`` holds the Neo4j 2026.06+ forms (the in-index filtered vector
+search ``SEARCH`` and a vector index declaring filter properties, both ``CYPHER 25``).
+:func:`load` with a dialect returns the variant where one exists, else the base statement.
+
 Examples
 --------
 >>> "read/vector_search" in names()
@@ -22,9 +29,11 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-__all__ = ["code_only", "load", "names", "parameters", "root"]
+__all__ = ["DIALECTS", "code_only", "load", "names", "parameters", "root", "variants"]
 
 SUFFIX = ".cypher"
+#: Dialect folders below the root: each holds variants of base statements, same names.
+DIALECTS = ("cypher25",)
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)+$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -45,43 +54,64 @@ def root() -> Traversable:
 
 
 @functools.cache
-def load(name: str) -> str:
+def load(name: str, dialect: str | None = None) -> str:
     """The statement called ``name`` (cached), without its trailing ``;`` or whitespace.
 
     Parameters
     ----------
     name : str
         ``"<folder>/<file stem>"``, lower-case, e.g. ``"write/upsert_memories"``.
+    dialect : str, optional
+        One of :data:`DIALECTS`: its variant of the statement when it has one.
 
     Raises
     ------
     KeyError
-        If no such statement exists.
+        If no such statement (or dialect) exists.
     """
-    if not _NAME.match(name):
+    if not _NAME.match(name) or name.partition("/")[0] in DIALECTS:
         raise KeyError(f"not a statement name: {name!r} (expected e.g. 'read/vector_search')")
+    if dialect is not None:
+        if dialect not in DIALECTS:
+            raise KeyError(f"unknown Cypher dialect {dialect!r} (known: {', '.join(DIALECTS)})")
+        if name in variants(dialect):
+            return _read(f"{dialect}/{name}")
+    return _read(name)
+
+
+def _read(path: str) -> str:
     node = root()
-    for part in f"{name}{SUFFIX}".split("/"):
+    for part in f"{path}{SUFFIX}".split("/"):
         node = node / part
     if not node.is_file():
-        raise KeyError(f"no Cypher statement {name!r} under {root()}")
+        raise KeyError(f"no Cypher statement {path!r} under {root()}")
     return node.read_text(encoding="utf-8").strip().rstrip(";").rstrip()
+
+
+def _walk(node: Traversable, prefix: str, found: list[str], skip: tuple[str, ...] = ()) -> None:
+    for child in node.iterdir():
+        if child.is_dir() and child.name not in skip:
+            _walk(child, f"{prefix}{child.name}/", found)
+        elif child.name.endswith(SUFFIX):
+            found.append(prefix + child.name[: -len(SUFFIX)])
 
 
 @functools.cache
 def names() -> tuple[str, ...]:
-    """Every statement name, sorted (``schema/...`` names sort in application order)."""
+    """Every base statement name, sorted (``schema/...`` names sort in application order)."""
     found: list[str] = []
-
-    def walk(node: Traversable, prefix: str) -> None:
-        for child in node.iterdir():
-            if child.is_dir():
-                walk(child, f"{prefix}{child.name}/")
-            elif child.name.endswith(SUFFIX):
-                found.append(prefix + child.name[: -len(SUFFIX)])
-
-    walk(root(), "")
+    _walk(root(), "", found, skip=DIALECTS)
     return tuple(sorted(found))
+
+
+@functools.cache
+def variants(dialect: str) -> frozenset[str]:
+    """Names of the base statements that ``dialect`` replaces (each must be a base name)."""
+    folder = root() / dialect
+    found: list[str] = []
+    if folder.is_dir():
+        _walk(folder, "", found)
+    return frozenset(found)
 
 
 def code_only(statement: str) -> str:

@@ -8,7 +8,7 @@ and ``tests/unit/test_cypher_files.py`` checks it against the ``$parameters`` ea
 
 from __future__ import annotations
 
-__all__ = ["QUERY_PARAMS", "REQUIRED_INDEXES"]
+__all__ = ["DIALECT_PARAMS", "QUERY_PARAMS", "REQUIRED_INDEXES", "expected_params"]
 
 _NS = frozenset({"namespace"})
 _ROWS = frozenset({"namespace", "rows"})
@@ -103,7 +103,22 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "maintenance/set_lifecycle": _ROWS,
     "maintenance/add_associations": _ROWS,
     "maintenance/associations": _IDS,
+    "maintenance/drop_memory_embedding": _NONE,
 }
+# A dialect's variant of a statement (graphmem.store._cypher) takes the base statement's
+# parameters unless listed here.
+DIALECT_PARAMS: dict[tuple[str, str], frozenset[str]] = {
+    ("cypher25", "schema/010_memory_embedding"): frozenset({"dimensions", "quantization"}),
+}
+
+
+def expected_params(name: str, dialect: str | None) -> frozenset[str] | None:
+    """The parameter keys statement ``name`` takes in ``dialect`` (None: no such statement)."""
+    if dialect is not None and (dialect, name) in DIALECT_PARAMS:
+        return DIALECT_PARAMS[(dialect, name)]
+    return QUERY_PARAMS.get(name)
+
+
 # Indexes (and constraint-backing indexes) that must be ONLINE after open().
 REQUIRED_INDEXES: tuple[str, ...] = (
     "schema_migration_key",

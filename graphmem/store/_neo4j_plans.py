@@ -18,6 +18,17 @@ import numpy as np
 
 from graphmem.store.base import ScoredId
 
+# Namespaces of at most this many memories are searched by exact cosine rather than through
+# the vector index (Neo4jStore's exact_search_max default), per server: on 5.26 the index is
+# post-filtered and costs ~30-70 ms at any namespace size while an exact scan costs ~0.1 ms a
+# memory; on 2026.06+ the in-index filtered search costs ~10-30 ms at 1k-100k (measured k = 50,
+# 384 dims, 2 loaded cores: 400 memories 53 ms either way, 1 000 exact 78 ms vs index 30 ms).
+POST_FILTER_EXACT_MAX = 1_000
+FILTERED_EXACT_MAX = 400
+# The in-index filtered search (2026.06+) is asked for FILTERED_OVERFETCH x k memories, at least
+# FILTERED_MIN_FETCH_K, then re-scored exactly (the index quantises; HNSW is approximate).
+FILTERED_OVERFETCH = 2
+FILTERED_MIN_FETCH_K = 50
 # vector_search's own floor: an HNSW query costs ~10 ms for 10 neighbours and ~27 ms for 100
 # at 100k memories, per query row (a dedup batch sends 256 rows), and 32 keep its recall high.
 VECTOR_MIN_FETCH_K = 32

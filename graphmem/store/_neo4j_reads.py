@@ -32,9 +32,13 @@ MAX_HOPS = 3  # relation_subgraph's Cypher pattern is bounded at 3 hops
 class Neo4jReads:
     """Lookups and retrievers of :class:`graphmem.store.neo4j.Neo4jStore`."""
 
-    def __init__(self, *, dim: int, exact_search_max: int) -> None:
+    def __init__(self, *, dim: int, exact_search_max: int | None) -> None:
         self._dim = dim
-        self._exact_search_max = exact_search_max
+        self._exact_search_max_setting = exact_search_max
+        # The server's Cypher dialect (graphmem.store._cypher), set by open(): None on 5.26,
+        # "cypher25" on 2026.06+ (in-index filtered vector search).
+        self._dialect: str | None = None
+        self._index_config: dict[str, Any] = {}
         self._stats = plans.TTLCache(plans.STATS_TTL_S, plans.STATS_MAX_ENTRIES)
         self._sizes = plans.TTLCache(plans.SIZE_TTL_S, plans.STATS_MAX_ENTRIES)
 
@@ -42,6 +46,17 @@ class Neo4jReads:
     def dim(self) -> int:
         """Embedding dimension of the store."""
         return self._dim
+
+    @property
+    def _filtered(self) -> bool:
+        """The vector index filters inside the graph walk (Neo4j 2026.06+)."""
+        return self._dialect is not None
+
+    @property
+    def _exact_search_max(self) -> int:
+        if self._exact_search_max_setting is not None:
+            return self._exact_search_max_setting
+        return plans.FILTERED_EXACT_MAX if self._filtered else plans.POST_FILTER_EXACT_MAX
 
     def _run(
         self, name: str, params: Mapping[str, Any], *, write: bool = False
@@ -143,7 +158,14 @@ class Neo4jReads:
     ) -> list[list[ScoredId]]:
         """Top-``k`` memories by cosine (rounded to 6 decimals) for each query row.
 
-        A namespace of at most ``exact_search_max`` memories is searched exactly
+        On Neo4j 2026.06+ the vector index filters by namespace and visibility inside
+        its graph walk (``SEARCH``, the ``cypher25`` statement): it is asked for
+        ``FILTERED_OVERFETCH·k`` memories (at least ``FILTERED_MIN_FETCH_K``), which
+        are re-scored exactly and cut to ``k``; only namespaces of at most
+        ``exact_search_max`` memories (default ``FILTERED_EXACT_MAX``) and dedup
+        batches on namespaces up to ``CLIENT_EXACT_MAX`` are searched exactly.
+
+        On 5.26: a namespace of at most ``exact_search_max`` memories is searched exactly
         (``vector.similarity.cosine`` over the namespace). A batch of at least
         ``CLIENT_EXACT_MIN_ROWS`` rows (dedup) on a namespace of at most
         ``CLIENT_EXACT_MAX`` memories is searched exactly too, in numpy on the
@@ -172,7 +194,19 @@ class Neo4jReads:
         client_exact = batch and (
             not self._large(namespace) or self._size(namespace) <= plans.CLIENT_EXACT_MAX
         )
-        if k <= MAX_FETCH_K and self._large(namespace) and not client_exact:
+        if self._filtered and self._large(namespace) and not client_exact:
+            indexed = [i for i, row in enumerate(rows) if any(row)]
+            if indexed:
+                fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
+                params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
+                params["embeddings"] = [rows[i] for i in indexed]
+                for record in self._run("read/vector_search", params):
+                    # the walk stops with fewer only when fewer memories pass the filter
+                    results[indexed[record["row"]]] = _scored(record["hits"])
+                for i in indexed:
+                    if results[i] is None:
+                        results[i] = []
+        elif k <= MAX_FETCH_K and self._large(namespace) and not client_exact:
             share = self._size(namespace) / max(self._all_size(), self._size(namespace), 1)
             fetch_k = max(
                 plans.VECTOR_MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / max(share, 1e-9))

@@ -1,4 +1,11 @@
-"""The Neo4j store: graphmem on Neo4j 5.26 LTS (SPEC §6). The only module that imports ``neo4j``.
+"""The Neo4j store: graphmem on Neo4j 2026.x or 5.26 LTS (SPEC §6). The only module that
+imports ``neo4j``.
+
+The store reads the server's version once, at :meth:`Neo4jStore.open`
+(``dbms.components()``), and picks its Cypher by it: on Neo4j 2026.06 and later the
+``cypher25`` variants of :mod:`graphmem.store._cypher` (a vector index that declares
+filter properties and an in-index filtered ``SEARCH``); on 5.26 (and anything between)
+the base statements (the HNSW index post-filtered, exact scans for small namespaces).
 
 Every statement is a file of ``cypher/`` loaded by name (:mod:`graphmem.store._cypher`)
 and run through one seam, :meth:`Neo4jStore._run` / :class:`_Tx`, which checks its
@@ -55,7 +62,7 @@ from graphmem.errors import (
 from graphmem.store import _cypher
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_maintenance import Neo4jMaintenance
-from graphmem.store._neo4j_params import QUERY_PARAMS, REQUIRED_INDEXES
+from graphmem.store._neo4j_params import QUERY_PARAMS, REQUIRED_INDEXES, expected_params
 from graphmem.store.base import AccessUpdate, WriteBatch
 
 if TYPE_CHECKING:
@@ -67,6 +74,14 @@ logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 SUPPORTED_VERSION = (5, 26)
+# From this version on the store uses the Cypher 25 variants: in-index filtered vector search
+# (GA 2026.02) with `IN` in its filter and an explicit `vector.quantization.type` (2026.06).
+FILTERED_VECTOR_VERSION = (2026, 6)
+CYPHER25 = "cypher25"
+#: Accepted ``vector_quantization`` values (2026.06+; 5.26 does not quantise by option).
+QUANTIZATIONS = ("scalar", "none", "binary")
+# The vector index properties a filtered SEARCH needs (besides the embedding itself).
+FILTER_PROPERTIES = ("namespace", "tier", "retrievable", "superseded_by")
 URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 UNAVAILABLE_HINT = "start it with `docker compose up -d` or `tools/neo4j-local/neo4j-local start`"
 _TIMED_OUT = "Neo.ClientError.Transaction.TransactionTimedOut"  # also ...ClientConfiguration
@@ -113,12 +128,21 @@ class Neo4jStore(Neo4jMaintenance):
     allow_no_auth : bool
         Accept a server that has authentication disabled (local tests only;
         ``GRAPHMEM_NEO4J_ALLOW_NO_AUTH``). Without it :meth:`open` refuses one.
-    exact_search_max : int
+    exact_search_max : int, optional
         Namespaces of at most this many memories are searched by exact cosine
-        instead of the HNSW index (see :meth:`vector_search`). Measured on 5.26
-        (384 dimensions, k = 50): an exact scan costs ~0.1 ms per memory, the
-        index ~30–70 ms whatever the size; they cross near 500. The default keeps
-        namespaces up to 1 000 exact (the embedded store's results, for ~0.1 s).
+        instead of the HNSW index (see :meth:`vector_search`). Default: by server.
+        On 5.26 (384 dimensions, k = 50) an exact scan costs ~0.1 ms per memory,
+        the post-filtered index ~30–70 ms whatever the size; they cross near 500,
+        and the default keeps namespaces up to 1 000 exact (the embedded store's
+        results, for ~0.1 s). On 2026.06+ the filtered index costs a few ms at
+        any namespace size, so only tiny namespaces are scanned
+        (:data:`graphmem.store._neo4j_plans.FILTERED_EXACT_MAX`).
+    vector_quantization : str
+        ``vector.quantization.type`` of the vector index on Neo4j 2026.06+:
+        ``"scalar"`` (default), ``"none"`` or ``"binary"`` (the server's own default
+        since 2026.08, which loses recall at 384 dimensions: ``graphmem doctor
+        --index-recall`` measures it). An index of another form is recreated at
+        :meth:`open`. Ignored on 5.26.
     index_timeout_s : int
         How long :meth:`open` waits for indexes to come online.
     transaction_timeout_s : float
@@ -143,18 +167,29 @@ class Neo4jStore(Neo4jMaintenance):
         database: str = "neo4j",
         dim: int = 384,
         allow_no_auth: bool = False,
-        exact_search_max: int = 1_000,
+        exact_search_max: int | None = None,
         index_timeout_s: int = 300,
         transaction_timeout_s: float = 30.0,
+        vector_quantization: str = "scalar",
     ) -> None:
         if not 1 <= dim <= 4096:
             raise ConfigurationError(f"embedding dim must be in [1, 4096] (Neo4j 5.26), got {dim}")
         _check_uri(uri)
-        if exact_search_max < 0 or index_timeout_s < 1 or not transaction_timeout_s > 0:
+        if (
+            (exact_search_max is not None and exact_search_max < 0)
+            or index_timeout_s < 1
+            or not transaction_timeout_s > 0
+        ):
             raise ConfigurationError(
                 "need exact_search_max >= 0, index_timeout_s >= 1 and transaction_timeout_s > 0"
             )
+        if vector_quantization not in QUANTIZATIONS:
+            raise ConfigurationError(
+                f"vector_quantization must be one of {', '.join(QUANTIZATIONS)},"
+                f" got {vector_quantization!r}"
+            )
         super().__init__(dim=dim, exact_search_max=exact_search_max)
+        self._quantization = vector_quantization
         self._uri = uri
         self._user = user
         self._password = password
@@ -179,6 +214,7 @@ class Neo4jStore(Neo4jMaintenance):
             dim=settings.embedding_dim,
             allow_no_auth=settings.neo4j_allow_no_auth,
             transaction_timeout_s=settings.neo4j_transaction_timeout_s,
+            vector_quantization=settings.neo4j_vector_quantization,
         )
 
     def __enter__(self) -> Neo4jStore:
@@ -227,7 +263,9 @@ class Neo4jStore(Neo4jMaintenance):
             driver.close()
 
     def server_info(self) -> dict[str, Any]:
-        """Where the store is connected: uri, address, agent, version, edition, database."""
+        """Where the store is connected: uri, address, agent, version, edition, database,
+        and ``cypher``: the statement dialect chosen for the version (``"cypher5"`` or
+        ``"cypher25"``)."""
         self._require_driver()
         return dict(self._server)
 
@@ -305,7 +343,7 @@ class Neo4jStore(Neo4jMaintenance):
     # -- the statement seam ---------------------------------------------------
     def _prepare(self, name: str, params: Mapping[str, Any]) -> str:
         """The text of statement ``name`` after checking ``params`` against QUERY_PARAMS."""
-        expected = QUERY_PARAMS.get(name)
+        expected = expected_params(name, self._dialect)
         if expected is None or frozenset(params) != expected:
             raise StoreError(
                 f"internal error: statement called with keys {sorted(params)},"
@@ -313,7 +351,7 @@ class Neo4jStore(Neo4jMaintenance):
                 query=name,
             )
         logger.debug("neo4j %s keys=%s", name, sorted(params))
-        return _cypher.load(name)
+        return _cypher.load(name, self._dialect)
 
     def _run(
         self,
@@ -465,21 +503,39 @@ class Neo4jStore(Neo4jMaintenance):
         if major_minor < SUPPORTED_VERSION:
             raise ConfigurationError(
                 f"Neo4j {version} at {self._uri} is too old: graphmem needs Neo4j 5.26 LTS"
+                " or 2026.06+"
             )
-        if major_minor != SUPPORTED_VERSION:
-            logger.warning("graphmem is written for Neo4j 5.26 LTS; %s runs %s", self._uri, version)
+        self._dialect = CYPHER25 if major_minor >= FILTERED_VECTOR_VERSION else None
+        self._server["cypher"] = self._dialect or "cypher5"
+        if major_minor != SUPPORTED_VERSION and self._dialect is None:
+            logger.warning(
+                "graphmem runs Neo4j 5.26 LTS or 2026.06+; %s runs %s (using the 5.26 statements)",
+                self._uri,
+                version,
+            )
 
     def _apply_schema(self) -> None:
         """Apply the ``schema/`` statements not yet recorded, each in its own transaction,
         record them as ``(:SchemaMigration {name})``, wait for the indexes, check them."""
         applied = {row["name"] for row in self._run("maintenance/applied_migrations", {})}
-        values = {"dimensions": self._dim}
+        values: dict[str, Any] = {"dimensions": self._dim, "quantization": self._quantization}
         slow = max(self._timeout_s, float(self._index_timeout_s))  # index population
+        if self._vector_index_outdated():
+            logger.warning(
+                "neo4j schema: recreating the vector index memory_embedding for Neo4j %s"
+                " (filter properties %s, %s quantization); the memories' vectors are"
+                " re-indexed now, which takes a while on a large database",
+                self._server.get("version"),
+                ", ".join(FILTER_PROPERTIES),
+                self._quantization,
+            )
+            self._run("maintenance/drop_memory_embedding", {}, write=True, timeout_s=slow)
+            applied.discard("010_memory_embedding")
         for name in _cypher.names():
             stem = name.partition("/")[2]
             if not name.startswith("schema/") or stem in applied:
                 continue
-            params = {key: values[key] for key in QUERY_PARAMS.get(name, ())}
+            params = {key: values[key] for key in expected_params(name, self._dialect) or ()}
             self._run(name, params, write=True, timeout_s=slow)
             self._run("maintenance/record_migration", {"name": stem}, write=True)
             logger.info("neo4j schema: applied %s", stem)
@@ -494,12 +550,26 @@ class Neo4jStore(Neo4jMaintenance):
                     query="open",
                 )
         config = states["memory_embedding"]["options"]["indexConfig"]
+        self._index_config = dict(config)
         if int(config["vector.dimensions"]) != self._dim:
             raise ConfigurationError(
                 f"the vector index memory_embedding has {config['vector.dimensions']} dimensions"
                 f" but the store is configured with dim={self._dim}; use the same embedding model"
                 " or another database"
             )
+
+    def _vector_index_outdated(self) -> bool:
+        """On 2026.06+: whether an existing memory_embedding index lacks the filter
+        properties or has another quantization than configured (it is then recreated)."""
+        if self._dialect != CYPHER25:
+            return False
+        index = self.index_states().get("memory_embedding")
+        if index is None:
+            return False
+        properties = set(index["properties"])
+        config = (index.get("options") or {}).get("indexConfig") or {}
+        quantization = str(config.get("vector.quantization.type", "")).lower()
+        return not set(FILTER_PROPERTIES) <= properties or quantization != self._quantization
 
 
 def _check_uri(uri: str) -> None:

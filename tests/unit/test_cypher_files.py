@@ -21,7 +21,7 @@ from graphmem.errors import InvalidInputError, StoreError
 from graphmem.models import Entity, Memory, Mention, Observation, Relation
 from graphmem.store import _cypher
 from graphmem.store import _neo4j_codec as codec
-from graphmem.store._neo4j_params import REQUIRED_INDEXES
+from graphmem.store._neo4j_params import REQUIRED_INDEXES, expected_params
 from graphmem.store.base import ACCESS_FIELDS, AccessUpdate, WriteBatch
 from graphmem.store.neo4j import QUERY_PARAMS, Neo4jStore
 from graphmem.text import content_hash
@@ -118,6 +118,50 @@ def test_schema_files_are_idempotent_and_create_the_required_indexes() -> None:
         created.append(match.group(1))
     assert sorted(created) == sorted(REQUIRED_INDEXES)
     assert len(set(created)) == len(created)
+
+
+# -- dialect variants (Neo4j 2026.06+: cypher25/) --------------------------------------
+VARIANTS = tuple(
+    (dialect, name) for dialect in _cypher.DIALECTS for name in sorted(_cypher.variants(dialect))
+)
+
+
+def test_the_cypher25_dialect_replaces_the_vector_index_and_its_search() -> None:
+    assert {"schema/010_memory_embedding", "read/vector_search"} <= _cypher.variants("cypher25")
+
+
+@pytest.mark.parametrize(("dialect", "name"), VARIANTS)
+def test_a_variant_replaces_a_base_statement_with_its_declared_parameters(
+    dialect: str, name: str
+) -> None:
+    assert name in ALL_NAMES, f"{dialect}/{name} replaces no base statement"
+    variant = _cypher.load(name, dialect)
+    assert variant != _cypher.load(name)
+    assert _cypher.parameters(variant) == expected_params(name, dialect)
+    code = _cypher.code_only(variant).strip()
+    assert code.startswith("CYPHER 25"), f"{dialect}/{name} must select Cypher 25 itself"
+    assert ";" not in code
+    labels, types = _labels_and_types(variant)
+    assert labels <= LABELS and types <= REL_TYPES
+
+
+def test_a_dialect_without_a_variant_loads_the_base_statement() -> None:
+    assert _cypher.load("read/get_memories", "cypher25") == _cypher.load("read/get_memories")
+    with pytest.raises(KeyError):
+        _cypher.load("read/get_memories", "cypher99")
+    with pytest.raises(KeyError):
+        _cypher.load("cypher25/read/vector_search")
+
+
+def test_the_filtered_vector_index_declares_what_its_search_filters_on() -> None:
+    raw = _cypher.load("schema/010_memory_embedding", "cypher25")
+    index = _cypher.code_only(raw)
+    search = _cypher.code_only(_cypher.load("read/vector_search", "cypher25"))
+    declared = set(re.findall(r"m\.(\w+)", index.partition("WITH [")[2].partition("]")[0]))
+    filtered = set(re.findall(r"\bm\.(\w+)\s*(?:=|IN\b|IS NULL|\n|AND)", search))
+    assert declared == {"namespace", "tier", "retrievable", "superseded_by"}
+    assert filtered <= declared, filtered - declared
+    assert "`vector.quantization.type`: $quantization" in " ".join(raw.split())
 
 
 # -- the loader ----------------------------------------------------------------------
@@ -227,6 +271,14 @@ def test_every_read_method_passes_exactly_its_statements_parameters() -> None:
         assert keys == _cypher.parameters(_cypher.load(name)), name
     called = {name for name, _ in store.calls}
     assert {"read/vector_search", "read/vector_search_exact", "read/text_search"} <= called
+
+
+def test_the_filtered_vector_search_sends_its_variants_parameters() -> None:
+    store = RecordingStore()
+    store._dialect = "cypher25"
+    store.vector_search("ns", np.ones((1, DIM), dtype=np.float32), 3)
+    assert ("read/vector_search", expected_params("read/vector_search", "cypher25")) in store.calls
+    assert "read/vector_search_exact" not in {name for name, _ in store.calls}
 
 
 def test_every_write_statement_gets_exactly_its_parameters() -> None:

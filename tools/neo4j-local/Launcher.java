@@ -1,4 +1,4 @@
-// Runs a real Neo4j Community 5.26 DBMS in this JVM, via Neo4j's own in-process test server
+// Runs a real Neo4j Community DBMS (2026.x or 5.26) in this JVM, via Neo4j's own in-process test server
 // (org.neo4j.test:neo4j-harness). Used by ./neo4j-local when no Docker engine is available.
 //
 //   java -cp 'lib/*' Launcher.java [--bolt-port=7687] [--http-port=7474] [--dir=run/work]
