@@ -167,8 +167,8 @@ def index_recall(
     recalls: list[float] = []
     for row in probe:
         [hits] = store.vector_search(namespace, row[None, :].astype(np.float32), k)
-        exact = unit @ row
-        recalls.append(recall_at_k([h.memory_id for h in hits], exact, ids, k))
+        scores = unit @ row
+        recalls.append(recall_at_k([h.memory_id for h in hits], scores, ids, k))
     if not recalls:
         return NamespaceRecall(namespace, len(ids), 0, k, 1.0, 1.0)
     return NamespaceRecall(
