@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-import dateparser
-
 Precision = Literal["exact", "relative", "vague"]
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -130,6 +128,8 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
     tz = reference.tzinfo
     match = _DAY_DATE.search(text)
     if match:
+        import dateparser  # here, not at module import: model-free commands never need it
+
         parsed = dateparser.parse(
             match.group(1),
             settings={"RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DAY_OF_MONTH": "first"},

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
@@ -287,6 +286,8 @@ class RelationGraph:
     """The current relations of a namespace as a ``networkx.MultiDiGraph``."""
 
     def __init__(self, relations: Sequence[Relation]) -> None:
+        import networkx as nx  # imported on first use: stats / show never pay for it
+
         self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
         for relation in relations:
             self.graph.add_edge(
@@ -303,6 +304,8 @@ class RelationGraph:
         sources = [s for s in dict.fromkeys(seeds) if s in self.graph]
         if max_hops < 1 or not sources:
             return []
+        import networkx as nx
+
         undirected = self.graph.to_undirected(as_view=True)
         inner: list[str] = []
         for depth, layer in enumerate(nx.bfs_layers(undirected, sources)):
