@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
@@ -49,7 +50,7 @@ from graphmem.models import (
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import Reranker, reranker_from_settings
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
+from graphmem.store.base import MemoryFilter, MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.write.conflicts import retry_on_conflict
 from graphmem.write.consolidation import consolidate, reactivate_associated
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
@@ -57,6 +58,8 @@ from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_
 from graphmem.write.pipeline import WritePipeline
 from graphmem.write.prefetch import PrefetchingEmbedder
 
+_MIN_ID_PREFIX = 4
+_AMBIGUOUS_SHOWN = 5
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
 Clock = Callable[[], datetime]
 _T = TypeVar("_T")
@@ -203,8 +206,16 @@ class GraphMem:
                 self._opened = True
         return self
 
+    @property
+    def closed(self) -> bool:
+        """True until the store is opened (``open()``, ``with`` or first use), and again
+        after ``close()``."""
+        return not self._opened
+
     def close(self) -> None:
-        """Close the store and the retriever threads."""
+        """Write pending access updates, stop the worker threads and close the store.
+        Idempotent; the facade can be opened again afterwards (``open()``, ``with``
+        or any call)."""
         with self._lock:
             self._reader.close()
             self._prefetcher.close()
@@ -725,17 +736,104 @@ class GraphMem:
         candidates: Sequence[MemoryCandidate | Mapping[str, Any]],
         *,
         batch_size: int = 256,
-    ) -> Iterable[WriteReport]:
-        """``remember`` in batches (each atomic), yielding one report per batch.
+        on_batch: Callable[[WriteReport, int], None] | None = None,
+    ) -> list[WriteReport]:
+        """``remember`` in batches of ``batch_size`` (each atomic); returns one report per
+        batch, in order, once every batch is written.
 
         While a batch is deduplicated and written, the next batch's texts are
         already being embedded (one background thread; see
         :mod:`graphmem.write.prefetch`), so ingest runs close to the model's speed.
+        ``on_batch(report, candidates_done)`` is called after each batch (progress).
+
+        Raises
+        ------
+        InvalidInputError
+            For ``batch_size < 1`` (nothing written).
+        InvalidMemoryError, StoreError
+            As ``remember``; the batches before the failing one stay written.
         """
+        if batch_size < 1:
+            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        reports: list[WriteReport] = []
         for start in range(0, len(candidates), batch_size):
             upcoming = candidates[start + batch_size : start + 2 * batch_size]
             self._prefetcher.prefetch([text for c in upcoming if (text := _content(c))])
-            yield self.remember(namespace, candidates[start : start + batch_size])
+            report = self.remember(namespace, candidates[start : start + batch_size])
+            reports.append(report)
+            if on_batch is not None:
+                on_batch(report, min(len(candidates), start + batch_size))
+        return reports
+
+    def list_memories(
+        self,
+        namespace: str,
+        *,
+        where: MemoryFilter | None = None,
+        entity: str | None = None,
+        after_id: str | None = None,
+        limit: int = 100,
+    ) -> list[Memory]:
+        """Memories of ``namespace`` by id — current, superseded, cold and unretrievable
+        alike unless ``where`` filters them — without embeddings (``graphmem list``;
+        nothing is hidden from it). ``entity`` keeps those mentioning the entity with
+        that name or alias; page with ``after_id`` = the last id returned.
+
+        Raises
+        ------
+        InvalidInputError
+            For ``limit < 1``, or an ``entity`` the namespace does not know
+            (``field="entity"``).
+        """
+        validate_namespace(namespace)
+        where = where or MemoryFilter()
+        self.open()
+        self._reader.flush()
+        if entity is not None:
+            found = self._dictionary(namespace).resolve(entity)
+            if found is None:
+                raise InvalidInputError(
+                    f"no entity named {entity!r} in namespace {namespace!r}", field="entity"
+                )
+            where = replace(where, entity_ids=(*where.entity_ids, found[0]))
+        return self.store.list_memories(namespace, where, after_id, limit)
+
+    def resolve_id(self, namespace: str, memory_id: str) -> str:
+        """The full id of the memory ``memory_id`` names: the id itself, or a unique
+        prefix of one (the 8 characters tables show).
+
+        Raises
+        ------
+        MemoryNotFoundError
+            When no memory id starts with it.
+        InvalidInputError
+            When the prefix is shorter than 4 characters or names several memories
+            (``field="memory_id"``; the message lists them).
+        """
+        validate_namespace(namespace)
+        self.open()
+        self._reader.flush()
+        if self.store.get_memories(namespace, [memory_id]):
+            return memory_id
+        if len(memory_id) < _MIN_ID_PREFIX:
+            raise InvalidInputError(
+                f"{memory_id!r} is too short: give at least {_MIN_ID_PREFIX} characters of an id",
+                field="memory_id",
+            )
+        # ids sort lexicographically: those starting with the prefix come right after it
+        page = self.store.scan_memories(namespace, memory_id, _AMBIGUOUS_SHOWN + 1)
+        matches = [m for m in page if m.id.startswith(memory_id)]
+        if not matches:
+            raise MemoryNotFoundError(memory_id, namespace)
+        if len(matches) > 1:
+            shown = "\n".join(f"  {m.id}  {m.content[:60]}" for m in matches[:_AMBIGUOUS_SHOWN])
+            more = " (and more)" if len(matches) > _AMBIGUOUS_SHOWN else ""
+            raise InvalidInputError(
+                f"{memory_id!r} is the start of several memory ids{more}; give more"
+                f" characters:\n{shown}",
+                field="memory_id",
+            )
+        return matches[0].id
 
 
 def _content(candidate: MemoryCandidate | Mapping[str, Any]) -> str | None:

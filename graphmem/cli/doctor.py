@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.console import Console
 
 from graphmem.errors import GraphMemError
 from graphmem.memory import GraphMem
 
 
+def index_state(entry: object) -> str:
+    """The state of one index as ``Neo4jStore.index_states`` reports it (a mapping
+    with a ``state`` key, e.g. ``"ONLINE"``), or the entry itself when it is a string."""
+    if isinstance(entry, Mapping):
+        return str(entry.get("state", "UNKNOWN"))
+    return str(entry)
+
+
 def run_doctor(console: Console, memory: GraphMem) -> bool:
-    """Open the store and print its state; ``True`` when everything is usable."""
+    """Open the store and print its state; ``True`` when everything is usable: the store
+    opens and every index is ONLINE."""
     console.print(f"store: [bold]{memory.store.name}[/]")
     try:
         memory.open()
@@ -17,23 +28,29 @@ def run_doctor(console: Console, memory: GraphMem) -> bool:
         console.print(f"[red]✗[/] cannot open the store: {exc}")
         return False
     ok = True
-    info = getattr(memory.store, "server_info", None)
-    if callable(info):
-        for key, value in info().items():
-            console.print(f"  {key}: {value}")
-    states = getattr(memory.store, "index_states", None)
-    if callable(states):
-        for name, state in states().items():
-            good = state == "ONLINE"
-            ok &= good
-            console.print(f"  index {name}: {'[green]' if good else '[red]'}{state}[/]")
-    for namespace in memory.namespaces()[:20]:
-        console.print(f"  namespace {namespace}: {memory.stats(namespace)}")
-        # concept drift (SPEC §10): reported, never acted on, not a failure
-        for drift in memory.drift(namespace):
-            if drift.drift:
-                console.print(f"    [yellow]drift[/] {drift.describe()}")
-    memory.close()
+    try:
+        info = getattr(memory.store, "server_info", None)
+        if callable(info):
+            for key, value in info().items():
+                console.print(f"  {key}: {value}")
+        states = getattr(memory.store, "index_states", None)
+        if callable(states):
+            for name, entry in states().items():
+                state = index_state(entry)
+                good = state == "ONLINE"
+                ok &= good
+                console.print(f"  index {name}: {'[green]' if good else '[red]'}{state}[/]")
+        for namespace in memory.namespaces()[:20]:
+            console.print(f"  namespace {namespace}: {memory.stats(namespace)}")
+            # concept drift (SPEC §10): reported, never acted on, not a failure
+            for drift in memory.drift(namespace):
+                if drift.drift:
+                    console.print(f"    [yellow]drift[/] {drift.describe()}")
+    except GraphMemError as exc:
+        console.print(f"[red]✗[/] the store failed while being checked: {exc}")
+        ok = False
+    finally:
+        memory.close()
     console.print("[green]✓ ok[/]" if ok else "[red]✗ problems found[/]")
     return ok
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -24,7 +25,7 @@ from graphmem.errors import GraphMemError, InvalidInputError, InvalidMemoryError
 
 if TYPE_CHECKING:  # imported where used: `--help` and model-free commands stay fast
     from graphmem.memory import GraphMem
-    from graphmem.models import MemoryCandidate
+    from graphmem.models import MemoryCandidate, WriteReport
 
 # Commands whose modules load only when they run (graphmem.cli.lazy): --help stays fast.
 _LAZY_COMMANDS = {
@@ -57,6 +58,11 @@ _LAZY_COMMANDS = {
         "graphmem.cli.guards_cmds",
         "drift_command",
         "Concept drift per entity (SPEC §10): report only, nothing is changed.",
+    ),
+    "list": LazyCommand(
+        "graphmem.cli.listing",
+        "list_command",
+        "List memories with tier and flags: superseded, unretrievable and cold ones too.",
     ),
     "import-locomo": LazyCommand(
         "graphmem.cli.locomo_cmds",
@@ -161,48 +167,59 @@ def open_memory(store: StoreChoice | None, data_dir: Path | None, **overrides: A
     return GraphMem(settings)
 
 
-def read_jsonl(path: Path) -> list[MemoryCandidate]:
-    """Parse a JSONL file of memory candidates; any bad line aborts with its line number.
+def read_jsonl(path: Path | str) -> list[MemoryCandidate]:
+    """Parse a JSONL file of memory candidates (``-``: standard input); any bad line
+    aborts with its line number.
 
     Raises
     ------
     InvalidMemoryError
         ``field`` is ``line N`` or ``line N: <field>``.
+    InvalidInputError
+        When the file cannot be read (``field="path"``).
     """
+    if str(path) == "-":
+        return _parse_jsonl(sys.stdin)
+    file = Path(path)
+    if not file.is_file():
+        raise InvalidInputError(f"no such file: {str(file)!r}", field="path")
+    with file.open(encoding="utf-8") as handle:
+        return _parse_jsonl(handle)
+
+
+def _parse_jsonl(handle: Iterable[str]) -> list[MemoryCandidate]:
     from pydantic import ValidationError
 
     from graphmem.models import MemoryCandidate
 
     candidates: list[MemoryCandidate] = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InvalidMemoryError(
-                    f"not valid JSON ({exc.msg})", field=f"line {number}"
-                ) from exc
-            if not isinstance(raw, dict):
-                raise InvalidMemoryError("each line must be a JSON object", field=f"line {number}")
-            try:
-                candidates.append(MemoryCandidate.model_validate(raw))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(
-                    str(p) for p in first["loc"] if isinstance(p, int) or str(p).isidentifier()
-                )
-                raise InvalidMemoryError(first["msg"], field=f"line {number}: {where}") from exc
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidMemoryError(f"not valid JSON ({exc.msg})", field=f"line {number}") from exc
+        if not isinstance(raw, dict):
+            raise InvalidMemoryError("each line must be a JSON object", field=f"line {number}")
+        try:
+            candidates.append(MemoryCandidate.model_validate(raw))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(
+                str(p) for p in first["loc"] if isinstance(p, int) or str(p).isidentifier()
+            )
+            raise InvalidMemoryError(first["msg"], field=f"line {number}: {where}") from exc
     return candidates
 
 
 @app.command()
 def ingest(
     path: Annotated[
-        Path,
+        str,
         typer.Argument(
-            exists=True, dir_okay=False, help="JSONL file: one memory candidate per line."
+            help="JSONL file: one memory candidate per line; '-' reads standard input.",
+            show_default=False,
         ),
     ],
     namespace: Namespace = "default",
@@ -214,7 +231,11 @@ def ingest(
     """Remember every candidate in a JSONL file (see README "Input format").
 
     The whole file is validated first: a bad line aborts with its line number
-    and nothing is written.
+    and nothing is written. The summary counts what became of each line: new
+    (a new current memory), merged (a new observation of a stored one),
+    superseded (stored, but an older memory it conflicts with stays current) and
+    rejected; they add up to the lines. "replaced" counts the older memories that
+    new lines superseded (SPEC §9.9).
     """
     candidates = read_jsonl(path)
     totals = {
@@ -223,16 +244,19 @@ def ingest(
         "merged": 0,
         "superseded": 0,
         "rejected": 0,
+        "replaced": 0,
     }
     with open_memory(store, data_dir) as memory, _progress() as progress:
         task = progress.add_task("remembering", total=len(candidates))
-        reports = memory.remember_many(namespace, candidates, batch_size=batch_size)
-        for start, report in zip(range(0, len(candidates), batch_size), reports, strict=True):
-            totals["created"] += len(report.created)
-            totals["merged"] += len(report.merged)
-            totals["superseded"] += len(report.superseded)
-            totals["rejected"] += len(report.rejected)
-            progress.advance(task, len(candidates[start : start + batch_size]))
+
+        def count(report: WriteReport, done: int) -> None:
+            for outcome in report.outcomes:
+                totals[outcome] += 1
+            ids = {i for i in report.memory_ids if i is not None}
+            totals["replaced"] += len([i for i in report.superseded if i not in ids])
+            progress.update(task, completed=done)
+
+        memory.remember_many(namespace, candidates, batch_size=batch_size, on_batch=count)
         size = memory.stats(namespace).get("memories", 0)
         warn_size = memory.settings.embedded_warn_size
         large = memory.store.name == "embedded" and size > warn_size
@@ -242,10 +266,25 @@ def ingest(
         console.print_json(json.dumps({"namespace": namespace, **totals}))
     else:
         console.print(
-            f"[green]ingested[/] {totals['candidates']} candidates into namespace [bold]{namespace}[/]: "
-            f"{totals['created']} new, {totals['merged']} merged, {totals['superseded']} superseded, "
-            f"{totals['rejected']} rejected"
+            f"[green]ingested[/] {totals['candidates']} candidates into namespace"
+            f" [bold]{namespace}[/]: {totals['created']} new, {totals['merged']} merged,"
+            f" {totals['superseded']} superseded, {totals['rejected']} rejected"
+            f" ({totals['replaced']} older memories replaced)"
         )
+
+
+def require_namespace(memory: GraphMem, namespace: str) -> None:
+    """Exit 1 with the existing namespaces when ``namespace`` holds nothing (a typo, or a
+    forgotten ``-n``): an empty answer would look like "nothing remembered"."""
+    known = memory.namespaces()
+    if namespace in known:
+        return
+    listed = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none"
+    err.print(
+        f"[bold red]error:[/] namespace {namespace!r} does not exist in this store"
+        f" (namespaces: {listed}); choose one with -n NAME"
+    )
+    raise typer.Exit(1)
 
 
 @app.command()
@@ -282,6 +321,7 @@ def recall(
 ) -> None:
     """Recall memories for a question, with confidence, freshness and the plan chosen.
 
+    Exits 1 when the namespace does not exist (the message names those that do).
     Each call starts Python and loads the embedding model (seconds). Agents should
     use the MCP server (graphmem mcp) or the Python API (GraphMem / AsyncGraphMem),
     which load it once and answer in milliseconds.
@@ -303,6 +343,7 @@ def recall(
     if memory_type:
         options["types"] = tuple(t.value for t in memory_type)
     with open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)
         result = memory.recall(namespace, question, **options)
     if as_json:
         console.print_json(json.dumps(recall_to_json(result)))
@@ -312,7 +353,9 @@ def recall(
 
 @app.command()
 def show(
-    memory_id: Annotated[str, typer.Argument(help="Memory id (from recall).")],
+    memory_id: Annotated[
+        str, typer.Argument(help="Memory id, or a unique start of one (the 8 characters shown).")
+    ],
     namespace: Namespace = "default",
     history: Annotated[
         bool, typer.Option(help="Also show the memories that superseded it.")
@@ -325,6 +368,8 @@ def show(
     from graphmem.cli.render import print_memory
 
     with open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)
+        memory_id = memory.resolve_id(namespace, memory_id)
         chain = (
             memory.history(namespace, memory_id) if history else [memory.get(namespace, memory_id)]
         )
@@ -339,7 +384,9 @@ def show(
 
 @app.command()
 def confirm(
-    memory_id: Annotated[str, typer.Argument(help="Memory id to confirm.")],
+    memory_id: Annotated[
+        str, typer.Argument(help="Memory id to confirm, or a unique start of one.")
+    ],
     namespace: Namespace = "default",
     store: StoreOpt = None,
     data_dir: DataDir = None,
@@ -347,6 +394,8 @@ def confirm(
 ) -> None:
     """Record an explicit user confirmation (source ≥ confirmed, n + 1, cap 0.99)."""
     with open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)
+        memory_id = memory.resolve_id(namespace, memory_id)
         before = memory.get(namespace, memory_id)
         after = memory.confirm(namespace, memory_id)
     if as_json:
@@ -369,15 +418,23 @@ def confirm(
 
 @app.command()
 def correct(
-    memory_id: Annotated[str, typer.Argument(help="Memory id to correct.")],
+    memory_id: Annotated[
+        str, typer.Argument(help="Memory id to correct, or a unique start of one.")
+    ],
     content: Annotated[str, typer.Argument(help="The corrected content.")],
     namespace: Namespace = "default",
     store: StoreOpt = None,
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
-    """Supersede a memory with corrected content (the old one stays for audit)."""
+    """Supersede a memory with corrected content (the old one stays for audit).
+
+    One atomic write, checked first: content identical to the memory's is refused
+    and nothing changes.
+    """
     with open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)
+        memory_id = memory.resolve_id(namespace, memory_id)
         old, new = memory.correct(namespace, memory_id, content)
     if as_json:
         console.print_json(json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content}))

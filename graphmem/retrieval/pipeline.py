@@ -96,10 +96,15 @@ class RecallPipeline:
         return self._reranker
 
     def close(self) -> None:
-        """Write pending access updates, then stop the threads."""
+        """Write pending access updates, then stop the threads. The pipeline can be used
+        again afterwards (a reopened facade): fresh pools start threads on first use."""
         self.flush()
         self._pool.shutdown(wait=True)
         self._access_pool.shutdown(wait=True)
+        self._pool = ThreadPoolExecutor(
+            max_workers=len(self._retrievers), thread_name_prefix="retriever"
+        )
+        self._access_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access")
 
     def flush(self) -> None:
         """Wait until every access update submitted so far is written (re-raising

@@ -12,12 +12,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from typing import Any
 
 from graphmem.errors import InvalidInputError
 from graphmem.models import Memory
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_reads import EmbeddedReads
-from graphmem.store.base import Association, LifecycleUpdate, canonical_links
+from graphmem.store.base import Association, LifecycleUpdate, MemoryFilter, canonical_links
 
 # Flags are set in the columns the indexes filter on and in the JSON body, and only
 # while the memory's access count and version are the ones the caller saw
@@ -73,6 +74,47 @@ class EmbeddedMaintenance(EmbeddedReads):
         return [
             sql.memory_from_row(body, blob, with_embedding=with_embeddings) for body, blob in rows
         ]
+
+    def list_memories(
+        self, namespace: str, where: MemoryFilter, after_id: str | None, limit: int
+    ) -> list[Memory]:
+        """Up to ``limit`` memories passing ``where`` with ``id > after_id``, by id.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``limit < 1``.
+        """
+        if limit < 1:
+            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        clauses = ["namespace = ?", "id > ?"]
+        params: list[Any] = [namespace, after_id or ""]
+        if where.cold is not None:
+            clauses.append("tier = ?")
+            params.append("cold" if where.cold else "hot")
+        if where.retrievable is not None:
+            clauses.append("retrievable = ?")
+            params.append(int(where.retrievable))
+        if where.superseded is not None:
+            clauses.append(
+                "superseded_by IS NOT NULL" if where.superseded else "superseded_by IS NULL"
+            )
+        if where.types:
+            clauses.append(f"type IN ({sql.placeholders(len(where.types))})")
+            params.extend(where.types)
+        if where.entity_ids:
+            clauses.append(
+                "id IN (SELECT memory_id FROM mentions WHERE namespace = ? AND entity_id IN"
+                f" ({sql.placeholders(len(where.entity_ids))}))"
+            )
+            params.extend([namespace, *where.entity_ids])
+        statement = (
+            f"SELECT {sql.MEMORY_COLUMNS} FROM memories WHERE {' AND '.join(clauses)}"
+            " ORDER BY id LIMIT ?"
+        )
+        with self._errors("list_memories"):
+            rows = self._reader().execute(statement, (*params, limit)).fetchall()
+        return [sql.memory_from_row(body, blob, with_embedding=False) for body, blob in rows]
 
     def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
         """Set ``retrievable`` and ``tier`` in one transaction; see the protocol.

@@ -16,7 +16,7 @@ from graphmem.errors import InvalidInputError
 from graphmem.models import Memory
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_reads import Neo4jReads
-from graphmem.store.base import Association, LifecycleUpdate, canonical_links
+from graphmem.store.base import Association, LifecycleUpdate, MemoryFilter, canonical_links
 
 
 class Neo4jMaintenance(Neo4jReads):
@@ -41,6 +41,31 @@ class Neo4jMaintenance(Neo4jReads):
             "with_embeddings": with_embeddings,
         }
         rows = self._run("maintenance/scan_memories", params)
+        return [codec.memory_from_record(row, namespace) for row in _collected(rows, "memories")]
+
+    def list_memories(
+        self, namespace: str, where: MemoryFilter, after_id: str | None, limit: int
+    ) -> list[Memory]:
+        """Up to ``limit`` memories passing ``where`` with ``id > after_id``, by id.
+
+        Raises
+        ------
+        InvalidInputError
+            If ``limit < 1``.
+        """
+        if limit < 1:
+            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        params = {
+            "namespace": namespace,
+            "after_id": after_id or "",
+            "limit": limit,
+            "tier": None if where.cold is None else ("cold" if where.cold else "hot"),
+            "retrievable": where.retrievable,
+            "superseded": where.superseded,
+            "types": list(where.types) or None,
+            "entity_ids": list(where.entity_ids) or None,
+        }
+        rows = self._run("maintenance/list_memories", params)
         return [codec.memory_from_record(row, namespace) for row in _collected(rows, "memories")]
 
     def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:

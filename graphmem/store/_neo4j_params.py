@@ -100,6 +100,18 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "maintenance/delete_namespace_turns": _NS,
     "maintenance/delete_namespace_sessions": _NS,
     "maintenance/scan_memories": frozenset({"namespace", "after_id", "limit", "with_embeddings"}),
+    "maintenance/list_memories": frozenset(
+        {
+            "namespace",
+            "after_id",
+            "limit",
+            "tier",
+            "retrievable",
+            "superseded",
+            "types",
+            "entity_ids",
+        }
+    ),
     "maintenance/set_lifecycle": _ROWS,
     "maintenance/add_associations": _ROWS,
     "maintenance/associations": _IDS,

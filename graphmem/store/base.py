@@ -82,6 +82,22 @@ class RankFields:
 
 
 @dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    """Which memories :meth:`MemoryStore.list_memories` returns (``graphmem list``).
+
+    ``None`` / empty passes everything; every filter given must hold: ``cold`` (tier
+    cold, or hot when ``False``), ``retrievable``, ``superseded``, ``types`` (any of),
+    ``entity_ids`` (mentions any of).
+    """
+
+    cold: bool | None = None
+    retrievable: bool | None = None
+    superseded: bool | None = None
+    types: tuple[MemoryTypeName, ...] = ()
+    entity_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TermStats:
     """Document frequencies for the planner's lexical rarity (SPEC §3)."""
 
@@ -285,6 +301,13 @@ class MemoryStore(Protocol):
         The maintenance path pages through a namespace with it; nothing on the
         read path calls it. Raises InvalidInputError if ``limit < 1``.
         """
+
+    def list_memories(
+        self, namespace: str, where: MemoryFilter, after_id: str | None, limit: int
+    ) -> list[Memory]:
+        """Up to ``limit`` memories passing ``where``, with ``id > after_id``, by id
+        (without embeddings; ``graphmem list`` pages with it). Raises InvalidInputError
+        if ``limit < 1``."""
 
     def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
         """Set ``retrievable`` and ``tier`` of memories in one transaction.
