@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from types import TracebackType
@@ -43,6 +43,7 @@ from graphmem.models import (
     WriteReport,
 )
 from graphmem.settings import Settings
+from graphmem.store.base import MemoryFilter
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -142,17 +143,18 @@ class AsyncGraphMem:
         candidates: Sequence[MemoryCandidate | Mapping[str, Any]],
         *,
         batch_size: int = 256,
-    ) -> AsyncIterator[WriteReport]:
-        """:meth:`GraphMem.remember_many` as an async iterator: one report per atomic
-        batch (``async for report in memory.remember_many(...)``)."""
-        reports = iter(self.sync.remember_many(namespace, candidates, batch_size=batch_size))
-        done = object()
-        while True:
-            report = await self.run_sync(next, reports, done)
-            if report is done:
-                return
-            assert isinstance(report, WriteReport)
-            yield report
+        on_batch: Callable[[WriteReport, int], None] | None = None,
+    ) -> list[WriteReport]:
+        """:meth:`GraphMem.remember_many`: ``remember`` in atomic batches, every batch
+        written when it returns; one report per batch (``on_batch`` runs on the worker
+        thread after each)."""
+        return await self.run_sync(
+            self.sync.remember_many,
+            namespace,
+            list(candidates),
+            batch_size=batch_size,
+            on_batch=on_batch,
+        )
 
     async def confirm(
         self, namespace: str, memory_id: str, *, session_id: str | None = None
@@ -226,6 +228,29 @@ class AsyncGraphMem:
     async def about_entity(self, namespace: str, name: str, *, limit: int = 50) -> EntityReport:
         """:meth:`GraphMem.about_entity`: current memories and relations of an entity."""
         return await self.run_sync(self.sync.about_entity, namespace, name, limit=limit)
+
+    async def list_memories(
+        self,
+        namespace: str,
+        *,
+        where: MemoryFilter | None = None,
+        entity: str | None = None,
+        after_id: str | None = None,
+        limit: int = 100,
+    ) -> list[Memory]:
+        """:meth:`GraphMem.list_memories`: memories by id with their tier and flags."""
+        return await self.run_sync(
+            self.sync.list_memories,
+            namespace,
+            where=where,
+            entity=entity,
+            after_id=after_id,
+            limit=limit,
+        )
+
+    async def resolve_id(self, namespace: str, memory_id: str) -> str:
+        """:meth:`GraphMem.resolve_id`: the full id of an id or unique id prefix."""
+        return await self.run_sync(self.sync.resolve_id, namespace, memory_id)
 
     async def stats(self, namespace: str) -> dict[str, int]:
         """:meth:`GraphMem.stats`: counts for the namespace."""
