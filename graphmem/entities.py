@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from graphmem.models import Entity, EntityMention
+from graphmem.models import Entity, EntityMention, RelationInput
 from graphmem.text import entity_id, normalize
 
 #: Link confidence by how the surface matched (the entity-centric plan needs > 0.85).
@@ -27,20 +27,125 @@ LINK_FIRST_NAME = 0.9
 
 _WORD = re.compile(r"[\w][\w'’.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
-_CAPITALISED_RUN = re.compile(r"\b([A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’-]*)+)")
+# A capitalised word, or a title abbreviation with its dot ("St. Mary's Hospital" is one name).
+_CAP_WORD = r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr)\.|[A-Z][\w'’-]*)"
+_CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_CAP_WORD}(?:\s+(?:of\s+|the\s+|de\s+)?{_CAP_WORD})+)")
+# Words that start a sentence or a greeting but never a name ("So I'm", "Thanks Mel",
+# "Last Friday", "Happy Birthday"): dropped from the front of a capitalised run.
+_NOT_NAME_START = frozenset(
+    [
+        "so",
+        "i",
+        "i'm",
+        "i've",
+        "i'll",
+        "i'd",
+        "im",
+        "ive",
+        "thanks",
+        "thank",
+        "hey",
+        "hi",
+        "hello",
+        "oh",
+        "ok",
+        "okay",
+        "yes",
+        "yeah",
+        "yep",
+        "no",
+        "well",
+        "wow",
+        "and",
+        "but",
+        "or",
+        "also",
+        "anyway",
+        "then",
+        "now",
+        "last",
+        "next",
+        "this",
+        "that",
+        "these",
+        "those",
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "its",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "it",
+        "me",
+        "us",
+        "them",
+        "what",
+        "when",
+        "where",
+        "who",
+        "why",
+        "how",
+        "today",
+        "tonight",
+        "yesterday",
+        "tomorrow",
+        "happy",
+        "congrats",
+        "congratulations",
+        "dear",
+        "good",
+        "great",
+        "sure",
+        "please",
+        "sorry",
+        "omg",
+        "lol",
+        "haha",
+        "hmm",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "weekend",
+        "morning",
+        "evening",
+        "night",
+    ]
+)
 _SENTENCE_START = re.compile(r"(^|[.!?:]\s+)$")
 _MAX_NGRAM = 5
 _MAX_NAME = 200
+# kinds that take first-name aliases: people, and entities whose kind nobody gave
+_PERSON_KINDS = frozenset({"Person", "PERSON", "person", "Thing"})
 _STOP_FIRST_NAMES = frozenset({"the", "a", "an", "i", "my", "what", "when", "who", "how"})
 
 
 @dataclass(frozen=True, slots=True)
 class EntityLink:
-    """A query span linked to an entity, with the link's confidence in [0, 1]."""
+    """A query span linked to an entity, with the link's confidence in [0, 1].
+
+    ``via`` names the relation when the entity was linked through one ("Maya's
+    sister" → Priya Raman via ``SISTER_OF``; issue 12) and ``owner`` the entity
+    it was reached from (Maya); both None for a name linked directly.
+    """
 
     entity_id: str
     surface: str
     confidence: float
+    via: str | None = None
+    owner: str | None = None
 
 
 class EntityDictionary:
@@ -69,7 +174,9 @@ class EntityDictionary:
         for alias in entity.aliases:
             self._put(alias, entity.id, LINK_ALIAS)
         words = normalize(entity.name).split()
-        if len(words) > 1 and words[0] not in _STOP_FIRST_NAMES:
+        # first-name aliasing only for people (or kind unknown): "Priya" is Priya Raman,
+        # "Lumen" is not Lumen Labs
+        if entity.kind in _PERSON_KINDS and len(words) > 1 and words[0] not in _STOP_FIRST_NAMES:
             self._put(words[0], entity.id, LINK_FIRST_NAME)
 
     def _put(self, surface: str, ident: str, confidence: float) -> None:
@@ -122,11 +229,17 @@ class EntityDictionary:
                     ident, confidence = hit
                     best = found.get(ident)
                     if best is None or confidence > best.confidence:
-                        found[ident] = EntityLink(ident, surface, confidence)
+                        # "Maya's" links as "Maya": the possessive is not part of the name
+                        found[ident] = EntityLink(ident, _strip_possessive(surface), confidence)
                     matched = size
                     break
             i += matched or 1
         return list(found.values())
+
+
+def _strip_possessive(surface: str) -> str:
+    stripped = re.sub(r"['’]s?$", "", surface.rstrip(".,"))
+    return stripped or surface
 
 
 @runtime_checkable
@@ -135,6 +248,29 @@ class EntityExtractor(Protocol):
 
     def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
         """Mentions found in ``text`` (role ``mention``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """What one text yields: entity mentions, relations between their names
+    (source and target are mention names), and date expressions (surface text)."""
+
+    entities: tuple[EntityMention, ...] = ()
+    relations: tuple[RelationInput, ...] = ()
+    dates: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class RelationExtractor(Protocol):
+    """An :class:`EntityExtractor` that also finds relations (SPEC §11)."""
+
+    def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
+        """Mentions found in ``text`` (role ``mention``)."""
+
+    def analyse(
+        self, text: str, known: EntityDictionary, *, speaker: str | None = None
+    ) -> Extraction:
+        """Entities, relations ("I / me / my" resolved to ``speaker``) and dates of ``text``."""
 
 
 class CapitalizedNameExtractor:
@@ -155,6 +291,10 @@ class CapitalizedNameExtractor:
             words = match.group(1).split()
             if _SENTENCE_START.search(text[: match.start()]) and len(words) > 2:
                 words = words[1:]  # "Yesterday Mount Hood": drop the sentence's first word
+            while words and normalize(words[0]).replace("’", "'") in _NOT_NAME_START:
+                words = words[1:]  # "Thanks Mel", "So I'm": an interjection or pronoun
+            while words and normalize(words[-1]) in _NOT_NAME_START:
+                words = words[:-1]  # "Last Friday": a time word is not a name
             if len(words) > _MAX_NGRAM or len(" ".join(words)) > _MAX_NAME:
                 continue  # shouted text, not a name
             if any(known.resolve(w) is not None for w in words) or len(words) < 2:

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from graphmem.about import EntityReport, about_entity, resolve_entity
 from graphmem.embedding import Embedder, EmbedderWrapper, SentenceTransformerEmbedder
-from graphmem.entities import CapitalizedNameExtractor, EntityDictionary, EntityExtractor
+from graphmem.entities import EntityDictionary, EntityExtractor
 from graphmem.errors import (
     EntityNotFoundError,
     InvalidInputError,
@@ -32,6 +32,7 @@ from graphmem.errors import (
     InvalidQueryError,
     MemoryNotFoundError,
 )
+from graphmem.extract import make_extractor
 from graphmem.guards.consistency import consistency_scan
 from graphmem.guards.drift import namespace_drift
 from graphmem.guards.faithfulness import check_faithfulness
@@ -184,7 +185,7 @@ class GraphMem:
             self._prefetcher,
             self.settings,
             judge=judge or KeepDistinctJudge(),
-            extractor=extractor or CapitalizedNameExtractor(),
+            extractor=extractor or make_extractor(self.settings.extractor),
             clock=self._clock,
             dictionary=self._dictionary,
         )

@@ -29,7 +29,9 @@ from graphmem.settings import MemoryTypeName, SourceLevelName
 Grounding = Literal["supported", "partial", "unknown", "unsupported"]
 Role = Literal["subject", "object", "mention"]
 Tier = Literal["hot", "cold"]
-PlanName = Literal["precise", "entity-centric", "temporal-anchored", "exploratory", "hybrid"]
+PlanName = Literal[
+    "precise", "relational", "entity-centric", "temporal-anchored", "exploratory", "hybrid"
+]
 Profile = Literal["rrf", "composite"]
 WriteOutcome = Literal["created", "merged", "superseded", "rejected"]
 

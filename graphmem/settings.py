@@ -99,6 +99,15 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(64, ge=1, le=4096)
 
     # --- write pipeline (SPEC §2) -----------------------------------------
+    extractor: Literal["auto", "ner", "capitalized"] = Field(
+        "auto",
+        description=(
+            "Entity/relation extractor for text without caller-given entities or"
+            " relations (SPEC §11): ner (spaCy, extra graphmem[nlp]), capitalized (the"
+            " fallback: capitalised multi-word names, no relations), or auto (ner when"
+            " installed)."
+        ),
+    )
     source_levels: dict[SourceLevelName, float] = {
         "direct": 0.95,
         "confirmed": 0.80,
@@ -113,6 +122,7 @@ class Settings(BaseSettings):
         r"gpt-?4": 0.85,
         r"claude.*haiku": 0.80,
         r"gpt-?3\.5": 0.65,
+        r"^ner$": 0.70,  # the offline spaCy extractor (SPEC §11)
     }
     extractor_unknown: float = Field(0.65, ge=0.0, le=1.0)
     extractor_verbatim: float = Field(1.0, ge=0.0, le=1.0, description="SPEC §9.8.")
@@ -221,6 +231,25 @@ class Settings(BaseSettings):
     bm25_b: float = Field(0.75, ge=0.0, le=1.0)
     max_hops: int = Field(3, ge=1, le=3)
     hop_scores: tuple[float, float, float] = (1.0, 0.6, 0.35)
+    graph_traversal: Literal["guided", "classic"] = Field(
+        "guided",
+        description=(
+            "Graph retriever (issue 12): guided multiplies SPEC §3's hop score × weakest"
+            " link by each edge's question match and ranks reached memories by path score"
+            " and their own relevance; classic is SPEC §3 alone (every neighbour at one"
+            " hop ties)."
+        ),
+    )
+    graph_edge_floor: float = Field(
+        0.2,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Question match of an edge that matches nothing in the question: relevance ="
+            " floor + (1 - floor) x max(predicate term match, asserting memory's cosine to"
+            " the query relative to the subgraph's best)."
+        ),
+    )
     half_life_days: dict[MemoryTypeName, float] = {
         "Entity": 365.0,
         "Fact": 180.0,
@@ -270,6 +299,16 @@ class Settings(BaseSettings):
         0.5,
         ge=0.0,
         description="Entity weight in the entity-centric plan (SPEC: 2.0; 2× the base).",
+    )
+    relational_graph_weight: float = Field(
+        3.0,
+        ge=0.0,
+        description=(
+            "Graph weight in the relational plan: chosen when the question names an"
+            ' entity through a stored relation ("Maya\'s sister" with Maya -SISTER_OF->'
+            " Priya stored), whose answer only the graph reaches (issue 12; the multi-hop"
+            " fixture in tests/unit/test_multihop.py)."
+        ),
     )
     entity_mention_weight: float = Field(
         0.5,

@@ -54,6 +54,10 @@ def print_recall(console: Console, result: RecallResult, *, explain: bool = Fals
         table.add_row(*row)
     console.print(table)
     if explain:
+        for i, hit in enumerate(result.hits, start=1):
+            graph = hit.explanation.retrievers.get("graph")
+            if graph is not None and graph.detail:
+                console.print(f"  #{i} graph: {graph.detail}", markup=False, highlight=False)
         for note in result.notes:
             console.print(f"[dim]{note}[/]")
         console.print("[dim]columns sema..grap = rank in each retriever[/]")

@@ -33,6 +33,7 @@ from graphmem.models import (
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
+from graphmem.retrieval.retrievers.graph import follow_relations
 from graphmem.retrieval.support import session_support
 from graphmem.scoring import (
     access_boost,
@@ -129,7 +130,10 @@ class RecallPipeline:
         embedding = self._embedder.embed([query.text])[0]
         timings["embed"] = _ms(mark)
         mark = time.perf_counter()
-        links = tuple(self._dictionary(namespace).link(query.text))
+        dictionary = self._dictionary(namespace)
+        links = tuple(dictionary.link(query.text))
+        # "Maya's sister" also links the sister, through the stored relation (issue 12)
+        links = follow_relations(self._store, namespace, query.text, links, dictionary)
         window = parse_time_window(query.text, now)
         stats = self._store.term_stats(namespace, sorted(set(tokenize(query.text))))
         plan = choose_plan(query.text, links, window, stats, cfg, k=query.k or cfg.top_k)
@@ -144,6 +148,7 @@ class RecallPipeline:
             k=cfg.candidate_k,
             include_history=query.include_history,
             settings=cfg,
+            dictionary=dictionary,
         )
         return ctx, plan, now
 
@@ -294,10 +299,11 @@ class RecallPipeline:
             {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.min_confidence
         )
         pool = [f for f in pool if f.memory_id in kept]
-        # A plan that diversifies (MMR) is not given a prior that concentrates.
+        # A plan that diversifies (MMR) is not given a prior that concentrates; nor is
+        # one that walks a relation, whose evidence lies in other sessions (issue 12).
         support = (
             {}
-            if plan.mmr
+            if plan.mmr or plan.name == "relational"
             else self._session_support(namespace, {f.memory_id: rrf[f.memory_id] for f in pool})
         )
         ranks = {
@@ -389,7 +395,8 @@ class RecallPipeline:
         cfg = self._settings
         if query.profile == "composite":
             return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
-        relevance = "RRF" if plan.mmr or cfg.session_support <= 0.0 else "(RRF + session support)"
+        plain = plan.mmr or plan.name == "relational" or cfg.session_support <= 0.0
+        relevance = "RRF" if plain else "(RRF + session support)"
         if cfg.freshness_mode == "weight":
             return f"weight = {relevance} × freshness × access boost"
         return f"weight = {relevance} × access boost; freshness breaks ties"

@@ -98,6 +98,11 @@ def choose_plan(
             name: (base[name] if name in ("semantic", "entity") else 0.0) for name in RETRIEVERS
         }
         return Plan("precise", weights, min(k, settings.precise_k), False, False, score, signals)
+    if any(link.via is not None for link in links):
+        # the question walks a stored relation ("Maya's sister"): its answer is what the
+        # graph reaches, which no lexical or semantic list ranks (issue 12)
+        base["graph"] = settings.relational_graph_weight
+        return Plan("relational", base, k, False, False, score, signals)
     if any(link.confidence > settings.entity_plan_confidence for link in links):
         base["entity"] = settings.entity_centric_weight
         return Plan("entity-centric", base, k, False, False, score, signals)

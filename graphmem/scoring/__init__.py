@@ -41,9 +41,19 @@ from graphmem.scoring.ranking import (
     retrievability_threshold,
     unretrievable_after_days,
 )
-from graphmem.scoring.traversal import hop_score, path_confidence, specificity, traversal_scores
+from graphmem.scoring.traversal import (
+    PathStep,
+    Reached,
+    guided_traversal,
+    hop_score,
+    path_confidence,
+    specificity,
+    traversal_scores,
+)
 
 __all__ = [
+    "PathStep",
+    "Reached",
     "access_boost",
     "apply_grounding",
     "composite_relevance",
@@ -54,6 +64,7 @@ __all__ = [
     "extractor_confidence",
     "final_weight",
     "freshness",
+    "guided_traversal",
     "hop_score",
     "is_retrievable",
     "merged_confidence",

@@ -8,7 +8,8 @@ reached by several paths keeps its best score. Constants (hop scores,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from graphmem.scoring import _checks
 
@@ -189,3 +190,148 @@ def specificity(
     clipped = [min(1.0, max(0.0, _checks.finite(name, v))) for name, v in cues.items()]
     ws = _checks.weights("weights", weights, 4)
     return sum(w * c for w, c in zip(ws, clipped, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class PathStep:
+    """One relation on a traversal path, in the direction walked.
+
+    ``relevance`` is the edge's question match in ``[floor, 1]``;
+    ``forward`` is False when the relation was walked from target to source.
+    """
+
+    source: str
+    predicate: str
+    target: str
+    confidence: float
+    relevance: float
+    memory_id: str
+    forward: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """An entity reached from a query entity by its best path.
+
+    ``score = hop_score × path_confidence × path_relevance`` (SPEC §3's
+    traversal score times the question match, the product of the edges'
+    relevances; issue 12).
+    """
+
+    entity_id: str
+    score: float
+    hop_score: float
+    path_confidence: float
+    path_relevance: float
+    steps: tuple[PathStep, ...]
+
+    @property
+    def hops(self) -> int:
+        """Path length in relations."""
+        return len(self.steps)
+
+
+def guided_traversal(
+    edges: Iterable[PathStep],
+    seeds: Iterable[str],
+    *,
+    max_hops: int,
+    hop_scores: tuple[float, float, float],
+    first_hop: Callable[[PathStep], float] | None = None,
+    avoid: Iterable[str] = (),
+) -> dict[str, Reached]:
+    """Best question-weighted path to every entity reachable from the query entities.
+
+    Like :func:`traversal_scores` (simple paths of at most ``max_hops``
+    relations, walked both ways; SPEC §3's ``hop_score × min(edge
+    confidence)``), with each path further multiplied by the product of its
+    edges' ``relevance`` (how well each edge matches the question), so
+    that among equally distant neighbours the ones the question asks about
+    win, and a 2-hop path of matching edges beats a 1-hop edge off topic.
+
+    Parameters
+    ----------
+    edges : iterable of PathStep
+        Relations as given (``forward=True``); ``confidence`` and
+        ``relevance`` in ``[0, 1]``. Self-loops are ignored; of parallel edges
+        between two entities the one with the higher ``confidence × relevance``
+        is walked.
+    seeds : iterable of str
+        Entities linked from the query; never included in the result.
+    max_hops, hop_scores
+        As in :func:`traversal_scores`.
+    first_hop : callable, optional
+        The relevance of a step that leaves a seed, in ``[0, 1]``, replacing the
+        edge's own (the question "Maya's sister …" asks to leave Maya by SISTER_OF).
+    avoid : iterable of str
+        Entities no path enters (reached, or passed through).
+
+    Returns
+    -------
+    dict of str to Reached
+        Entity → its best path (highest score; on equal scores fewer hops).
+
+    Raises
+    ------
+    ValueError
+        If ``max_hops < 1``, a confidence or relevance is out of ``[0, 1]``,
+        or ``hop_scores`` is malformed.
+    """
+    max_hops = _checks.count("max_hops", max_hops, minimum=1)
+    per_hop = [hop_score(h, hop_scores=hop_scores) for h in range(1, max_hops + 1)]
+    adjacency: dict[str, dict[str, PathStep]] = {}
+    for index, edge in enumerate(edges):
+        _checks.unit(f"edges[{index}] confidence", edge.confidence)
+        _checks.unit(f"edges[{index}] relevance", edge.relevance)
+        if edge.source == edge.target:
+            continue
+        backward = PathStep(
+            edge.target,
+            edge.predicate,
+            edge.source,
+            edge.confidence,
+            edge.relevance,
+            edge.memory_id,
+            forward=False,
+        )
+        for step in (edge, backward):
+            neighbours = adjacency.setdefault(step.source, {})
+            current = neighbours.get(step.target)
+            if current is None or (step.confidence * step.relevance, step.memory_id) > (
+                current.confidence * current.relevance,
+                current.memory_id,
+            ):
+                neighbours[step.target] = step
+    seed_set = set(seeds)
+    best: dict[str, Reached] = {}
+
+    def visit(
+        node: str, on_path: set[str], path: tuple[PathStep, ...], weakest: float, match: float
+    ) -> None:
+        hops = len(path)
+        for neighbour, step in sorted(adjacency.get(node, {}).items()):
+            if neighbour in on_path:
+                continue
+            own = step.relevance if hops or first_hop is None else first_hop(step)
+            link, relevance = min(weakest, step.confidence), match * own
+            steps = (*path, step if own == step.relevance else replace(step, relevance=own))
+            if neighbour not in seed_set:
+                score = per_hop[hops] * link * relevance
+                current = best.get(neighbour)
+                if (
+                    current is None
+                    or score > current.score
+                    or (score == current.score and hops + 1 < current.hops)
+                ):
+                    best[neighbour] = Reached(
+                        neighbour, score, per_hop[hops], link, relevance, steps
+                    )
+            if hops + 1 < max_hops:
+                on_path.add(neighbour)
+                visit(neighbour, on_path, steps, link, relevance)
+                on_path.remove(neighbour)
+
+    for seed in sorted(seed_set):
+        # a path never passes through another query entity: that one's own paths are shorter
+        visit(seed, seed_set | set(avoid), (), 1.0, 1.0)
+    return best

@@ -27,7 +27,12 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from graphmem.embedding import Embedder
-from graphmem.entities import EntityDictionary, EntityExtractor, resolve_mentions
+from graphmem.entities import (
+    EntityDictionary,
+    EntityExtractor,
+    RelationExtractor,
+    resolve_mentions,
+)
 from graphmem.errors import InvalidMemoryError, WriteConflictError
 from graphmem.models import (
     Entity,
@@ -37,6 +42,7 @@ from graphmem.models import (
     Mention,
     Observation,
     Relation,
+    RelationInput,
     WriteOutcome,
     WriteReport,
 )
@@ -103,6 +109,8 @@ class _BatchState:
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: dict[str, Relation] = field(default_factory=dict)
     triples: dict[tuple[str, str], list[Memory]] = field(default_factory=dict)
+    # relations the extractor found in a candidate's text, by id(candidate) (SPEC §11)
+    extracted: dict[int, tuple[RelationInput, ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -657,10 +665,19 @@ class WritePipeline:
         state: _BatchState,
     ) -> list[Mention]:
         named = list(candidate.entities)
-        extracted = self._extractor.extract(candidate.content, known)
+        if isinstance(self._extractor, RelationExtractor):
+            speaker = next(
+                (m.name for m in candidate.entities if m.role == "subject" and m.kind == "Person"),
+                None,
+            )
+            extraction = self._extractor.analyse(candidate.content, known, speaker=speaker)
+            extracted = list(extraction.entities)
+            state.extracted[id(candidate)] = extraction.relations
+        else:
+            extracted = self._extractor.extract(candidate.content, known)
         have = {m.name.casefold() for m in named}
         named.extend(m for m in extracted if m.name.casefold() not in have)
-        for rel in candidate.relations:
+        for rel in (*candidate.relations, *state.extracted.get(id(candidate), ())):
             for name in (rel.source, rel.target):
                 if name.casefold() not in have:
                     have.add(name.casefold())
@@ -669,6 +686,27 @@ class WritePipeline:
         for entity in changed:
             state.entities[entity.id] = entity
         return list(dict.fromkeys(Mention(entity_id=ident, role=m.role) for ident, m in resolved))
+
+    def _inferred_relation_cap(self, memory: Memory) -> float:
+        """Confidence of a relation parsed from the memory's text (SPEC §11): source
+        strong_inference, ``e`` of the ``ner`` extractor, type prior Relation, the
+        memory's ``n``."""
+        cfg = self._settings
+        e = extractor_confidence(
+            "ner",
+            None,
+            table=cfg.extractor_table,
+            unknown=cfg.extractor_unknown,
+            verbatim=cfg.extractor_verbatim,
+        )
+        return compute_confidence(
+            cfg,
+            cfg.source_levels["strong_inference"],
+            memory.n,
+            e,
+            cfg.type_priors["Relation"],
+            "supported",
+        )
 
     def _relate(
         self,
@@ -684,11 +722,15 @@ class WritePipeline:
         relations are written already ended (SPEC §9.9)."""
         when = candidate.event_time or memory.last_observed_at
         pairs: list[tuple[str, str, str]] = []
-        for rel in candidate.relations:
+        # Caller-given relations win; else those the extractor parsed from the text
+        # (strong inference, SPEC §11: their confidence is capped by that level's).
+        given = candidate.relations or state.extracted.get(id(candidate), ())
+        cap = 1.0 if candidate.relations else self._inferred_relation_cap(memory)
+        for rel in given:
             source, target = known.resolve(rel.source), known.resolve(rel.target)
             if source is not None and target is not None:
                 pairs.append((source[0], rel.predicate.upper().replace(" ", "_"), target[0]))
-        if not candidate.relations:
+        if not given:
             entity_ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
             pairs.extend((a, CO_OCCURS, b) for a, b in itertools.combinations(entity_ids, 2))
         for src, predicate, dst in pairs:
@@ -696,7 +738,7 @@ class WritePipeline:
                 continue
             ident = relation_id(namespace, src, predicate, dst)
             previous = state.relations.get(ident)
-            conf = max(memory.confidence, previous.confidence if previous else 0.0)
+            conf = max(min(memory.confidence, cap), previous.confidence if previous else 0.0)
             state.relations[ident] = Relation(
                 id=ident,
                 namespace=namespace,

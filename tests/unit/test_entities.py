@@ -35,7 +35,7 @@ def test_links_names_aliases_possessives_first_names() -> None:
         for link in _dictionary().link("Did Caroline's friend Mel visit New York City?")
     }
     assert links["e-car"].confidence == LINK_FIRST_NAME  # first name of a multi-word name
-    assert links["e-car"].surface == "Caroline's"
+    assert links["e-car"].surface == "Caroline"  # the possessive is not part of the name
     assert links["e-mel"].confidence == LINK_ALIAS
     assert links["e-nyc"].confidence == LINK_EXACT  # longest match wins over "New"
     assert set(links) == {"e-car", "e-mel", "e-nyc"}
@@ -77,7 +77,9 @@ def _link_every_ngram(known: EntityDictionary, text: str) -> list[tuple[str, str
             hit = known.resolve(surface.rstrip(".,"))
             if hit is not None:
                 if hit[0] not in found or hit[1] > found[hit[0]][2]:
-                    found[hit[0]] = (hit[0], surface, hit[1])
+                    # the link's surface is the name without a possessive ("Ada's" → "Ada")
+                    name = re.sub(r"['’]s?$", "", surface.rstrip(".,")) or surface
+                    found[hit[0]] = (hit[0], name, hit[1])
                 step = size
                 break
         i += step
@@ -101,3 +103,31 @@ def test_link_matches_the_every_ngram_rule(words: list[str]) -> None:
     text = " ".join(words)
     got = [(link.entity_id, link.surface, link.confidence) for link in known.link(text)]
     assert got == _link_every_ngram(known, text)
+
+
+def test_first_name_alias_only_for_people() -> None:
+    known = EntityDictionary(
+        [
+            Entity(id="p", namespace="n", name="Priya Raman", kind="Person"),
+            Entity(id="o", namespace="n", name="Lumen Labs", kind="Organization"),
+        ]
+    )
+    assert known.resolve("Priya") == ("p", LINK_FIRST_NAME)
+    assert known.resolve("Lumen") is None  # an organisation's first word is not its name
+
+
+def test_capitalized_fallback_skips_interjections_pronouns_and_time_words() -> None:
+    extractor = CapitalizedNameExtractor()
+    for text in ("So I'm Going", "Thanks Mel", "Last Friday was fun", "Hey Jo", "Happy Birthday"):
+        names = {m.name for m in extractor.extract(text, EntityDictionary())}
+        assert names == set(), (text, names)
+    found = extractor.extract("Thanks Mel Gibson, see you at Bank of America", EntityDictionary())
+    assert {m.name for m in found} == {"Mel Gibson", "Bank of America"}
+
+
+def test_title_abbreviation_keeps_one_name() -> None:
+    """Issue 10 item 5 / issue 12: "St. Mary's Hospital" is one entity, never "Mary's Hospital"."""
+    found = CapitalizedNameExtractor().extract(
+        "I was born at St. Mary's Hospital in 1990.", EntityDictionary()
+    )
+    assert [m.name for m in found] == ["St. Mary's Hospital"]

