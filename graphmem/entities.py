@@ -146,6 +146,7 @@ class EntityLink:
     confidence: float
     via: str | None = None
     owner: str | None = None
+    via_forward: bool = True  # the relation points from owner to entity
 
 
 class EntityDictionary:

@@ -240,6 +240,17 @@ class Settings(BaseSettings):
             " hop ties)."
         ),
     )
+    graph_seed_share: float = Field(
+        0.0,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Graph retriever: what a reached memory counts for when it is already in the"
+            " entity retriever's top candidate_k for the query entities (the seeds' own"
+            " memories), unless it asserts a relation on a path; 0 leaves it out, so the"
+            " graph list holds what the entity list does not."
+        ),
+    )
     graph_edge_floor: float = Field(
         0.2,
         ge=0.0,

@@ -24,11 +24,38 @@ from graphmem.settings import Settings
 NAMESPACE = "demo-maya"
 NOW = datetime(2024, 9, 10, 12, 0, tzinfo=UTC)
 QUESTIONS = (
-    ("entity-centric", "What do we know about Biscuit?"),
-    ("preference", "What coffee does Maya like?"),
-    ("temporal", "What did Maya do in March 2024?"),
-    ("multi-hop", "Where does Maya's sister work and what does that company build?"),
-    ("relative time", "What happened last summer?"),
+    (
+        "entity-centric",
+        "What do we know about Biscuit?",
+        "the entity retriever: every memory that mentions the dog, ranked by how directly",
+        "entity linking failed: the name in the question resolved to no stored entity",
+    ),
+    (
+        "preference",
+        "What coffee does Maya like?",
+        "dedup: the preference said in three sessions is one memory with n = 3",
+        "the repeated statement was stored three times, or lost to a weaker match",
+    ),
+    (
+        "temporal",
+        "What did Maya do in March 2024?",
+        "the temporal retriever: 'March 2024' becomes a window over event times",
+        "the time expression was not parsed, or event times were not stored",
+    ),
+    (
+        "multi-hop",
+        "Where does Maya's sister work and what does that company build?",
+        "the graph: 'Maya's sister' follows SISTER_OF to Priya Raman, then WORKS_AT to"
+        " Lumen Labs; both Lumen Labs memories should be in the top 3, with the path below",
+        "the traversal did not follow the question (the sister's employer is two relations"
+        " away and no word of the question matches 'wildfire detection software')",
+    ),
+    (
+        "relative time",
+        "What happened last summer?",
+        "relative time: 'last summer' is resolved against the recall's reference time",
+        "the relative expression was not resolved to a window",
+    ),
 )
 
 
@@ -66,10 +93,12 @@ def run_demo(console: Console, data_dir: Path | None) -> None:
                 f"repeated preference: n = {coffee.n}, confidence {coffee.confidence:.4f} "
                 "(r(n) = 1 − 1/(1 + ln(1 + n)))"
             )
-            for kind, question in QUESTIONS:
+            for kind, question, shows, miss in QUESTIONS:
                 console.print(Rule(f"{kind}: {question}"))
+                console.print(f"[dim]shows: {shows}[/]")
                 result = memory.recall(NAMESPACE, question, k=5, record_access=False)
                 print_recall(console, result, explain=True)
+                console.print(f"[dim]if the answer is missing above: {miss}[/]")
             stats = memory.stats(NAMESPACE)
         console.print(Rule())
         console.print(f"namespace {NAMESPACE}: {stats}")

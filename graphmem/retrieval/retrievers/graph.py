@@ -16,8 +16,8 @@ store: the same relations). Then, in Python, the same on both stores:
    those that mention the reached entity, score ``path score × (0.75 + 0.25
    × their own cosine to the query, relative to the best)``; memories already
    in the entity retriever's top ``k`` for the query entities (the seeds' own
-   memories) count half unless they assert a path relation, so the seeds do
-   not crowd the list.
+   memories) count ``Settings.graph_seed_share`` (0: left out) unless they
+   assert a path relation, so the seeds do not crowd the list.
 
 ``Settings.graph_traversal = "classic"`` keeps SPEC §3's scoring alone (hop
 decay × weakest link; every one-hop neighbour ties), for the ablation.
@@ -48,7 +48,6 @@ _QUERY_STOP = frozenset(
      "was", "were", "the", "a", "an", "and", "or", "that", "this", "of", "to", "in", "at", "s"}
 )  # fmt: skip
 _SUFFIX = re.compile(r"(ing|ers|er|ed|es|s)$")
-_SEED_SHARE = 0.5
 # A reached memory's own relevance (cosine to the query, relative to the best) moves its
 # path score by at most this share: the path, not the wording, is what the graph knows.
 _OWN_SHARE = 0.25
@@ -129,7 +128,12 @@ def relational_links(
                 entity = dictionary.get(other) if dictionary is not None else None
                 surface = f"{owner.surface}'s {noun}" + (f" ({entity.name})" if entity else "")
                 out[other] = EntityLink(
-                    other, surface, confidence, via=r.predicate, owner=owner.entity_id
+                    other,
+                    surface,
+                    confidence,
+                    via=r.predicate,
+                    owner=owner.entity_id,
+                    via_forward=r.source_id == owner.entity_id,
                 )
     return tuple(out.values())
 
@@ -254,7 +258,9 @@ class GraphRetriever:
                 (by_entity[e] for e in row.entity_ids if e in by_entity),
                 key=lambda r: (r.score, r.entity_id),
             )
-            share = 1.0 if row.memory_id not in crowd else _SEED_SHARE
+            share = 1.0 if row.memory_id not in crowd else ctx.settings.graph_seed_share
+            if share <= 0.0:
+                continue  # the entity retriever ranks it already
             score = path.score * share
             if row.memory_id not in candidates or score > candidates[row.memory_id][0]:
                 candidates[row.memory_id] = (score, path, False)
@@ -340,7 +346,13 @@ def render_path(ctx: RetrievalContext, path: Reached) -> str:
         entity = ctx.dictionary.get(ident) if ctx.dictionary is not None else None
         return entity.name if entity is not None else ident[:8]
 
-    parts = [name(path.steps[0].source)]
+    start = path.steps[0].source
+    parts = [name(start)]
+    for link in ctx.links:  # "Maya's sister": the relation the question walked first
+        if link.entity_id == start and link.via is not None and link.owner is not None:
+            arrow = f" —{link.via}→ " if link.via_forward else f" ←{link.via}— "
+            parts = [name(link.owner), arrow, name(start)]
+            break
     for step in path.steps:
         arrow = f" —{step.predicate}→ " if step.forward else f" ←{step.predicate}— "
         parts.append(arrow + name(step.target))
