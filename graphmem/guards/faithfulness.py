@@ -38,7 +38,7 @@ from graphmem.guards.claims import (
 from graphmem.guards.judge import ClaimJudge
 from graphmem.models import ClaimCheck, FaithfulnessReport, Memory
 
-__all__ = ["JUDGE_CANDIDATES", "check_faithfulness", "missing_terms"]
+__all__ = ["JUDGE_CANDIDATES", "canonical_names", "check_faithfulness", "missing_terms"]
 
 #: Closest memories a judge is shown per claim.
 JUDGE_CANDIDATES = 5
@@ -118,6 +118,21 @@ def _similarities(
     return sims
 
 
+def canonical_names(claim: str, dictionary: EntityDictionary) -> str:
+    """``claim`` with each name that resolves to an entity under a shorter form (a first
+    name, an alias) replaced by the entity's name ("Liam has 2 kids" → "Liam Brandt has
+    2 kids"): the claim then embeds like the memories, which name the entity in full."""
+    for name in claim_terms(claim).names:
+        hit = dictionary.resolve(name)
+        entity = None if hit is None else dictionary.get(hit[0])
+        if entity is None or entity.name.casefold() == name.casefold():
+            continue
+        if name.casefold() in entity.name.casefold().split():
+            claim = re.sub(rf"\b{re.escape(name)}\b(?!\s+{re.escape(entity.name.split()[-1])})",
+                           entity.name, claim, count=1)  # fmt: skip
+    return claim
+
+
 def check_faithfulness(
     answer: str,
     memories: Sequence[Memory],
@@ -154,6 +169,8 @@ def check_faithfulness(
     """
     claims = split_claims(answer)
     checked = resolve_pronouns(claims)
+    if dictionary is not None:
+        checked = [canonical_names(c, dictionary) for c in checked]
     evidence = [_evidence(m) for m in memories]
     sims = (
         _similarities(checked, memories, embedder)
