@@ -13,6 +13,10 @@ is supported when some given memory entails it:
 - with a :class:`~graphmem.guards.judge.ClaimJudge`: the judge's verdict, given the
   claim's closest memories.
 
+Before embedding, a claim cut from its sentence gets its subject back (a leading
+"she" / "his" becomes the earlier claim's name, :func:`graphmem.guards.claims.resolve_pronouns`)
+and a first name the entity dictionary knows becomes the entity's full name
+(:func:`canonical_names`), so the claim embeds like the memories that name it in full.
 Each claim reports the memory that supports it (or the closest one) and why.
 """
 

@@ -26,7 +26,7 @@ log = logging.getLogger("graphmem.mcp")
 
 # Modules whose import registers more tools with ``graphmem_tool`` (optional ones
 # that fail to import are skipped). Add a module here to extend the server.
-TOOL_MODULES: tuple[str, ...] = ("graphmem.mcp.tools",)
+TOOL_MODULES: tuple[str, ...] = ("graphmem.mcp.tools", "graphmem.mcp.guard_tools")
 
 Transport = Literal["stdio", "streamable-http"]
 

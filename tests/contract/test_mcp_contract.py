@@ -285,3 +285,31 @@ def test_multi_namespace_mode_keeps_namespaces_apart(
         assert "namespace" in await failure(client, "stats", {"namespace": "bad namespace!"})
 
     connect(body, multi=True)
+
+
+def test_check_answer_marks_each_claim(connect: Callable[..., None]) -> None:
+    async def body(client: Client) -> None:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        tool = listed["check_answer"]
+        assert tool.annotations is not None and tool.annotations.read_only_hint is True
+        assert tool.input_schema["required"] == ["answer"]
+        assert "namespace" not in tool.input_schema["properties"]
+        written = await call(client, "remember", {"memories": [{"content": FIVE[1]}]})
+        bob = written["memory_ids"][0]
+        # the first claim is the memory word for word (cosine 1 with the test embedder);
+        # the second names a city no memory holds
+        report = await call(
+            client,
+            "check_answer",
+            {"answer": f"{FIVE[1]}. Bob Stone lives in Madrid.", "memory_ids": [bob]},
+        )
+        assert [c["supported"] for c in report["claims"]] == [True, False]
+        assert report["claims"][0]["memory_id"] == bob
+        assert "Madrid" in report["claims"][1]["missing"]
+        assert (report["faithfulness"], report["risk"]) == (0.5, "medium")
+        recalled = await call(client, "check_answer", {"answer": FIVE[1], "question": "Bob?"})
+        assert recalled["risk"] == "none" and bob in recalled["memory_ids"]
+        text = await failure(client, "check_answer", {"answer": "x", "memory_ids": ["nope"]})
+        assert "memories" in text
+
+    connect(body)
