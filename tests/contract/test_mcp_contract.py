@@ -255,10 +255,11 @@ def test_neo4j_memory_tools(connect: Callable[..., None]) -> None:
             "Globex sells widgets",
             "Erin Hale works at Globex",
         }
-        assert found["relations"] == [relation]
+        assert relation in found["relations"]
         graph = await call(client, "read_graph", {})
-        assert {e["name"] for e in graph["entities"]} == {"Erin Hale", "Globex"}
-        assert graph["relations"] == [relation]
+        # (the entity extractor may add names it finds in the content, e.g. "Dutch")
+        assert {e["name"] for e in graph["entities"]} >= {"Erin Hale", "Globex"}
+        assert relation in graph["relations"]  # (the extractor may add relations of its own)
         searched = await call(
             client, "search_memories", {"query": "Which language does Erin speak?"}
         )
