@@ -119,6 +119,11 @@ class AsyncGraphMem:
         finally:
             self._executor.shutdown(wait=True)
 
+    async def flush(self) -> None:
+        """Wait until the access updates of the recalls so far are written
+        (:meth:`GraphMem.flush`)."""
+        await self.run_sync(self.sync.flush)
+
     async def __aenter__(self) -> AsyncGraphMem:
         return await self.open()
 

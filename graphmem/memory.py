@@ -144,6 +144,10 @@ class GraphMem:
         Judges of the guards (SPEC §10, §11): whether a memory entails an answer's
         claim (:meth:`faithfulness`) and whether two similar memories contradict (the
         consistency scan of :meth:`consolidate`). None: the offline rules.
+    owns_store : bool
+        Whether :meth:`close` closes the store too (default). Pass ``False`` for a
+        store the caller keeps using after this facade: ``close`` then stops only
+        the facade's own threads.
     """
 
     def __init__(
@@ -158,9 +162,11 @@ class GraphMem:
         clock: Clock | None = None,
         claim_judge: ClaimJudge | None = None,
         pair_judge: PairJudge | None = None,
+        owns_store: bool = True,
     ) -> None:
         self.settings = settings or Settings()
         self.store = store or make_store(self.settings)
+        self.owns_store = owns_store
         self.embedder = embedder or SentenceTransformerEmbedder(
             self.settings.embedding_model,
             batch_size=self.settings.embedding_batch_size,
@@ -214,15 +220,38 @@ class GraphMem:
         return not self._opened
 
     def close(self) -> None:
-        """Write pending access updates, stop the worker threads and close the store.
-        Idempotent; the facade can be opened again afterwards (``open()``, ``with``
-        or any call)."""
+        """Write pending access updates, stop the worker threads and close the store if
+        the facade owns it (``owns_store``). Idempotent; the facade can be opened again
+        afterwards (``open()``, ``with`` or any call)."""
         with self._lock:
             self._reader.close()
             self._prefetcher.close()
             if self._opened:
-                self.store.close()
+                if self.owns_store:
+                    self.store.close()
                 self._opened = False
+
+    def flush(self) -> None:
+        """Wait until every access update of the recalls so far is written to the store.
+
+        Recall records accesses on a background thread; reads through the facade
+        (``get``, ``stats``, ``remember``, ...) flush first, so only code reading the
+        store directly (benchmarks, tools) needs this.
+
+        Raises
+        ------
+        StoreError
+            The error a background access write failed with, if any.
+        """
+        self._reader.flush()
+
+    @property
+    def recall_pipeline(self) -> RecallPipeline:
+        """The read pipeline behind :meth:`recall`, for replaying a recall's steps
+        (``prepare`` → ``retrieve`` → ``fuse_and_rank``, none of which writes), as the
+        LoCoMo ablations do (:mod:`graphmem.locomo.ablation`). Use :meth:`recall`
+        for answers."""
+        return self._reader
 
     def __enter__(self) -> GraphMem:
         return self.open()

@@ -285,7 +285,7 @@ def bench_latency(
             plans[q] = result.plan
             for stage, ms in result.timings_ms.items():
                 stages.setdefault(stage, []).append(ms)
-    memory._reader.flush()
+    memory.flush()
     recall = _semantic_recall(memory, ns, queries)
     return {
         **configuration(memory),
@@ -404,6 +404,11 @@ def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
     """
     if memory.store.name != "neo4j":
         return {"skipped": "the peer runs on Neo4j only"}
+    from graphmem.store.neo4j import Neo4jStore
+
+    store = memory.store
+    if not isinstance(store, Neo4jStore):
+        return {"skipped": "the peer runs on graphmem's Neo4jStore only"}
     try:
         from importlib.metadata import version
 
@@ -419,7 +424,7 @@ def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
             return vector
 
     retriever = HybridRetriever(
-        memory.store._driver,  # type: ignore[attr-defined]  # the store's own connection pool
+        store.driver,  # the store's own connection pool
         vector_index_name="memory_embedding",
         fulltext_index_name="memory_content",
         embedder=_Embedder(),

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from graphmem.cli.main import (
+from graphmem.cli.common import (
     DataDir,
     JsonOut,
     Namespace,

@@ -7,16 +7,14 @@ import json
 import sys
 from collections.abc import Sequence
 from datetime import datetime
-from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from graphmem.cli.common import DataDir, JsonOut, Namespace, StoreOpt, open_memory
 from graphmem.errors import InvalidInputError
-from graphmem.memory import GraphMem
 from graphmem.models import ConsistencyReport, EntityDrift, FaithfulnessReport
 
 __all__ = [
@@ -29,39 +27,6 @@ __all__ = [
 ]
 
 console = Console(width=None if sys.stdout.isatty() else 160)
-
-# The main CLI's options, spelled alike (this module does not import graphmem.cli.main,
-# which registers it: `python -m graphmem.cli.main` would import that module twice).
-Namespace = Annotated[
-    str, typer.Option("--namespace", "-n", help="Namespace (user / agent / tenant) to work in.")
-]
-
-
-class StoreKind(StrEnum):
-    """Which store to use."""
-
-    embedded = "embedded"
-    neo4j = "neo4j"
-
-
-StoreOpt = Annotated[
-    StoreKind | None,
-    typer.Option(help="Store: embedded (one local file) or neo4j (GRAPHMEM_NEO4J_URI)."),
-]
-DataDir = Annotated[
-    Path | None,
-    typer.Option(help="Embedded store directory (default: GRAPHMEM_DATA_DIR, else .graphmem)."),
-]
-JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-
-
-def open_memory(store: StoreKind | None, data_dir: Path | None) -> GraphMem:
-    """The main CLI's :func:`graphmem.cli.main.open_memory` (imported when called)."""
-    from graphmem.cli.main import StoreChoice
-    from graphmem.cli.main import open_memory as open_main
-
-    return open_main(None if store is None else StoreChoice(store.value), data_dir)
-
 
 _RISK_STYLE = {"none": "green", "low": "yellow", "medium": "dark_orange", "high": "red"}
 

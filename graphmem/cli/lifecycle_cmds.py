@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.progress import TaskID
 from rich.table import Table
 
-from graphmem.cli.locomo_cmds import CachedQueryEmbedder, StoreKind, _progress
+from graphmem.cli.common import StoreChoice, progress_bar
+from graphmem.cli.locomo_cmds import CachedQueryEmbedder
 from graphmem.embedding import SentenceTransformerEmbedder
 from graphmem.lifecycle_bench import MODES, PHASES, SettableClock, load_people, run_lifecycle
 from graphmem.lifecycle_bench.runner import Mode
@@ -43,8 +44,8 @@ class ModeChoice(StrEnum):
 
 def bench_lifecycle(
     store: Annotated[
-        StoreKind, typer.Option(help="embedded (a temporary file) or neo4j (GRAPHMEM_NEO4J_URI).")
-    ] = StoreKind.embedded,
+        StoreChoice, typer.Option(help="embedded (a temporary file) or neo4j (GRAPHMEM_NEO4J_URI).")
+    ] = StoreChoice.embedded,
     mode: Annotated[
         ModeChoice,
         typer.Option(help="plain (text + entities), triples (+ subject/predicate/object) or both."),
@@ -79,10 +80,10 @@ def bench_lifecycle(
     out: dict[str, Any] = {"store": store.value, "modes": {}}
     with tempfile.TemporaryDirectory(prefix="graphmem-lifecycle-") as scratch:
         overrides: dict[str, Any] = {}
-        if store is StoreKind.embedded:
+        if store is StoreChoice.embedded:
             overrides = {"neo4j_uri": None, "data_dir": Path(scratch)}
         settings = Settings(**overrides)
-        if store is StoreKind.neo4j and not settings.neo4j_uri:
+        if store is StoreChoice.neo4j and not settings.neo4j_uri:
             raise typer.BadParameter("set GRAPHMEM_NEO4J_URI to use Neo4j", param_hint="--store")
         out["model"] = settings.embedding_model
         clock = SettableClock(datetime.now(UTC))
@@ -93,7 +94,7 @@ def bench_lifecycle(
                 dim=settings.embedding_dim,
             )
         )
-        with GraphMem(settings, embedder=embedder, clock=clock) as memory, _progress() as bar:
+        with GraphMem(settings, embedder=embedder, clock=clock) as memory, progress_bar() as bar:
             for name in chosen:
                 task = bar.add_task(f"lifecycle {name}", total=len(cast))
 

@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from graphmem.cli import main as cli
-from graphmem.cli.main import DataDir, JsonOut, Namespace, StoreOpt, console
+from graphmem.cli.common import DataDir, JsonOut, Namespace, StoreOpt, console
 from graphmem.models import Memory
 from graphmem.settings import MemoryTypeName
 from graphmem.store.base import MemoryFilter

@@ -31,7 +31,6 @@ The main CLI registers :func:`import_locomo` as a command and the commands of
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
@@ -42,10 +41,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from graphmem.cli.common import StoreChoice, console, progress_bar
 from graphmem.cli.locomo_report import print_report
 from graphmem.embedding import Embedder, EmbedderWrapper, SentenceTransformerEmbedder
 from graphmem.locomo import (
@@ -62,8 +60,6 @@ from graphmem.store.base import Vector
 
 __all__ = ["CachedQueryEmbedder", "bench_app", "import_locomo"]
 
-console = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True)
 
 bench_app = typer.Typer(
     help="Benchmarks: retrieval quality on LoCoMo (BENCHMARKS.md §1).", no_args_is_help=True
@@ -88,11 +84,6 @@ class CorpusChoice(StrEnum):
         return ("turns", "observations")
 
 
-class StoreKind(StrEnum):
-    embedded = "embedded"
-    neo4j = "neo4j"
-
-
 class CachedQueryEmbedder(EmbedderWrapper):
     """Wraps an embedder and memoises single-text calls: the bench asks each
     question once per retriever and the pipeline embeds it each time."""
@@ -115,18 +106,18 @@ class CachedQueryEmbedder(EmbedderWrapper):
 
 
 @contextmanager
-def _memory(store: StoreKind, data_dir: Path | None, *, temporary: bool) -> Iterator[GraphMem]:
+def _memory(store: StoreChoice, data_dir: Path | None, *, temporary: bool) -> Iterator[GraphMem]:
     """The facade on the chosen store: Neo4j from ``GRAPHMEM_NEO4J_URI`` (and the
     other ``GRAPHMEM_NEO4J_*`` variables), else the embedded store in
     ``data_dir`` (a temporary directory when ``temporary`` and none is given)."""
     with tempfile.TemporaryDirectory(prefix="graphmem-locomo-") as scratch:
         overrides: dict[str, Any] = {}
-        if store is StoreKind.embedded:
+        if store is StoreChoice.embedded:
             overrides["neo4j_uri"] = None
             if data_dir is not None or temporary:
                 overrides["data_dir"] = data_dir or Path(scratch)
         settings = Settings(**overrides)
-        if store is StoreKind.neo4j and not settings.neo4j_uri:
+        if store is StoreChoice.neo4j and not settings.neo4j_uri:
             raise typer.BadParameter("set GRAPHMEM_NEO4J_URI to use Neo4j", param_hint="--store")
         embedder = CachedQueryEmbedder(
             SentenceTransformerEmbedder(
@@ -139,24 +130,12 @@ def _memory(store: StoreKind, data_dir: Path | None, *, temporary: bool) -> Iter
             yield memory
 
 
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
-
-
 PathArg = Annotated[
     Path, typer.Argument(exists=True, dir_okay=False, help="A file in LoCoMo's JSON format.")
 ]
 CorpusOpt = Annotated[CorpusChoice, typer.Option(help="turns, observations or both.")]
 StoreOpt = Annotated[
-    StoreKind, typer.Option(help="embedded (local file) or neo4j (GRAPHMEM_NEO4J_URI).")
+    StoreChoice, typer.Option(help="embedded (local file) or neo4j (GRAPHMEM_NEO4J_URI).")
 ]
 JsonOpt = Annotated[
     Path | None, typer.Option("--json-out", help="Write the report as JSON to this file.")
@@ -166,7 +145,7 @@ JsonOpt = Annotated[
 def import_locomo(
     path: PathArg,
     corpus: CorpusOpt = CorpusChoice.turns,
-    store: StoreOpt = StoreKind.embedded,
+    store: StoreOpt = StoreChoice.embedded,
     data_dir: Annotated[
         Path | None,
         typer.Option(help="Embedded store directory (default: .graphmem or GRAPHMEM_DATA_DIR)."),
@@ -181,7 +160,7 @@ def import_locomo(
     conversations = load_locomo(path)
     repairs = total_report(conversations)
     out: dict[str, Any] = {"file": str(path), "import": repairs.as_dict(), "namespaces": {}}
-    with _memory(store, data_dir, temporary=False) as memory, _progress() as progress:
+    with _memory(store, data_dir, temporary=False) as memory, progress_bar() as progress:
         for kind in corpus.corpora():
             task = progress.add_task(f"import {kind}", total=None)
             for conv in conversations:
@@ -209,7 +188,7 @@ def import_locomo(
 def bench_locomo(
     path: PathArg,
     corpus: CorpusOpt = CorpusChoice.both,
-    store: StoreOpt = StoreKind.embedded,
+    store: StoreOpt = StoreChoice.embedded,
     json_out: JsonOpt = None,
     limit_conversations: Annotated[
         int | None, typer.Option(min=1, help="Only the first N conversations (smoke runs).")
@@ -245,7 +224,7 @@ def bench_locomo(
     conversations = load_locomo(path)[:limit_conversations]
     reports: dict[str, dict[str, Any]] = {}
     started = time.perf_counter()
-    with _memory(store, data_dir, temporary=True) as memory, _progress() as progress:
+    with _memory(store, data_dir, temporary=True) as memory, progress_bar() as progress:
         tasks: dict[str, Any] = {}
 
         def advance(phase: str, n: int, total: int) -> None:

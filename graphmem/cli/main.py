@@ -16,10 +16,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from graphmem.cli.common import (
+    DataDir,
+    JsonOut,
+    Namespace,
+    StoreOpt,
+    console,
+    err,
+    progress_bar,
+)
+from graphmem.cli.common import open_memory as open_memory  # the tests' patch point
 from graphmem.cli.lazy import LazyCommand, lazy_group
 from graphmem.errors import GraphMemError, InvalidInputError, InvalidMemoryError
 
@@ -104,15 +112,6 @@ bench_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(bench_app, name="bench")
-console = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True)
-
-
-class StoreChoice(StrEnum):
-    """Which store to use."""
-
-    embedded = "embedded"
-    neo4j = "neo4j"
 
 
 class Profile(StrEnum):
@@ -130,41 +129,6 @@ class MemoryTypeChoice(StrEnum):
     Fact = "Fact"
     Preference = "Preference"
     Relation = "Relation"
-
-
-Namespace = Annotated[
-    str, typer.Option("--namespace", "-n", help="Namespace (user / agent / tenant) to work in.")
-]
-StoreOpt = Annotated[
-    StoreChoice | None,
-    typer.Option(help="Store: embedded (one local file) or neo4j (GRAPHMEM_NEO4J_URI)."),
-]
-DataDir = Annotated[
-    Path | None,
-    typer.Option(help="Embedded store directory (default: GRAPHMEM_DATA_DIR, else .graphmem)."),
-]
-JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-
-
-def open_memory(store: StoreChoice | None, data_dir: Path | None, **overrides: Any) -> GraphMem:
-    """Build the facade from settings + CLI options (no I/O until first use)."""
-    from pydantic import ValidationError
-
-    from graphmem.memory import GraphMem
-    from graphmem.settings import Settings
-
-    values: dict[str, Any] = dict(overrides)
-    if data_dir is not None:
-        values["data_dir"] = data_dir
-    try:
-        settings = Settings(**values)
-        if store is StoreChoice.embedded:
-            settings = settings.model_copy(update={"neo4j_uri": None})
-        elif store is StoreChoice.neo4j and not settings.neo4j_uri:
-            settings = settings.model_copy(update={"neo4j_uri": "bolt://127.0.0.1:7687"})
-    except ValidationError as exc:
-        raise GraphMemError(f"invalid settings: {exc}") from exc
-    return GraphMem(settings)
 
 
 def read_jsonl(path: Path | str) -> list[MemoryCandidate]:
@@ -246,7 +210,7 @@ def ingest(
         "rejected": 0,
         "replaced": 0,
     }
-    with open_memory(store, data_dir) as memory, _progress() as progress:
+    with open_memory(store, data_dir) as memory, progress_bar() as progress:
         task = progress.add_task("remembering", total=len(candidates))
 
         def count(report: WriteReport, done: int) -> None:
@@ -658,7 +622,7 @@ def bench_latency_command(
     """
     from graphmem.perf import bench_latency, bench_peer
 
-    with open_memory(store, data_dir) as memory, _progress() as progress:
+    with open_memory(store, data_dir) as memory, progress_bar() as progress:
         warn_size = memory.settings.embedded_warn_size
         task = progress.add_task(f"building {n} memories", total=n)
         result = bench_latency(
@@ -696,7 +660,7 @@ def bench_ingest_command(
 
     candidates = [c for conv in load_locomo(path) for c in turn_candidates(conv)][:limit]
     texts = [str(c["content"]) for c in candidates]
-    with open_memory(store, data_dir) as memory, _progress() as progress:
+    with open_memory(store, data_dir) as memory, progress_bar() as progress:
         task = progress.add_task("ingesting", total=len(candidates))
         result = bench_ingest(
             memory,
@@ -720,18 +684,6 @@ def _print_perf(result: dict[str, Any], json_out: Path | None) -> None:
     console.print(table)
     if json_out is not None:
         json_out.write_text(json.dumps(result, indent=2), encoding="utf-8")
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from graphmem.cli.main import DataDir, StoreOpt, err, open_memory
+from graphmem.cli.common import DataDir, StoreOpt, err, open_memory
 
 
 def fail(message: str) -> None:

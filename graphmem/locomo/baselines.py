@@ -2,6 +2,12 @@
 
 Scored on the same memories as graphmem (after dedup), with lower-cased
 ``\\w+`` tokens and RRF k = 60.
+
+This is the only module that imports rank-bm25, for the stock ``BM25Okapi``
+baseline. Its defaults differ from the SPEC's BM25 (which graphmem's stores
+use): k1 = 1.5 and the ATIRE IDF ``ln((N − n + 0.5)/(n + 0.5))`` floored at
+``ε·mean(idf)``, which is zero or negative for a term in half the documents or
+more — on a two-document corpus every score is 0.
 """
 
 from __future__ import annotations
@@ -12,14 +18,21 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+from rank_bm25 import BM25Okapi
 
 from graphmem.locomo.dataset import QAItem
 from graphmem.locomo.metrics import Row, score_ranking, with_categories
 from graphmem.memory import GraphMem
-from graphmem.store._bm25 import okapi_baseline_scores
 from graphmem.store.base import Vector
 
-__all__ = ["BASELINE_RRF_K", "baseline_rankings", "baseline_tokens", "score_baselines"]
+__all__ = [
+    "BASELINE_RRF_K",
+    "baseline_rankings",
+    "baseline_tokens",
+    "okapi_baseline_scores",
+    "score_baselines",
+]
 
 BASELINE_RRF_K = 60
 _WORD = re.compile(r"\w+")
@@ -28,6 +41,38 @@ _WORD = re.compile(r"\w+")
 def baseline_tokens(text: str) -> list[str]:
     """The baselines' tokeniser: lower-cased ``\\w+`` (BENCHMARKS.md §1)."""
     return _WORD.findall(text.lower())
+
+
+def okapi_baseline_scores(
+    corpus_tokens: Sequence[Sequence[str]], queries: Sequence[Sequence[str]]
+) -> npt.NDArray[np.float64]:
+    """Stock rank-bm25 ``BM25Okapi`` scores, for the LoCoMo baseline only (BENCHMARKS.md §1).
+
+    The plain baseline graphmem is compared with: rank-bm25's defaults
+    (k1 = 1.5, b = 0.75, ATIRE IDF with its ε floor), *not* the Lucene IDF
+    graphmem itself uses.
+
+    Parameters
+    ----------
+    corpus_tokens : sequence of sequence of str
+        One token list per document; may be empty.
+    queries : sequence of sequence of str
+        One token list per query.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (len(queries), len(corpus_tokens))
+        Zeros for a corpus with no tokens or an empty query (rank-bm25 would
+        divide by zero).
+    """
+    out = np.zeros((len(queries), len(corpus_tokens)), dtype=np.float64)
+    if not any(corpus_tokens):  # no document or no token: rank-bm25 divides by zero
+        return out
+    okapi = BM25Okapi([list(doc) for doc in corpus_tokens])
+    for row, query in enumerate(queries):
+        if query:
+            out[row] = np.asarray(okapi.get_scores(list(query)), dtype=np.float64)
+    return out
 
 
 def _rrf(*rankings: Sequence[int], k: int = BASELINE_RRF_K) -> list[int]:

@@ -40,8 +40,8 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol, runtime_checkable
 
 from graphmem.memory import GraphMem
-from graphmem.store._neo4j_codec import lucene_escape, lucene_query
 from graphmem.store.base import Vector
+from graphmem.store.lucene import lucene_escape, lucene_query
 
 __all__ = ["HybridPeer", "PeerSearch", "open_peer"]
 
@@ -126,7 +126,10 @@ def _version() -> str:
 def open_peer(memory: GraphMem) -> HybridPeer | str:
     """The peer on ``memory``'s Neo4j store, or why it cannot run: not on Neo4j,
     or neo4j-graphrag not installed (``pip install 'graphmem[peer]'``)."""
-    if getattr(memory.store, "name", None) != "neo4j":
+    from graphmem.store.neo4j import Neo4jStore
+
+    store = memory.store
+    if not isinstance(store, Neo4jStore):
         return "needs --store neo4j (the peer searches Neo4j's indexes)"
     try:
         from neo4j_graphrag.retrievers import HybridRetriever
@@ -142,7 +145,7 @@ def open_peer(memory: GraphMem) -> HybridPeer | str:
 
     memory.open()
     retriever = HybridRetriever(
-        memory.store._driver,  # type: ignore[attr-defined]  # the store's own connection pool
+        store.driver,  # the store's own connection pool
         vector_index_name=VECTOR_INDEX,
         fulltext_index_name=FULLTEXT_INDEX,
         return_properties=["id", "namespace"],

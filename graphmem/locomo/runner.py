@@ -95,7 +95,7 @@ def run_bench(
         for conv in conversations
     ]
     advance = tick(f"recall {corpus}", sum(map(len, asked)))
-    reader = memory._reader  # the facade's pipeline: the bench replays its fuse-and-rank step
+    reader = memory.recall_pipeline  # the bench replays its fuse-and-rank step
     variants = [alone(name) for name in retrievers]
     if ablation:
         variants.extend(ablation_variants(rerank=not isinstance(reader.reranker, NoopReranker)))

@@ -8,7 +8,6 @@ temporal-anchored (a time window) → exploratory (< 0.4) → hybrid.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from graphmem.entities import EntityLink
@@ -16,6 +15,7 @@ from graphmem.models import PlanName
 from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.base import TermStats
+from graphmem.store.lucene import lucene_idf
 from graphmem.text import tokenize
 from graphmem.timeparse import TimeWindow
 
@@ -46,8 +46,8 @@ class Plan:
 def lexical_rarity(terms: list[str], stats: TermStats) -> float:
     """Mean IDF of the query terms found in the namespace / the namespace's max IDF.
 
-    IDF is the BM25 one, ``ln((N − n + 0.5)/(n + 0.5) + 1)``; the maximum is
-    that of a term in one document. Terms absent from the namespace carry no
+    IDF is the BM25 one (:func:`graphmem.store.lucene.lucene_idf`); the maximum
+    is that of a term in one document. Terms absent from the namespace carry no
     evidence and are skipped. Result in [0, 1].
     """
     n_docs = stats.n_docs
@@ -56,8 +56,8 @@ def lexical_rarity(terms: list[str], stats: TermStats) -> float:
     present = [stats.df[t] for t in terms if stats.df.get(t, 0) > 0]
     if not present:
         return 0.0
-    idf = [math.log((n_docs - df + 0.5) / (df + 0.5) + 1.0) for df in present]
-    max_idf = math.log((n_docs - 1 + 0.5) / 1.5 + 1.0)
+    idf = [lucene_idf(n_docs, min(df, n_docs)) for df in present]
+    max_idf = lucene_idf(n_docs, 1)
     return min(1.0, (sum(idf) / len(idf)) / max_idf) if max_idf > 0 else 0.0
 
 

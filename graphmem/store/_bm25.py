@@ -20,11 +20,8 @@ The arithmetic is rank-bm25's ``BM25Okapi.get_scores``, element for element, so
 the scores are bit-identical to it configured with Lucene's IDF (a document
 without the term adds an exact 0.0 there).
 
-rank-bm25 itself is imported here only for :func:`okapi_baseline_scores`, the
-stock ``BM25Okapi`` baseline of the LoCoMo benchmark. Its defaults differ from
-the SPEC: k1 = 1.5 and the ATIRE IDF ``ln((N − n + 0.5)/(n + 0.5))`` floored at
-``ε·mean(idf)``, which is zero or negative for a term in half the documents or
-more — on a two-document corpus every score is 0.
+The IDF is :func:`graphmem.store.lucene.lucene_idf` (the one definition, shared
+with the query planner).
 
 Guards: an empty corpus scores nothing (rank-bm25 divides by zero), a corpus
 of empty documents has ``avgdl`` taken as 1 (rank-bm25 divides 0 by 0).
@@ -37,42 +34,13 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from rank_bm25 import BM25Okapi
 
-__all__ = ["BM25Index", "lucene_idf", "okapi_baseline_scores"]
+from graphmem.store.lucene import lucene_idf
+
+__all__ = ["BM25Index"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-
-
-def lucene_idf(n_docs: int, doc_freq: int) -> float:
-    """Lucene's BM25 IDF, ``ln(1 + (N − n + 0.5) / (n + 0.5))`` (SPEC §3).
-
-    Parameters
-    ----------
-    n_docs : int
-        Corpus size ``N``, ``>= 0``.
-    doc_freq : int
-        Documents containing the term, ``0 <= n <= N``.
-
-    Returns
-    -------
-    float
-        The IDF, ``> 0`` for every ``0 <= n <= N``.
-
-    Raises
-    ------
-    ValueError
-        If ``doc_freq`` is outside ``[0, n_docs]``.
-
-    Examples
-    --------
-    >>> round(lucene_idf(3, 1), 6)
-    0.980829
-    """
-    if not 0 <= doc_freq <= n_docs:
-        raise ValueError(f"doc_freq must be in [0, n_docs={n_docs}], got {doc_freq}")
-    return math.log(1.0 + (n_docs - doc_freq + 0.5) / (doc_freq + 0.5))
 
 
 class BM25Index:
@@ -184,35 +152,3 @@ class BM25Index:
             if rows.size:
                 score[rows] += self.idf(term) * (freqs * (k1 + 1) / (freqs + self._norm[rows]))
         return score
-
-
-def okapi_baseline_scores(
-    corpus_tokens: Sequence[Sequence[str]], queries: Sequence[Sequence[str]]
-) -> npt.NDArray[np.float64]:
-    """Stock rank-bm25 ``BM25Okapi`` scores, for the LoCoMo baseline only (BENCHMARKS.md §1).
-
-    The plain baseline graphmem is compared with: rank-bm25's defaults
-    (k1 = 1.5, b = 0.75, ATIRE IDF with its ε floor), *not* the Lucene IDF
-    graphmem itself uses.
-
-    Parameters
-    ----------
-    corpus_tokens : sequence of sequence of str
-        One token list per document; may be empty.
-    queries : sequence of sequence of str
-        One token list per query.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (len(queries), len(corpus_tokens))
-        Zeros for a corpus with no tokens or an empty query (rank-bm25 would
-        divide by zero).
-    """
-    out = np.zeros((len(queries), len(corpus_tokens)), dtype=np.float64)
-    if not any(corpus_tokens):  # no document or no token: rank-bm25 divides by zero
-        return out
-    okapi = BM25Okapi([list(doc) for doc in corpus_tokens])
-    for row, query in enumerate(queries):
-        if query:
-            out[row] = np.asarray(okapi.get_scores(list(query)), dtype=np.float64)
-    return out

@@ -20,7 +20,6 @@ module that imports ``neo4j``). A :class:`~graphmem.models.Memory` is one
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,6 +37,10 @@ from graphmem.store.base import (
     check_expected_versions,
     check_versions,
 )
+from graphmem.store.lucene import MAX_QUERY_WORDS as MAX_QUERY_WORDS
+from graphmem.store.lucene import lucene_escape as lucene_escape
+from graphmem.store.lucene import lucene_query as lucene_query
+from graphmem.store.lucene import ns_key as ns_key
 
 # Memory fields stored as node properties of the same name.
 MEMORY_PROPERTIES: tuple[str, ...] = (
@@ -81,55 +84,6 @@ RELATION_PROPERTIES: tuple[str, ...] = (
 )
 NO_TURN = ""  # Turn id of a session's observations that carry no turn id
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_LUCENE_SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
-_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
-MAX_QUERY_WORDS = 256  # Lucene refuses queries of more than 1024 clauses
-
-
-# -- Lucene ------------------------------------------------------------------
-def lucene_escape(text: str) -> str:
-    r"""User text as a Lucene query of plain terms (default operator OR).
-
-    Every character of Lucene's query syntax (``+ - && || ! ( ) { } [ ] ^ "
-    ~ * ? : \ /``) is escaped with a backslash, the bare words ``AND``,
-    ``OR``, ``NOT`` are lower-cased (the analyzer lower-cases terms anyway),
-    words without a letter or digit are dropped, and at most
-    :data:`MAX_QUERY_WORDS` words are kept.
-
-    Returns
-    -------
-    str
-        The escaped words joined by spaces; ``""`` when nothing searchable is
-        left (empty or operator-only text), which callers must not send.
-
-    Examples
-    --------
-    >>> print(lucene_escape('C++ AND "rust" -- (fast)'))
-    C\+\+ and \"rust\" \(fast\)
-    >>> lucene_escape("&& || !")
-    ''
-    """
-    words: list[str] = []
-    for word in text.split():
-        if not any(ch.isalnum() for ch in word):
-            continue
-        if word in _LUCENE_OPERATORS:
-            word = word.lower()
-        words.append("".join(f"\\{ch}" if ch in _LUCENE_SPECIAL else ch for ch in word))
-        if len(words) == MAX_QUERY_WORDS:
-            break
-    return " ".join(words)
-
-
-def ns_key(namespace: str) -> str:
-    """One lower-case alphanumeric token standing for ``namespace`` in the fulltext index."""
-    return "ns" + hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:32]
-
-
-def lucene_query(namespace: str, escaped: str) -> str:
-    """A fulltext query for ``escaped`` terms inside ``namespace``; the namespace clause
-    is boosted by 0 so the score is the BM25 of the content terms alone."""
-    return f"ns_key:{ns_key(namespace)}^0 AND content:({escaped})"
 
 
 # -- validation ----------------------------------------------------------------

@@ -404,6 +404,19 @@ class Neo4jStore(Neo4jMaintenance):
             database=self._database, bookmark_manager=driver.execute_query_bookmark_manager
         )
 
+    @property
+    def driver(self) -> neo4j.Driver:
+        """The open store's ``neo4j.Driver`` (its connection pool), for tools that query
+        the same database themselves, e.g. the benchmarks' neo4j-graphrag peer. The
+        store owns it: do not close it.
+
+        Raises
+        ------
+        StoreUnavailableError
+            When the store is not open.
+        """
+        return self._require_driver()
+
     def _require_driver(self) -> neo4j.Driver:
         if self._driver is None:
             raise StoreUnavailableError("the Neo4j store is not open; call open() first")

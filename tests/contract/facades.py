@@ -54,8 +54,7 @@ class BlockingAsyncFacade:
     def stop(self) -> None:
         """Stop the worker threads, the retriever threads, the loop and its thread (the
         store fixture closes the store, after the test's namespaces are deleted)."""
-        self.aio._executor.shutdown(wait=True)
-        self.aio.sync._reader.close()
+        self._wait(self.aio.close())  # the facade does not own the store (owns_store=False)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
         self._loop.close()
@@ -67,9 +66,10 @@ def facade(memory: GraphMem, api: str) -> Any:
 
 
 def release(driven: Any) -> None:
-    """End of a test: stop the adapter (closing the facade), or close the retriever
-    threads of a plain ``GraphMem`` (the store fixture closes the store)."""
+    """End of a test: stop the adapter (closing the facade), or close a plain
+    ``GraphMem``; built with ``owns_store=False``, neither closes the store (the store
+    fixture does, after the test's namespaces are deleted)."""
     if isinstance(driven, BlockingAsyncFacade):
         driven.stop()
     else:
-        driven._reader.close()
+        driven.close()

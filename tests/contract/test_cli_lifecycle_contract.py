@@ -49,7 +49,9 @@ def run(
 
 
 def facade(store: MemoryStore) -> GraphMem:
-    return GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=lambda: NOW)
+    return GraphMem(
+        Settings(), store=store, embedder=HashEmbedder(), clock=lambda: NOW, owns_store=False
+    )
 
 
 def cand(content: str, turn: str, session: str = "s1") -> dict[str, Any]:
@@ -68,7 +70,7 @@ def test_show_history_lists_the_correction_chain(
     gm = facade(store)
     first = gm.remember(ns, [cand("Hana's birthday is in May", "t1")]).created[0]
     _, new = gm.correct(ns, first, "Hana's birthday is in June")
-    gm._reader.close()
+    gm.close()
     code, out = run("show", first, "-n", ns, "--history", "--json")
     assert code == 0
     chain = json.loads(out)
@@ -156,7 +158,7 @@ def test_forget_dry_run_lists_and_changes_nothing(
 ) -> None:
     gm = facade(store)
     only = gm.remember(ns, [cand("Jo plays the cello", "t1")]).created[0]
-    gm._reader.close()
+    gm.close()
     code, out = run("forget", "--session", "s1", "-n", ns, "--dry-run", "--json")
     assert code == 0 and json.loads(out) == {"deleted": [only], "updated": []}
     assert store.count_memories(ns) == 1

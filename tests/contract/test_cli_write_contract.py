@@ -48,7 +48,9 @@ def run(store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch) -> Run:
 
 
 def facade(store: MemoryStore) -> GraphMem:
-    return GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=lambda: NOW)
+    return GraphMem(
+        Settings(), store=store, embedder=HashEmbedder(), clock=lambda: NOW, owns_store=False
+    )
 
 
 def cand(content: str, turn: str, session: str = "s1", **extra: Any) -> dict[str, Any]:
@@ -89,7 +91,7 @@ def test_list_shows_every_memory_and_filters(run: Run, store: MemoryStore, ns: s
     store.set_lifecycle(
         ns, [LifecycleUpdate(roof, False, "cold", stored_roof.access_count, stored_roof.version)]
     )
-    gm._reader.close()
+    gm.close()
 
     everything = _listed(run, ns)
     assert sorted(everything) == sorted(
@@ -237,7 +239,7 @@ def test_remember_many_writes_without_being_iterated(store: MemoryStore, ns: str
     assert isinstance(reports, list) and len(reports) == 3
     assert seen == [2, 4, 5]
     assert gm.stats(ns)["memories"] == 5
-    gm._reader.close()
+    gm.close()
 
 
 def test_a_facade_can_be_closed_and_reopened(store_factory: StoreFactory, ns: str) -> None:

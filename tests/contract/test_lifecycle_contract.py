@@ -52,7 +52,8 @@ def clock() -> Clock:
 @pytest.fixture
 def memory(store: MemoryStore, clock: Clock, api: str) -> Iterator[GraphMem]:
     # api: GraphMem itself, or AsyncGraphMem behind a blocking adapter (tests/contract/facades.py)
-    driven = facade(GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock), api)
+    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock, owns_store=False)
+    driven = facade(gm, api)
     yield driven
     release(driven)
 

@@ -62,7 +62,9 @@ def connect(store: MemoryStore, ns: str) -> Iterator[Callable[..., None]]:
     facades: list[AsyncGraphMem] = []
 
     def run(body: Session, *, multi: bool = False) -> None:
-        memory = AsyncGraphMem(memory=GraphMem(Settings(), store=store, embedder=HashEmbedder()))
+        memory = AsyncGraphMem(
+            memory=GraphMem(Settings(), store=store, embedder=HashEmbedder(), owns_store=False)
+        )
         facades.append(memory)
         server = build_server(memory, namespace=None if multi else ns)
 
@@ -74,8 +76,7 @@ def connect(store: MemoryStore, ns: str) -> Iterator[Callable[..., None]]:
 
     yield run
     for memory in facades:
-        memory._executor.shutdown(wait=True)
-        memory.sync._reader.close()
+        asyncio.run(memory.close())  # the store fixture closes the store
 
 
 async def call(client: Client, tool: str, arguments: dict[str, Any]) -> Any:

@@ -45,7 +45,8 @@ def clock() -> Clock:
 @pytest.fixture
 def memory(store: MemoryStore, clock: Clock, api: str) -> Iterator[GraphMem]:
     # api: GraphMem itself, or AsyncGraphMem behind a blocking adapter (tests/contract/facades.py)
-    driven = facade(GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock), api)
+    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock, owns_store=False)
+    driven = facade(gm, api)
     yield driven
     release(driven)
 
@@ -301,11 +302,11 @@ def test_bad_input_writes_nothing(memory: GraphMem, ns: str) -> None:
 
 
 def test_wrong_embedding_dimension_is_rejected(store: MemoryStore, ns: str) -> None:
-    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(dim=16))
+    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(dim=16), owns_store=False)
     with pytest.raises(InvalidMemoryError, match="embedding"):
         gm.remember(ns, [cand("Quinn surfs")])
     assert gm.stats(ns)["memories"] == 0
-    gm._reader.close()
+    gm.close()
 
 
 class _TableEmbedder(HashEmbedder):
@@ -338,20 +339,25 @@ def test_dedup_tiers(store: MemoryStore, ns: str, cosine: float, merged: bool) -
         Settings(),
         store=store,
         embedder=_TableEmbedder({"Ray drives a van": a, "Ray drives a bus": b}),
+        owns_store=False,
     )
     gm.remember(ns, [cand("Ray drives a van")])
     report = gm.remember(ns, [cand("Ray drives a bus", session_id="s2", turn_id="s2:1")])
     assert bool(report.merged) is merged
     if cosine == 0.88:
         assert report.ambiguous == 1  # tier 3: the default judge keeps them distinct
-    gm._reader.close()
+    gm.close()
 
 
 def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
     """'weight' is SPEC §3's RRF × freshness × access boost; 'tiebreak' leaves
     freshness out of the weight and orders equal weights by it."""
     gm = GraphMem(
-        Settings(freshness_mode="weight"), store=store, embedder=HashEmbedder(), clock=clock
+        Settings(freshness_mode="weight"),
+        store=store,
+        embedder=HashEmbedder(),
+        clock=clock,
+        owns_store=False,
     )
     gm.remember(ns, [cand("Uma restores old clocks", type="Event")])
     clock.now = T0 + timedelta(days=30)
@@ -359,7 +365,7 @@ def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
     # Event half-life 30 days, stability 0, age 30 days → freshness 0.5
     assert hit.explanation.freshness == pytest.approx(0.5)
     assert hit.weight == pytest.approx(hit.explanation.rrf * 0.5 * 1.0)
-    gm._reader.close()
+    gm.close()
 
 
 @pytest.mark.parametrize(
@@ -372,7 +378,13 @@ def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
 def test_the_explanation_names_the_weight_formula(
     store: MemoryStore, ns: str, clock: Clock, mode: str, formula: str
 ) -> None:
-    gm = GraphMem(Settings(freshness_mode=mode), store=store, embedder=HashEmbedder(), clock=clock)
+    gm = GraphMem(
+        Settings(freshness_mode=mode),
+        store=store,
+        embedder=HashEmbedder(),
+        clock=clock,
+        owns_store=False,
+    )
     gm.remember(ns, [cand("Uma restores old clocks", entities=[{"name": "Uma"}])])
     result = gm.recall(ns, "What does Uma restore?", record_access=False)
     assert result.plan == "entity-centric"  # no MMR: session support is on
@@ -380,7 +392,7 @@ def test_the_explanation_names_the_weight_formula(
     exploratory = gm.recall(ns, "Who restores clocks?", record_access=False)
     assert exploratory.plan == "exploratory"  # MMR plans get no session support
     assert formula.replace("(RRF + session support)", "RRF") in exploratory.notes
-    gm._reader.close()
+    gm.close()
 
 
 def test_async_facade_has_every_method_of_graphmem() -> None:

@@ -35,7 +35,9 @@ class Clock:
 
 
 def facade(store: MemoryStore) -> GraphMem:
-    return GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=Clock())
+    return GraphMem(
+        Settings(), store=store, embedder=HashEmbedder(), clock=Clock(), owns_store=False
+    )
 
 
 @pytest.fixture
@@ -49,6 +51,7 @@ def source(tmp_path: Path) -> Iterator[GraphMem]:
     memory.open()
     yield memory
     memory.close()
+    store.close()
 
 
 def fill(memory: GraphMem, namespace: str) -> dict[str, str]:
@@ -133,7 +136,7 @@ def test_export_import_round_trips_a_namespace(
     ]
     hits = target.recall(to_ns, "Which tea does Ada Lovelace prefer?", record_access=False)
     assert hits.hits[0].memory.id == ids["tea"]
-    target._reader.close()
+    target.close()
 
 
 def test_import_refuses_a_bad_file_or_a_namespace_with_data(
@@ -152,4 +155,4 @@ def test_import_refuses_a_bad_file_or_a_namespace_with_data(
     import_namespace(target, lines, to_ns)
     with pytest.raises(InvalidInputError, match="already holds data"):
         import_namespace(target, lines, to_ns)
-    target._reader.close()
+    target.close()

@@ -42,9 +42,9 @@ class Clock:
 
 @pytest.fixture
 def memory(store: MemoryStore) -> Iterator[GraphMem]:
-    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=Clock())
+    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=Clock(), owns_store=False)
     yield gm
-    gm._reader.close()
+    gm.close()
 
 
 def cand(content: str, session: str, at: datetime, **extra: Any) -> dict[str, Any]:

@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem.store._bm25 import BM25Index, lucene_idf
+from graphmem.store._bm25 import BM25Index
 from graphmem.store.base import WriteBatch
 from graphmem.store.embedded import EmbeddedStore
+from graphmem.store.lucene import lucene_idf
 from tests.contract.builders import DIM, make_memory
 
 CORPUS = [["cat", "sat", "mat"], ["cat", "cat", "dog"], ["dog", "ran"]]

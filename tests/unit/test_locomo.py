@@ -30,7 +30,7 @@ from graphmem.locomo import (
     score_ranking,
     turn_candidates,
 )
-from graphmem.store._bm25 import okapi_baseline_scores
+from graphmem.locomo.baselines import okapi_baseline_scores
 from tests.fakes import HashEmbedder
 
 S1 = "10:00 am on 3 March, 2021"

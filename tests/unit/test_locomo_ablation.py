@@ -30,6 +30,7 @@ from graphmem.locomo.peer import HybridPeer, PeerSearch, open_peer
 from graphmem.retrieval.rerank import CrossEncoderReranker
 from graphmem.settings import RETRIEVERS
 from graphmem.store.base import Vector
+from graphmem.store.neo4j import Neo4jStore
 from tests.fakes import HashEmbedder
 
 TOPICS = [
@@ -100,7 +101,7 @@ def test_replay_equals_the_live_pipeline(memory: GraphMem, conv: Conversation) -
     """The replay of a question's own plan, and of each retriever alone, gives exactly the
     live recall's ranking (same ids, same order)."""
     namespace, _, _ = import_conversation(memory, conv, "turns")
-    reader = memory._reader
+    reader = memory.recall_pipeline
     plans = set()
     for qa in conv.qa:
         base = RecallQuery(text=qa.question, k=10, reference_time=conv.now, record_access=False)
@@ -120,7 +121,7 @@ def test_replay_equals_the_live_pipeline(memory: GraphMem, conv: Conversation) -
 def test_variant_plans(memory: GraphMem, conv: Conversation) -> None:
     namespace, _, _ = import_conversation(memory, conv, "turns")
     base = RecallQuery(text="What did Ann bake?", k=10, reference_time=conv.now)
-    cached = cache_question(memory._reader, namespace, base)
+    cached = cache_question(memory.recall_pipeline, namespace, base)
     settings = memory.settings
     dropped = cached.plan_for(without("bm25"), settings)
     assert dropped.weights["bm25"] == 0.0 and dropped.name == cached.plan.name
@@ -209,7 +210,8 @@ def test_open_peer_needs_neo4j(memory: GraphMem) -> None:
 def test_open_peer_without_neo4j_graphrag(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "neo4j_graphrag", None)
     monkeypatch.setitem(sys.modules, "neo4j_graphrag.retrievers", None)
-    on_neo4j: Any = SimpleNamespace(store=SimpleNamespace(name="neo4j"))
+    unopened = Neo4jStore("bolt://127.0.0.1:1", password="unused")  # no I/O until open()
+    on_neo4j: Any = SimpleNamespace(store=unopened)
     reason = open_peer(on_neo4j)
     assert reason == "neo4j-graphrag is not installed (pip install 'graphmem[peer]')"
 

@@ -20,8 +20,9 @@ from rank_bm25 import BM25Okapi
 from graphmem.memory import GraphMem
 from graphmem.perf import bench_ingest, bench_latency, bench_peer
 from graphmem.settings import Settings
-from graphmem.store._bm25 import BM25Index, lucene_idf
+from graphmem.store._bm25 import BM25Index
 from graphmem.store._embedded_index import ROLES, MentionIndex
+from graphmem.store.lucene import lucene_idf
 from tests.fakes import HashEmbedder
 
 LATENCY_KEYS = {"p50_ms", "p95_ms", "p99_ms", "n", "store", "stages"}

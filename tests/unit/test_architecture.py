@@ -1,0 +1,139 @@
+"""The package's boundaries, checked by walking its source (issue 11).
+
+- A private module (a name starting with ``_``, e.g. ``graphmem.store._bm25``) is
+  imported only from inside its own package: other packages use the public API.
+- Outside ``graphmem/store/`` (whose backends are composed of private parts) no module
+  reaches into another object's private attribute (``memory._reader``,
+  ``store._driver``); ``self._x`` and ``cls._x`` are the object's own.
+- The subpackages import each other without a cycle (``write`` ↔ ``retrieval`` was one).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+import graphmem
+
+ROOT = Path(graphmem.__file__).parent
+
+
+def _modules() -> Iterator[tuple[str, Path]]:
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = ("graphmem", *path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        yield ".".join(parts), path
+
+
+def _package(module: str, path: Path) -> str:
+    """The package a module belongs to (itself for a package's ``__init__``)."""
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def _imports(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """``(line, dotted name)`` of every graphmem module or name imported, at any depth."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.lineno, node.module
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
+
+
+def private_imports(module: str, path: Path, source: str) -> list[str]:
+    """Imports in ``source`` of a private module of a package other than the importer's."""
+    own = _package(module, path)
+    found = []
+    for line, name in _imports(ast.parse(source)):
+        if not name.startswith("graphmem."):
+            continue
+        parts = name.split(".")
+        for i, part in enumerate(parts[1:], start=1):
+            if part.startswith("_") and not part.startswith("__"):
+                owner = ".".join(parts[:i])  # the package holding the private module
+                if own != owner and not own.startswith(owner + "."):
+                    found.append(f"{path.relative_to(ROOT.parent)}:{line} imports {name}")
+                break
+    return found
+
+
+def private_attributes(path: Path, source: str) -> list[str]:
+    """``x._name`` in ``source`` where ``x`` is not ``self`` or ``cls``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
+            found.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_imports_another_packages_private_module() -> None:
+    found = [
+        hit
+        for module, path in _modules()
+        for hit in private_imports(module, path, path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_no_module_outside_the_stores_touches_a_private_attribute() -> None:
+    store = ROOT / "store"
+    found = [
+        hit
+        for _, path in _modules()
+        if store not in path.parents
+        for hit in private_attributes(path, path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_subpackages_import_each_other_without_a_cycle() -> None:
+    graph: nx.DiGraph = nx.DiGraph()
+    for module, path in _modules():
+        source_package = ".".join(module.split(".")[:2])
+        for _, name in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if name.startswith("graphmem."):
+                target = ".".join(name.split(".")[:2])
+                if target != source_package:
+                    graph.add_edge(source_package, target)
+    cycles = list(nx.simple_cycles(graph))
+    assert not cycles, cycles
+
+
+# -- the checks themselves catch what they name -------------------------------------
+@pytest.mark.parametrize(
+    ("module", "file", "source", "caught"),
+    [
+        ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store._bm25 import x", True),
+        ("graphmem.locomo.peer", "locomo/peer.py", "import graphmem.store._neo4j_codec", True),
+        ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store import _bm25", True),
+        ("graphmem.perf", "perf.py", "from graphmem.store._bm25 import x", True),
+        (
+            "graphmem.store.embedded",
+            "store/embedded.py",
+            "from graphmem.store._bm25 import x",
+            False,
+        ),
+        ("graphmem.store", "store/__init__.py", "from graphmem.store._bm25 import x", False),
+        ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store.lucene import x", False),
+    ],
+)
+def test_private_imports_are_found(module: str, file: str, source: str, caught: bool) -> None:
+    assert bool(private_imports(module, ROOT / file, source)) is caught
+
+
+def test_private_attributes_are_found() -> None:
+    source = "memory._reader.flush()\nself._lock\ncls._cache\nmemory.flush()\nx.__class__\n"
+    found = private_attributes(ROOT / "perf.py", source)
+    assert [hit.split(" ", 1)[1] for hit in found] == ["memory._reader"]
