@@ -146,6 +146,7 @@ def rank(q: dict[str, Any], variant: dict[str, Any], settings: Settings) -> list
             q["sessions"],
             weight=variant.get("session_support", settings.session_support),
             depth=variant.get("session_depth", settings.session_support_depth),
+            above_chance=variant.get("above_chance", False),
         )
     )
     scored: dict[str, tuple[float, float]] = {}

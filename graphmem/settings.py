@@ -224,6 +224,17 @@ class Settings(BaseSettings):
             " turns unchanged (0.134 -> 0.141): evidence spread over sessions gains nothing."
         ),
     )
+    session_support_mode: Literal["above_chance", "mass"] = Field(
+        "above_chance",
+        description=(
+            "'above_chance' (default): a session lends only the mass its memories hold among"
+            " the best-fused candidates beyond its share of all candidates"
+            " (graphmem.retrieval.support). 'mass': all of it, which lifts a large old"
+            " session (a person's first conversation, stale facts included) for every"
+            " question. LoCoMo dev (bench/calibrate.py replay, weight 0.2, depth 10): R@10"
+            " turns 0.695 either way, observations 0.776 -> 0.777."
+        ),
+    )
     session_support_depth: int = Field(
         10, ge=1, le=1000, description="How many of the best-fused candidates lend session support."
     )
@@ -278,6 +289,48 @@ class Settings(BaseSettings):
         description=(
             "'weight': weight = RRF × freshness × access boost (SPEC §3, seed 001). "
             "'tiebreak': weight = RRF × access boost, freshness orders equal weights."
+        ),
+    )
+    # Issue 10 (BENCHMARKS.md §3, SPEC §9.9, §9.11, §9.12): what is current must win and
+    # use must not degrade recall; measured on the lifecycle bench and LoCoMo together.
+    access_mode: Literal["weight", "tiebreak"] = Field(
+        "tiebreak",
+        description=(
+            "How the access boost 1 + ln(1 + access_count) counts (SPEC §9.12). 'tiebreak'"
+            " (default): it orders memories of equal weight after freshness, so recall after"
+            " use ranks as recall fresh does; 'weight': it multiplies the weight (seed 001),"
+            " which lets past answers crowd out right ones (the lifecycle bench's lock-in)."
+        ),
+    )
+    access_count_top: int = Field(
+        3,
+        ge=0,
+        le=1000,
+        description=(
+            "What a recall counts as an access (SPEC §9.12): only its top N results that a"
+            " retriever found directly (not through an association) and that pass the render"
+            " gate get the access update (count, stability, salience, reactivation). 0: none."
+        ),
+    )
+    update_rank_margin: float = Field(
+        0.05,
+        ge=-1.0,
+        le=1.0,
+        description=(
+            "SPEC §9.9 at read time (graphmem.retrieval.currency): among the returned"
+            " memories, a newer one that contradicts an older one (SPEC §9.10 rule, same"
+            " subject) ranks directly above it when its cosine to the question is at most"
+            " this much below the older one's. Negative turns it off."
+        ),
+    )
+    direct_hit_rank: int = Field(
+        3,
+        ge=0,
+        le=1000,
+        description=(
+            "SPEC §9.11: a current memory flagged unretrievable (or cold) stays out of broad"
+            " context but is still returned when the semantic, BM25 or entity retriever ranks"
+            " it in its top N for the question (then reactivated if recorded). 0: never."
         ),
     )
     min_confidence: float = Field(0.5, ge=0.3, le=0.8)

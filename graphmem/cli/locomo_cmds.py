@@ -15,6 +15,7 @@ shape below; with ``--corpus both`` the file holds ``{"turns": report,
      "peer": {...overall keys..., "by_category", "system", "version", "namespace_filter"}
              | {"skipped": why},     # --peer: neo4j-graphrag HybridRetriever (Neo4j only)
      "baselines": {"bm25": {...}, "dense": {...}, "rrf": {...}},   # with --baseline
+     "asked_twice": {"first": {...overall keys...}, "second": {...}, "R@10 change"},  # --asked-twice
      "plans": {category: {plan: count}},
      "by_plan": {plan: {...overall keys...}},   # the pipeline's rows by the plan chosen
      "import": {"repaired", "dropped", "no_evidence"},
@@ -214,6 +215,13 @@ def bench_locomo(
             " (needs --store neo4j and the 'peer' extra; otherwise the row says why not)."
         ),
     ] = True,
+    asked_twice: Annotated[
+        bool,
+        typer.Option(
+            help="Also ask every question twice with access recording on, in file order"
+            " (BENCHMARKS.md §3), and report R@10 of both passes."
+        ),
+    ] = False,
 ) -> None:
     """Retrieval quality on LoCoMo (BENCHMARKS.md §1).
 
@@ -242,6 +250,7 @@ def bench_locomo(
                 baseline=baseline,
                 ablation=ablation,
                 peer=found,
+                asked_twice=asked_twice,
             )
     for report in reports.values():
         print_report(console, report)

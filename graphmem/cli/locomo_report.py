@@ -112,6 +112,16 @@ def print_report(out: Console, report: dict[str, Any]) -> None:
     table.add_row("R@10 (1–4)", *[_fmt(by_plan.get(p, {}).get("R@10")) for p in plans])
     out.print(table)
 
+    twice = report.get("asked_twice")
+    if twice is not None:
+        table = _metric_table(
+            f"asked twice with access recording on — {corpus} (categories 1–4)", "pass"
+        )
+        table.add_row("first", *_cells(twice["first"]))
+        table.add_row("second", *_cells(twice["second"]))
+        table.caption = f"R@10 change {twice['R@10 change']:+.4f} (BENCHMARKS.md §3: ≥ −0.005)"
+        out.print(table)
+
     notes = []
     if "replay_mismatches" in report:
         notes.append(f"replayed plans vs live recall: {report['replay_mismatches']} mismatches")

@@ -260,11 +260,19 @@ def recall(
     ] = 10,
     explain: Annotated[bool, typer.Option(help="Show each retriever's rank and score.")] = False,
     include_history: Annotated[bool, typer.Option(help="Include superseded memories.")] = False,
+    record_access: Annotated[
+        bool,
+        typer.Option(
+            help="Count this recall as use (its top few direct hits get the access update:"
+            " count, stability, salience, reactivation). --no-record-access looks without"
+            " changing anything."
+        ),
+    ] = True,
     profile: Annotated[
         Profile,
         typer.Option(
-            help="Ranking: rrf (weighted RRF × access boost; freshness breaks ties, or"
-            " multiplies with GRAPHMEM_FRESHNESS_MODE=weight) or composite"
+            help="Ranking: rrf (weighted RRF; freshness, then the access boost, break ties,"
+            " or multiply with GRAPHMEM_FRESHNESS_MODE / GRAPHMEM_ACCESS_MODE=weight) or composite"
             " (0.6·similarity + 0.2·salience + 0.2·confidence)."
         ),
     ] = Profile.rrf,
@@ -296,6 +304,7 @@ def recall(
         "k": k,
         "include_history": include_history,
         "profile": profile.value,
+        "record_access": record_access,
     }
     if reference_time is not None:
         try:

@@ -12,6 +12,7 @@ and records the access update of SPEC §4 on what it returns.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.embedding import Embedder
-from graphmem.entities import EntityDictionary
+from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import (
     Explanation,
     Memory,
@@ -30,6 +31,7 @@ from graphmem.models import (
     RecallResult,
     RetrieverScore,
 )
+from graphmem.retrieval.currency import prefer_newer
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
@@ -49,9 +51,10 @@ from graphmem.scoring import (
     weighted_rrf,
 )
 from graphmem.settings import Settings
-from graphmem.store.base import AccessUpdate, MemoryStore, RankFields, Vector
+from graphmem.store.base import AccessUpdate, MemoryStore, RankFields, TermStats, Vector
 from graphmem.text import tokenize
 from graphmem.timeparse import parse_time_window
+from graphmem.write.compat import Claim
 from graphmem.write.consolidation import reactivate_associated
 
 _DAY = 86_400.0
@@ -137,7 +140,7 @@ class RecallPipeline:
         window = parse_time_window(query.text, now)
         stats = self._store.term_stats(namespace, sorted(set(tokenize(query.text))))
         plan = choose_plan(query.text, links, window, stats, cfg, k=query.k or cfg.top_k)
-        plan = self._override(plan, query)
+        plan = self._override(_lexical_evidence(plan, query.text, links, stats), query)
         timings["plan"] = _ms(mark)
         ctx = RetrievalContext(
             namespace=namespace,
@@ -146,7 +149,9 @@ class RecallPipeline:
             links=links,
             window=window,
             k=cfg.candidate_k,
-            include_history=query.include_history,
+            # SPEC §9.11: memories flagged unretrievable are fetched too; ranking admits
+            # them only as direct hits (and superseded ones only with include_history).
+            include_history=query.include_history or cfg.direct_hit_rank > 0,
             settings=cfg,
             dictionary=dictionary,
         )
@@ -211,9 +216,10 @@ class RecallPipeline:
         timings["retrievers"] = _ms(mark)
         window = ctx.window
         ranked = self.fuse_and_rank(query, ctx, plan, now, hits, timings)
-        if query.record_access and ranked:
+        counted = self._counted(ranked, hits) if query.record_access else []
+        if counted:
             mark = time.perf_counter()
-            update = self._access_updates(ranked, hits, self._clock(), query.session_id)
+            update = self._access_updates(counted, hits, self._clock(), query.session_id)
             self._pending.append(
                 self._access_pool.submit(self._store.record_access, namespace, update)
             )
@@ -225,7 +231,7 @@ class RecallPipeline:
                     self._store,
                     cfg,
                     namespace,
-                    [h.memory.id for h in ranked],
+                    [h.memory.id for h in counted],
                     update[0].accessed_at,
                     query.session_id,
                 )
@@ -294,7 +300,8 @@ class RecallPipeline:
         else:  # score every candidate on its rank fields; hydrate only what is returned
             fields = {f.memory_id: f for f in self._store.rank_fields(namespace, list(rrf))}
         timings["hydration"] = _ms(mark)
-        pool = [f for f in fields.values() if self._admissible(f, query)]
+        direct = _direct_hits(hits, cfg.direct_hit_rank)
+        pool = [f for f in fields.values() if self._admissible(f, query, direct)]
         kept = confidence_gate(
             {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.min_confidence
         )
@@ -319,12 +326,14 @@ class RecallPipeline:
             )
             boost = access_boost(f.access_count)
             relevance = rrf[f.memory_id] + support.get(f.memory_id, 0.0)
+            # SPEC §9.12: by default the boost only orders equals (use never reorders)
+            factor = boost if cfg.access_mode == "weight" else 1.0
             if query.profile == "composite":
                 weight = self._composite(memories[f.memory_id], embedding, now)
             elif cfg.freshness_mode == "weight":
-                weight = final_weight(relevance, fresh, boost)
+                weight = final_weight(relevance, fresh, factor)
             else:  # "tiebreak": decay orders equals but never buries evidence
-                weight = final_weight(relevance, 1.0, boost)
+                weight = final_weight(relevance, 1.0, factor)
             scored[f.memory_id] = (weight, fresh, boost)
         ids = [
             f.memory_id
@@ -333,6 +342,7 @@ class RecallPipeline:
                 key=lambda f: (
                     -scored[f.memory_id][0],
                     -scored[f.memory_id][1],
+                    -scored[f.memory_id][2],
                     -f.confidence,
                     f.memory_id,
                 ),
@@ -351,6 +361,16 @@ class RecallPipeline:
             memories = {m.id: m for m in self._store.get_memories(namespace, ids)}
             timings["hydration"] += _ms(mark)
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
+        newer_than: dict[str, str] = {}
+        if cfg.update_rank_margin >= 0.0 and len(order) > 1 and query.profile != "composite":
+            ranked_ids, newer_than = prefer_newer(
+                [m.id for m in order],
+                {m.id: Claim.of(m) for m in order},
+                {m.id: m.last_observed_at for m in order},
+                {h.memory_id: h.score for h in hits.get("semantic", [])},
+                margin=cfg.update_rank_margin,
+            )
+            order = [memories[i] for i in ranked_ids]
         rerank_note = f"{self._reranker.name} (not applied)"
         if rerank:
             reranked = self._reranker.rerank(query.text, order)
@@ -379,7 +399,7 @@ class RecallPipeline:
                 weight=weight,
                 rerank=rerank_note,
                 renderable=renderable(m.confidence, render_gate=cfg.render_gate),
-                extra={"session_support": support[m.id]} if m.id in support else {},
+                extra=_extra(m.id, support, newer_than),
             )
             out.append(
                 RecallHit(
@@ -397,9 +417,16 @@ class RecallPipeline:
             return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
         plain = plan.mmr or plan.name == "relational" or cfg.session_support <= 0.0
         relevance = "RRF" if plain else "(RRF + session support)"
-        if cfg.freshness_mode == "weight":
-            return f"weight = {relevance} × freshness × access boost"
-        return f"weight = {relevance} × access boost; freshness breaks ties"
+        factors = [relevance]
+        ties = []
+        (factors if cfg.freshness_mode == "weight" else ties).append("freshness")
+        (factors if cfg.access_mode == "weight" else ties).append("access boost")
+        formula = "weight = " + " × ".join(factors)
+        if ties:
+            formula += f"; ties broken by {', then '.join(ties)}"
+        if cfg.update_rank_margin >= 0.0:
+            formula += "; a newer contradicting memory ranks above the older one"
+        return formula
 
     def _session_support(self, namespace: str, scores: dict[str, float]) -> dict[str, float]:
         """Session support of the admitted candidates (graphmem.retrieval.support): one
@@ -409,12 +436,18 @@ class RecallPipeline:
             return {}
         sessions = self._store.memory_sessions(namespace, list(scores))
         return session_support(
-            scores, sessions, weight=cfg.session_support, depth=cfg.session_support_depth
+            scores,
+            sessions,
+            weight=cfg.session_support,
+            depth=cfg.session_support_depth,
+            above_chance=cfg.session_support_mode == "above_chance",
         )
 
-    def _admissible(self, f: RankFields, query: RecallQuery) -> bool:
-        if not query.include_history and (not f.current or not f.retrievable):
+    def _admissible(self, f: RankFields, query: RecallQuery, direct: set[str]) -> bool:
+        if not query.include_history and not f.current:
             return False
+        if not query.include_history and not f.retrievable and f.memory_id not in direct:
+            return False  # SPEC §9.11: out of broad context, reachable when targeted
         if query.types is not None:
             return f.type in query.types and not f.type_uncertain
         return True
@@ -431,6 +464,14 @@ class RecallPipeline:
             stability_scaling=cfg.salience_stability_scaling,
         )
         return composite_relevance(max(0.0, sim), sal, m.confidence, weights=cfg.composite_weights)
+
+    def _counted(self, ranked: list[RecallHit], hits: Mapping[str, list[Hit]]) -> list[RecallHit]:
+        """What this recall counts as accessed (SPEC §9.12, ``Settings.access_count_top``):
+        its top N results that some retriever found directly and that pass the render gate."""
+        cfg = self._settings
+        direct = {h.memory_id for hs in hits.values() for h in hs if not h.associative}
+        top = ranked[: cfg.access_count_top]
+        return [h for h in top if h.memory.id in direct and h.explanation.renderable]
 
     def _access_updates(
         self,
@@ -463,10 +504,52 @@ class RecallPipeline:
                     ),
                     salience=salience_on_access(m.salience, step=cfg.salience_access_step),
                     session_id=session_id,
-                    reactivate=m.tier == "cold",
+                    reactivate=m.tier == "cold" or not m.retrievable,
                 )
             )
         return updates
+
+
+def _lexical_evidence(plan: Plan, text: str, links: Sequence[EntityLink], stats: TermStats) -> Plan:
+    """BM25 needs a content term: when no query word other than a linked entity's name
+    occurs in the namespace ("Where does Dana live?" against memories that say "lives"),
+    BM25 ranks memories by the name alone — shortest first — and RRF, which reads ranks,
+    not scores, would fuse that noise at full weight. The list then gets weight 0 for
+    this recall (the entity retriever already carries the name)."""
+    if plan.weights.get("bm25", 0.0) <= 0.0:
+        return plan
+    names = {t for link in links for t in tokenize(link.surface)}
+    content = [t for t in set(tokenize(text)) - names if stats.df.get(t, 0) > 0]
+    if content:
+        return plan
+    return dataclasses.replace(
+        plan,
+        weights={**plan.weights, "bm25": 0.0},
+        signals={**plan.signals, "bm25_content_terms": 0.0},
+    )
+
+
+def _direct_hits(hits: Mapping[str, list[Hit]], depth: int) -> set[str]:
+    """Ids a question targets directly (SPEC §9.11): in the top ``depth`` of the
+    semantic, BM25 or entity list."""
+    return {
+        h.memory_id
+        for name in ("semantic", "bm25", "entity")
+        for h in hits.get(name, [])[:depth]
+        if not h.associative
+    }
+
+
+def _extra(
+    memory_id: str, support: Mapping[str, float], newer_than: Mapping[str, str]
+) -> dict[str, object]:
+    """Explanation extras: session support, and the older memory a newer one outranks."""
+    out: dict[str, object] = {}
+    if memory_id in support:
+        out["session_support"] = support[memory_id]
+    if memory_id in newer_than:
+        out["newer_than"] = newer_than[memory_id]
+    return out
 
 
 def _ms(since: float) -> float:

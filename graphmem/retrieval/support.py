@@ -26,6 +26,7 @@ def session_support(
     *,
     weight: float,
     depth: int,
+    above_chance: bool = False,
 ) -> dict[str, float]:
     """Support of each candidate from the best-fused candidates of its sessions.
 
@@ -39,6 +40,13 @@ def session_support(
         Share of the session's fused mass added, ``>= 0``; 0 turns it off.
     depth : int
         How many of the best-fused candidates (score desc, id asc) lend support.
+    above_chance : bool
+        Count only what a session holds of the lenders' mass beyond its share of
+        the candidates: a session holding 60% of the candidates is expected to hold
+        60% of the best ones' mass, and only the excess is evidence. Without it,
+        a namespace where one large session holds most memories (a person's first
+        conversation) lifts that session's memories — stale ones included — above
+        newer ones for every question.
 
     Returns
     -------
@@ -59,10 +67,24 @@ def session_support(
     for m in top:
         for session in sessions.get(m, ()):
             lenders[session].add(m)
+    excess: dict[str, float] = {}
+    if above_chance:
+        members: dict[str, int] = defaultdict(int)
+        for m in scores:
+            for session in sessions.get(m, ()):
+                members[session] += 1
+        total = sum(scores[m] for m in top)
+        for session, lent in lenders.items():
+            share = members[session] / len(scores)
+            excess[session] = max(0.0, sum(scores[m] for m in lent) - share * total)
     out: dict[str, float] = {}
     for m in scores:
-        mine = set().union(*(lenders.get(s, set()) for s in sessions.get(m, ())))
-        gain = weight * sum(scores[o] for o in mine)
+        mine_sessions = [s for s in sessions.get(m, ()) if s in lenders]
+        if above_chance:
+            gain = weight * max((excess[s] for s in mine_sessions), default=0.0)
+        else:
+            mine = set().union(*(lenders[s] for s in mine_sessions))
+            gain = weight * sum(scores[o] for o in mine)
         if gain > 0.0:
             out[m] = gain
     return out

@@ -100,13 +100,14 @@ def test_recall_profile_option_selects_the_ranking(
         composite[hit["memory"]["id"]] = expected + 0.2 * conf
         assert hit["weight"] == pytest.approx(composite[hit["memory"]["id"]], abs=1e-5)
     assert len(composite) == 2
-    # the default profile weighs by fused rank: (RRF + session support) × access boost
+    # the default profile weighs by fused rank, RRF + session support; the access boost
+    # (the composite recall above was counted as use) only breaks ties (SPEC §9.12)
     code, out = run("recall", query, "-n", ns, "--profile", "rrf", "--json")
     assert code == 0
     for hit in json.loads(out)["hits"]:
         e = hit["explanation"]
         fused = e["rrf"] + e["extra"].get("session_support", 0.0)
-        assert hit["weight"] == pytest.approx(fused * e["access_boost"])
+        assert hit["weight"] == pytest.approx(fused)
         assert hit["weight"] != pytest.approx(composite[hit["memory"]["id"]], abs=1e-3)
     code, _ = run("recall", query, "-n", ns, "--profile", "salience")
     assert code == 2  # not a profile

@@ -368,18 +368,34 @@ def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
     gm.close()
 
 
+NEWER = "; a newer contradicting memory ranks above the older one"
+
+
 @pytest.mark.parametrize(
-    ("mode", "formula"),
+    ("mode", "access", "formula"),
     [
-        ("weight", "weight = (RRF + session support) × freshness × access boost"),
-        ("tiebreak", "weight = (RRF + session support) × access boost; freshness breaks ties"),
+        (
+            "weight",
+            "weight",
+            "weight = (RRF + session support) × freshness × access boost" + NEWER,
+        ),
+        (
+            "tiebreak",
+            "weight",
+            "weight = (RRF + session support) × access boost; ties broken by freshness" + NEWER,
+        ),
+        (
+            "tiebreak",
+            "tiebreak",
+            "weight = (RRF + session support); ties broken by freshness, then access boost" + NEWER,
+        ),
     ],
 )
 def test_the_explanation_names_the_weight_formula(
-    store: MemoryStore, ns: str, clock: Clock, mode: str, formula: str
+    store: MemoryStore, ns: str, clock: Clock, mode: str, access: str, formula: str
 ) -> None:
     gm = GraphMem(
-        Settings(freshness_mode=mode),
+        Settings(freshness_mode=mode, access_mode=access),
         store=store,
         embedder=HashEmbedder(),
         clock=clock,

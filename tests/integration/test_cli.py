@@ -96,6 +96,22 @@ def test_ingest_recall_show_forget(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no memory 'nope'" in missing.stderr
 
 
+def test_recall_no_record_access_changes_nothing(tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(line("Ada's favourite composer is Purcell", "t1") + "\n", encoding="utf-8")
+    assert run(tmp_path, "ingest", str(good), "-n", "cli").returncode == 0
+
+    def accesses(*flags: str) -> int:
+        done = run(tmp_path, "recall", "Ada's composer", "-n", "cli", "--json", *flags)
+        assert done.returncode == 0, done.stderr
+        return int(json.loads(done.stdout)["hits"][0]["memory"]["access_count"])
+
+    assert accesses("--no-record-access") == 0
+    assert accesses("--no-record-access") == 0  # looking twice changed nothing
+    accesses()  # the default counts the recall as use
+    assert accesses("--no-record-access") == 1
+
+
 def test_demo_runs(tmp_path: Path) -> None:
     result = run(tmp_path, "demo")
     assert result.returncode == 0, result.stderr

@@ -243,3 +243,17 @@ def test_hybrid_peer_keeps_the_namespace_in_its_own_order() -> None:
     )
     assert call["query_vector"] == pytest.approx([0.6, 0.8])
     assert "namespace_filter" in peer.describe()
+
+
+def test_asked_twice_reports_both_passes_and_records_access(
+    memory: GraphMem, conv: Conversation
+) -> None:
+    report = run_bench(memory, [conv], "turns", retrievers=(), asked_twice=True)
+    twice = report["asked_twice"]
+    assert twice["first"]["questions"] == twice["second"]["questions"] == 7
+    assert twice["first"]["R@10"] == report["overall"]["R@10"]  # same questions, fresh store
+    assert twice["R@10 change"] == pytest.approx(twice["second"]["R@10"] - twice["first"]["R@10"])
+    namespace = report["namespaces"][0]
+    hits = memory.recall(namespace, "What did Ann bake?", record_access=False).hits
+    assert max(h.memory.access_count for h in hits) >= 2  # counted in each pass
+    assert "asked_twice" not in run_bench(memory, [conv], "turns", retrievers=())

@@ -61,3 +61,25 @@ def test_support_is_bounded_by_the_lenders_total(
     assert set(got) <= set(scores)
     for value in got.values():
         assert 0.0 < value <= weight * total * (1 + 1e-9)
+
+
+def test_above_chance_a_session_lends_only_its_excess_over_its_share() -> None:
+    # depth 4: lenders a, b, c, d, mass 0.65; candidates per session: s1 3, s2 2, s3 1 of 5
+    # s1 lends 0.30 + 0.20 - 3/5 × 0.65 = 0.11; s2 0.20 + 0.10 - 2/5 × 0.65 = 0.04;
+    # s3 0.05 - 1/5 × 0.65 < 0: nothing. A memory in several sessions takes the best.
+    got = session_support(SCORES, SESSIONS, weight=0.2, depth=4, above_chance=True)
+    assert got == {
+        "a": pytest.approx(0.2 * 0.11),
+        "b": pytest.approx(0.2 * 0.11),
+        "c": pytest.approx(0.2 * 0.04),
+        "e": pytest.approx(0.2 * 0.11),
+    }
+
+
+def test_above_chance_a_session_holding_everything_lends_nothing() -> None:
+    # one person's first conversation holding all candidates is no evidence for any of them
+    scores = {"x": 0.5, "y": 0.4, "z": 0.1}
+    got = session_support(
+        scores, dict.fromkeys(scores, ("s",)), weight=0.3, depth=2, above_chance=True
+    )
+    assert got == {}
