@@ -418,7 +418,7 @@ class RecallPipeline:
         plain = plan.mmr or plan.name == "relational" or cfg.session_support <= 0.0
         relevance = "RRF" if plain else "(RRF + session support)"
         factors = [relevance]
-        ties = []
+        ties: list[str] = []
         (factors if cfg.freshness_mode == "weight" else ties).append("freshness")
         (factors if cfg.access_mode == "weight" else ties).append("access boost")
         formula = "weight = " + " × ".join(factors)
