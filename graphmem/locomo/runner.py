@@ -214,7 +214,7 @@ def _asked_twice(
                     (qa.category, score_ranking([stands_for.get(m, ()) for m in ids], gold))
                 )
                 advance(1)
-        memory._reader.flush()  # the pass's access updates are written before the next reads
+        memory.flush()  # the pass's access updates are written before the next reads
         passes.append(rows)
     first, second = (summarize(rows, HEADLINE) for rows in passes)
     return {

@@ -36,14 +36,16 @@ def clock() -> Clock:
 
 
 def facade(store: MemoryStore, clock: Clock, **settings: Any) -> GraphMem:
-    return GraphMem(Settings(**settings), store=store, embedder=HashEmbedder(), clock=clock)
+    return GraphMem(
+        Settings(**settings), store=store, embedder=HashEmbedder(), clock=clock, owns_store=False
+    )
 
 
 @pytest.fixture
 def memory(store: MemoryStore, clock: Clock) -> Iterator[GraphMem]:
     gm = facade(store, clock)
     yield gm
-    gm._reader.close()
+    gm.close()
 
 
 def fact(content: str, session: str = "s1", at: datetime = T0, **extra: Any) -> dict[str, Any]:
@@ -98,7 +100,7 @@ def test_use_does_not_reorder_recall(
         if unchanged:
             assert gm.get(ns, fresh[0]).content == "Nia lives in Oslo"
     finally:
-        gm._reader.close()
+        gm.close()
 
 
 def test_a_newer_contradicting_memory_outranks_the_older(memory: GraphMem, ns: str) -> None:
