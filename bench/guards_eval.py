@@ -265,9 +265,18 @@ class World:
     contradictions: list[Contradiction] = field(default_factory=list)
 
 
-def _true_claims(p: Person) -> list[tuple[str, str]]:
-    """(question, claim) pairs worded unlike the memories."""
+def _true_claims(p: Person, wording: str = "a") -> list[tuple[str, str]]:
+    """(question, claim) pairs worded unlike the memories (wording "a", used while the
+    check was built; "b", written afterwards and never tuned on)."""
     kids = "no children" if p.kids == 0 else f"{p.kids} kids"
+    if wording == "b":
+        count = "no kids" if p.kids == 0 else f"{NUMBER_WORDS[p.kids]} kids"
+        return [
+            (f"What does {p.first} do?", f"{p.first} is on the staff of {p.company}, working as a {p.role}."),
+            (f"Does {p.first} have children?", f"{p.first} is raising {count}."),
+            (f"When did {p.first} move?", f"In {p.month} {p.year}, {p.first} relocated to {p.city}."),
+            (f"Has {p.first} got a pet?", f"{p.dog} is the dog {p.first} took in back in {p.dog_year}."),
+        ]  # fmt: skip
     return [
         (f"Where does {p.first} work?", f"{p.name} is a {p.role} employed by {p.company}."),
         (f"How many children does {p.first} have?", f"{p.first} has {kids}."),
@@ -279,7 +288,23 @@ def _true_claims(p: Person) -> list[tuple[str, str]]:
     ]
 
 
-def _planted_claim(p: Person, rng: random.Random, kind: str) -> str:
+def _planted_claim(p: Person, rng: random.Random, kind: str, wording: str = "a") -> str:
+    if wording == "b":
+        if kind == "changed number":
+            if rng.random() < 0.5:
+                return f"{p.first} is raising {NUMBER_WORDS[(p.kids + 1) % 6]} kids."
+            return f"In {p.month} {p.year - 1}, {p.first} relocated to {p.city}."
+        if kind == "swapped name":
+            choice = rng.randrange(3)
+            if choice == 0:
+                other = rng.choice([c for c in COMPANIES if c != p.company])
+                return f"{p.first} is on the staff of {other}, working as a {p.role}."
+            if choice == 1:
+                other = rng.choice([c for c in CITIES if c != p.city])
+                return f"In {p.month} {p.year}, {p.first} relocated to {other}."
+            other = rng.choice([d for d in DOGS if d != p.dog])
+            return f"{other} is the dog {p.first} took in back in {p.dog_year}."
+        return f"Back then {p.first} {rng.choice(EVENTS)}."
     if kind == "changed number":
         if rng.random() < 0.5:
             return f"{p.first} has {p.kids + 1} kids."
@@ -297,8 +322,9 @@ def _planted_claim(p: Person, rng: random.Random, kind: str) -> str:
     return f"{p.name} {rng.choice(EVENTS)}."
 
 
-def build_world(seed: int = SEED, people: int = 30) -> World:
-    """The people, 2 answers per person (one faithful, one planted) and the imports."""
+def build_world(seed: int = SEED, people: int = 30, wording: str = "a") -> World:
+    """The people, 2 answers per person (one faithful, one planted) in ``wording``, and
+    the imports (the people and imports do not depend on the wording)."""
     rng = random.Random(seed)
     world = World()
     names = [f"{first} {last}" for first, last in zip(FIRST, LAST, strict=True)][:people]
@@ -318,14 +344,14 @@ def build_world(seed: int = SEED, people: int = 30) -> World:
         )
     kinds = ("changed number", "swapped name", "invented event")
     for i, p in enumerate(world.people):
-        true = _true_claims(p)
+        true = _true_claims(p, wording)
         a, b = rng.sample(range(4), 2)
         world.answers.append(
             Answer(true[a][0], [true[a][1], true[b][1]], [False, False], "faithful", p.name)
         )
         c = rng.randrange(4)
         kind = kinds[i % 3]
-        planted = _planted_claim(p, rng, kind)
+        planted = _planted_claim(p, rng, kind, wording)
         claims, flags = [true[c][1], planted], [False, True]
         if rng.random() < 0.5:
             claims, flags = claims[::-1], flags[::-1]
@@ -613,11 +639,17 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 list(memory.remember_many(names[0], _candidates(world)))
                 faithfulness = eval_faithfulness(memory, names[0], world)
+                faithfulness_b = eval_faithfulness(memory, names[0], build_world(wording="b"))
                 consistency = eval_consistency(memory, names[1], names[2], names[3], world)
             finally:
                 for name in names:
                     memory.delete_namespace(name)
-    result = {"store": args.store, "faithfulness": faithfulness, "consistency": consistency}
+    result = {
+        "store": args.store,
+        "faithfulness": faithfulness,
+        "faithfulness_wording_b": faithfulness_b,
+        "consistency": consistency,
+    }
     text = json.dumps(result, indent=2)
     print(text)
     if args.json is not None:

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from graphmem.guards.claims import split_claims
 from graphmem.write.compat import Claim, check, one_sided
 
@@ -24,8 +26,9 @@ def load() -> ModuleType:
     return module
 
 
-def test_answers_half_faithful_half_planted() -> None:
-    world = load().build_world()
+@pytest.mark.parametrize("wording", ["a", "b"])
+def test_answers_half_faithful_half_planted(wording: str) -> None:
+    world = load().build_world(wording=wording)
     assert len(world.answers) >= 50
     faithful = [a for a in world.answers if a.kind == "faithful"]
     planted = [a for a in world.answers if a.kind != "faithful"]
