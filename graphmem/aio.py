@@ -29,6 +29,7 @@ from types import TracebackType
 from typing import Any, ParamSpec, TypeVar
 
 from graphmem.about import EntityReport
+from graphmem.entities import EntityDictionary
 from graphmem.errors import InvalidInputError
 from graphmem.memory import GraphMem
 from graphmem.models import (
@@ -107,10 +108,14 @@ class AsyncGraphMem:
         return self
 
     async def warm_up(self) -> None:
-        """Open the store and load the embedding model now (one tiny embedding), so
-        the first recall does not pay for it. Servers call it at start."""
+        """Open the store and load the models now (one tiny embedding, one tiny
+        extraction: the spaCy pipeline when the ``ner`` extractor is used), so the first
+        recall or remember does not pay for them. Servers call it at start."""
         await self.open()
         await self.run_sync(self.sync.embedder.embed, ["graphmem warm-up"])
+        await self.run_sync(
+            self.sync.extractor.extract, "Ada Lovelace met Charles Babbage.", EntityDictionary()
+        )
 
     async def close(self) -> None:
         """Close the facade and stop the worker threads (waits for running calls)."""

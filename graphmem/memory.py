@@ -184,6 +184,8 @@ class GraphMem:
         # changed since its reads conflicts and is recomputed (``_retrying``).
         self._namespace_locks: dict[str, threading.RLock] = {}
         self._opened = False
+        # the entity (and relation) extractor of the write path
+        self.extractor: EntityExtractor = extractor or make_extractor(self.settings.extractor)
         # remember_many encodes batch i + 1 while batch i is deduplicated and written
         self._prefetcher = PrefetchingEmbedder(self.embedder)
         self._writer = WritePipeline(
@@ -191,7 +193,7 @@ class GraphMem:
             self._prefetcher,
             self.settings,
             judge=judge or KeepDistinctJudge(),
-            extractor=extractor or make_extractor(self.settings.extractor),
+            extractor=self.extractor,
             clock=self._clock,
             dictionary=self._dictionary,
         )
