@@ -377,6 +377,10 @@ class Neo4jReads:
         exact = {**params, "bounds_sum_us": lo + hi}
         max_exact = self._max_exact(namespace, k, query)
         found = self._run("read/time_window_search", {**exact, "max_exact": max_exact})
+        if found and found[0]["inside"] > max_exact and self._filtered:
+            # 2026.06+: the index filters by namespace, window and visibility in its walk
+            fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
+            return self._hits("read/time_window_search_index", {**params, "fetch_k": fetch_k})
         if found and found[0]["inside"] > max_exact:  # a wide window: through the index
             fetch_k = self._index_fetch_k(namespace, k, found[0]["inside"])
             for attempt in (fetch_k, min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)):
@@ -461,17 +465,23 @@ class Neo4jReads:
         The index takes ``INDEX_OVERFETCH·k·N/C`` neighbours for ``C`` candidates among
         the ``N`` memories it holds, and a neighbour costs about ``INDEX_COST`` exact
         cosines (measured at 100k), so it pays once ``C > sqrt(INDEX_COST·INDEX_OVERFETCH·k·N)``.
-        Without a query direction, or in a namespace searched exactly, never.
+        Without a query direction, or in a namespace searched exactly, never. On 2026.06+
+        (the index filters in its walk, a few ms) past ``FILTERED_EXACT_MAX``, as vector_search.
         """
         if query is None or not any(query) or not self._large(namespace):
             return ALL_HITS
+        if self._filtered:  # a filtered index search costs about as much as this many cosines
+            return max(plans.FILTERED_EXACT_MAX, k)
         crossing = math.isqrt(plans.INDEX_COST * plans.INDEX_OVERFETCH * k * self._all_size()) + 1
         return max(plans.INDEXED_CANDIDATES_MIN, k, crossing)
 
     def _index_fetch_k(self, namespace: str, k: int, candidates: int) -> int:
-        """HNSW neighbours to take for ``k`` hits among ``candidates`` memories: the index
-        holds every namespace's memories, so ``INDEX_OVERFETCH·k`` over their share of it."""
-        share = candidates / max(self._all_size(), candidates, 1)
+        """HNSW neighbours to take for ``k`` hits among ``candidates`` memories:
+        ``INDEX_OVERFETCH·k`` over their share of what the index walks (every namespace's
+        memories on 5.26; the namespace's on 2026.06+, where it filters in its walk)."""
+        # on 2026.06+ the index's walk is filtered to the namespace: only its share counts
+        indexed = self._size(namespace) if self._filtered else self._all_size()
+        share = candidates / max(indexed, candidates, 1)
         return min(MAX_FETCH_K, max(MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / share)))
 
     def _all_size(self) -> int:

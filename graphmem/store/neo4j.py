@@ -81,7 +81,7 @@ CYPHER25 = "cypher25"
 #: Accepted ``vector_quantization`` values (2026.06+; 5.26 does not quantise by option).
 QUANTIZATIONS = ("scalar", "none", "binary")
 # The vector index properties a filtered SEARCH needs (besides the embedding itself).
-FILTER_PROPERTIES = ("namespace", "tier", "retrievable", "superseded_by")
+FILTER_PROPERTIES = ("namespace", "tier", "retrievable", "superseded_by", "time_anchor")
 URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 UNAVAILABLE_HINT = "start it with `docker compose up -d` or `tools/neo4j-local/neo4j-local start`"
 _TIMED_OUT = "Neo.ClientError.Transaction.TransactionTimedOut"  # also ...ClientConfiguration

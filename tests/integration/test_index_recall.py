@@ -1,6 +1,8 @@
 """``graphmem doctor --index-recall`` (SPEC §10) against a real Neo4j: a healthy vector index
-passes, a deliberately lossy one (binary quantization of vectors that differ only in small
-deviations from a common direction, which all get the same sign bits) raises the alert."""
+passes, a deliberately lossy one raises the alert: binary quantization (the server's default
+since 2026.08) without the store's over-fetch. Measured on 600 random 384-d memories, 2026.08:
+scalar + over-fetch recall@10 1.0; binary without over-fetch ~0.70 (scalar without it ~0.97,
+binary with it ~0.98)."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ def _store(server: Neo4jServer, **kw: object) -> Neo4jStore:
 def server(
     neo4j_server: Neo4jServer, neo4j_driver: Driver, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Neo4jServer]:
-    """A wiped server holding one namespace of N clustered memories, reached by the CLI."""
+    """A wiped server holding one namespace of N random memories, reached by the CLI."""
     for key, value in {
         "GRAPHMEM_NEO4J_URI": neo4j_server.uri,
         "GRAPHMEM_NEO4J_USER": neo4j_server.user or "neo4j",
@@ -55,9 +57,9 @@ def server(
     if neo4j_server.password is not None:
         monkeypatch.setenv("GRAPHMEM_NEO4J_PASSWORD", neo4j_server.password)
     rng = np.random.default_rng(3)
-    vectors = np.ones(DIM) + rng.normal(scale=0.05, size=(N, DIM))
+    vectors = rng.normal(size=(N, DIM))
     memories = [
-        make_memory(NAMESPACE, f"clustered note {i}", embedding=tuple(map(float, v)))
+        make_memory(NAMESPACE, f"note {i}", embedding=tuple(map(float, v)))
         for i, v in enumerate(vectors)
     ]
     with _store(neo4j_server) as store:
@@ -95,6 +97,8 @@ def test_a_lossy_index_raises_the_alert(
         if store.server_info()["cypher"] != "cypher25":
             pytest.skip("Neo4j 5.26 has no vector.quantization.type to make the index lossy")
     monkeypatch.setenv("GRAPHMEM_NEO4J_VECTOR_QUANTIZATION", "binary")
+    monkeypatch.setattr(plans, "FILTERED_OVERFETCH", 1)  # ask the index for k, no more
+    monkeypatch.setattr(plans, "FILTERED_MIN_FETCH_K", 1)
     code, out = _doctor()
     found = _RECALL.search(out)
     assert found, out

@@ -84,8 +84,10 @@ def _both(
     names = _statements(monkeypatch, store)
     monkeypatch.setattr(plans, "INDEXED_CANDIDATES_MIN", 5)
     monkeypatch.setattr(plans, "INDEX_COST", 0)
+    monkeypatch.setattr(plans, "FILTERED_EXACT_MAX", 5)  # the crossing on 2026.x
     indexed = search()
     monkeypatch.setattr(plans, "INDEXED_CANDIDATES_MIN", 10**9)
+    monkeypatch.setattr(plans, "FILTERED_EXACT_MAX", 10**9)
     exact = search()
     return indexed, exact, names
 

@@ -156,11 +156,18 @@ def test_a_dialect_without_a_variant_loads_the_base_statement() -> None:
 def test_the_filtered_vector_index_declares_what_its_search_filters_on() -> None:
     raw = _cypher.load("schema/010_memory_embedding", "cypher25")
     index = _cypher.code_only(raw)
-    search = _cypher.code_only(_cypher.load("read/vector_search", "cypher25"))
     declared = set(re.findall(r"m\.(\w+)", index.partition("WITH [")[2].partition("]")[0]))
-    filtered = set(re.findall(r"\bm\.(\w+)\s*(?:=|IN\b|IS NULL|\n|AND)", search))
-    assert declared == {"namespace", "tier", "retrievable", "superseded_by"}
-    assert filtered <= declared, filtered - declared
+    assert declared == {"namespace", "tier", "retrievable", "superseded_by", "time_anchor"}
+    searches = 0
+    for name in _cypher.variants("cypher25"):
+        code = _cypher.code_only(_cypher.load(name, "cypher25"))
+        for var, where in re.findall(r"SEARCH (\w+) IN \(.*?WHERE(.*?)LIMIT", code, re.S):
+            searches += 1
+            filtered = set(re.findall(rf"\b{var}\.(\w+)", where))
+            assert "namespace" in filtered, name  # namespaces never leak into each other
+            assert filtered <= declared, (name, filtered - declared)
+            assert not re.search(r"\b(OR|NOT)\b|<>", where), name  # SEARCH takes AND only
+    assert searches == 6  # two visibility branches in each of the three filtered searches
     assert "`vector.quantization.type`: $quantization" in " ".join(raw.split())
 
 
