@@ -315,8 +315,11 @@ def _semantic_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -
 
     exact = exact_searchable(memory.store, namespace)
     vectors = memory.embedder.embed(list(queries))
-    on_queries = index_recall(memory.store, namespace, queries=vectors, exact=exact)
-    sampled = index_recall(memory.store, namespace, sample=100, exact=exact)
+    search_k = memory.settings.candidate_k  # what the semantic retriever asks for
+    on_queries = index_recall(
+        memory.store, namespace, queries=vectors, exact=exact, search_k=search_k
+    )
+    sampled = index_recall(memory.store, namespace, sample=100, exact=exact, search_k=search_k)
     return {
         "semantic_recall_at_10": on_queries.recall,
         "index_recall_at_10": sampled.recall,

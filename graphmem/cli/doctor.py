@@ -73,7 +73,9 @@ def run_index_recall(
         ok = True
         for namespace in chosen:
             with console.status(f"index recall: {namespace} ({sizes[namespace]} memories)"):
-                found = index_recall(memory.store, namespace, sample=sample)
+                found = index_recall(
+                    memory.store, namespace, sample=sample, search_k=memory.settings.candidate_k
+                )
             if not found.queries:
                 console.print(f"  recall@10 {namespace}: no searchable memories")
                 continue

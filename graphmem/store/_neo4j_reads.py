@@ -8,6 +8,7 @@ every method is one or two statements of ``cypher/read/`` run through
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Hashable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -39,6 +40,8 @@ class Neo4jReads:
         # "cypher25" on 2026.06+ (in-index filtered vector search).
         self._dialect: str | None = None
         self._index_config: dict[str, Any] = {}
+        # The sessions read_fields last fetched in this thread (see memory_sessions).
+        self._local = threading.local()
         self._stats = plans.TTLCache(plans.STATS_TTL_S, plans.STATS_MAX_ENTRIES)
         self._sizes = plans.TTLCache(plans.SIZE_TTL_S, plans.STATS_MAX_ENTRIES)
 
@@ -78,14 +81,20 @@ class Neo4jReads:
 
     def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
         """:class:`RankFields` by id, in the order of ``ids``; missing ids are skipped
-        (one row of lists: no map or node per memory crosses the wire)."""
+        (one row of lists: no map or node per memory crosses the wire).
+
+        The same round trip reads each memory's sessions: a :meth:`memory_sessions` call
+        that follows in the same thread, for ids among these and before this thread
+        writes, is answered from them (a recall's session support) without a query."""
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return []
         found: dict[str, RankFields] = {}
+        sessions: dict[str, tuple[str, ...]] = {}
         for row in _collected(
             self._run("read/rank_fields", {"namespace": namespace, "ids": distinct}), "rows"
         ):
+            sessions[row[0]] = tuple(sorted(row[9]))
             observed = codec.instant(row[5])
             if observed is None:  # every stored memory has one; skip rather than guess
                 continue
@@ -100,7 +109,12 @@ class Neo4jReads:
                 current=bool(row[7]),
                 retrievable=bool(row[8]),
             )
+        self._local.sessions = (namespace, frozenset(distinct), sessions)
         return [found[i] for i in ids if i in found]
+
+    def _forget_sessions(self) -> None:
+        """Drop this thread's sessions read with rank_fields (called before every write)."""
+        self._local.sessions = None
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:
         """Current memories by content hash, with embeddings (dedup tier 1); the lowest
@@ -412,10 +426,15 @@ class Neo4jReads:
 
     def memory_sessions(self, namespace: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
         """The sessions each memory was observed in (through its turns), sorted, by
-        memory id; ids not stored or without a session are left out (one query)."""
+        memory id; ids not stored or without a session are left out (one query, or none
+        right after :meth:`rank_fields` read them in this thread)."""
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return {}
+        memo = getattr(self._local, "sessions", None)
+        self._local.sessions = None  # answered once: a later call reads afresh
+        if memo is not None and memo[0] == namespace and memo[1].issuperset(distinct):
+            return {i: memo[2][i] for i in distinct if memo[2].get(i)}
         rows = self._run("read/memory_sessions", {"namespace": namespace, "ids": distinct})
         return {row[0]: tuple(sorted(row[1])) for row in _collected(rows, "rows") if row[1]}
 

@@ -364,6 +364,8 @@ class Neo4jStore(Neo4jMaintenance):
         """Run one statement in its own transaction (retried on transient errors), within
         ``timeout_s`` (default: the store's transaction timeout)."""
         driver = self._require_driver()
+        if write:
+            self._forget_sessions()
         query = neo4j.Query(self._prepare(name, params), timeout=timeout_s or self._timeout_s)
         routing = neo4j.RoutingControl.WRITE if write else neo4j.RoutingControl.READ
         with self._errors(name):
@@ -378,6 +380,7 @@ class Neo4jStore(Neo4jMaintenance):
     def _write(self, operation: str, work: Callable[[_Tx], _T]) -> _T:
         """Run ``work`` as one managed write transaction (the driver retries it whole)."""
         driver = self._require_driver()
+        self._forget_sessions()
         holder: list[_Tx] = []
 
         @neo4j.unit_of_work(timeout=self._timeout_s)
@@ -394,6 +397,7 @@ class Neo4jStore(Neo4jMaintenance):
     def _autocommit(self, name: str, namespace: str) -> int:
         """Run a ``CALL ... IN TRANSACTIONS`` statement (auto-commit); its ``deleted`` count."""
         driver = self._require_driver()
+        self._forget_sessions()
         query = neo4j.Query(self._prepare(name, {"namespace": namespace}), timeout=self._timeout_s)
         with self._errors(name), self._session(driver) as session:
             record = session.run(query, {"namespace": namespace}).single(strict=True)

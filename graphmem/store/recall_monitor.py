@@ -121,12 +121,14 @@ def index_recall(
     *,
     sample: int = 100,
     k: int = 10,
+    search_k: int | None = None,
     queries: npt.NDArray[np.float32] | None = None,
     seed: int = 0,
     exact: tuple[list[str], npt.NDArray[np.float64]] | None = None,
 ) -> NamespaceRecall:
     """Recall@``k`` of ``store.vector_search`` (one query per call, default visibility, as
-    the semantic retriever calls it) against exact cosine over the namespace.
+    the semantic retriever calls it) against exact cosine over the namespace: of its first
+    ``k`` hits when asked for ``search_k``.
 
     Parameters
     ----------
@@ -137,6 +139,9 @@ def index_recall(
         How many stored embeddings to use as queries (seeded choice; all when fewer).
     k : int
         The cut (recall@10 by default, SPEC §10).
+    search_k : int, optional
+        How many the store is asked for (default ``k``); the semantic retriever asks for
+        ``Settings.candidate_k`` (50) and its top ``k`` are measured.
     queries : ndarray, optional
         (m, dim) query vectors to use instead of a sample of stored ones.
     seed : int
@@ -166,7 +171,7 @@ def index_recall(
         probe = probe[norms[:, 0] > 0] / norms[norms[:, 0] > 0]
     recalls: list[float] = []
     for row in probe:
-        [hits] = store.vector_search(namespace, row[None, :].astype(np.float32), k)
+        [hits] = store.vector_search(namespace, row[None, :].astype(np.float32), search_k or k)
         scores = unit @ row
         recalls.append(recall_at_k([h.memory_id for h in hits], scores, ids, k))
     if not recalls:

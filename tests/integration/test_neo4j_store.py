@@ -636,3 +636,28 @@ def test_the_wheel_ships_the_cypher_files(tmp_path: Path) -> None:
     root, _, text = run.stdout.partition("\n")
     assert Path(root) == tmp_path / "site" / "graphmem" / "_cypher"
     assert "db.index.vector.queryNodes" in text
+
+
+# -- one round trip for rank fields and sessions --------------------------------------------
+@pytest.mark.neo4j
+def test_rank_fields_bring_the_sessions_of_the_same_recall(
+    store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = make_memory(ns, "first note", sessions=("s1", "s2"))
+    b = make_memory(ns, "second note", sessions=("s3",))
+    store.write(ns, WriteBatch(memories=[a, b]))
+    expected = store.memory_sessions(ns, [a.id, b.id])
+    assert expected == {a.id: ("s1", "s2"), b.id: ("s3",)}
+    calls = _spy(store, monkeypatch)
+    store.rank_fields(ns, [a.id, b.id, "missing"])
+    assert store.memory_sessions(ns, [b.id, a.id]) == expected  # no query of its own
+    assert [name for name, _ in calls] == ["read/rank_fields"]
+    # answered once; another namespace, other ids or a write in between read afresh
+    assert store.memory_sessions(ns, [a.id]) == {a.id: ("s1", "s2")}
+    store.rank_fields(ns, [a.id])
+    assert store.memory_sessions(ns, [a.id, b.id]) == expected
+    store.rank_fields(ns, [a.id, b.id])
+    store.write(ns, WriteBatch(memories=[make_memory(ns, "first note", sessions=("s4",))]))
+    # an upsert replaces the observations: the stale ("s1", "s2") must not come back
+    assert store.memory_sessions(ns, [a.id, b.id])[a.id] == ("s4",)
+    assert [name for name, _ in calls].count("read/memory_sessions") == 3
