@@ -97,7 +97,8 @@ def test_a_lossy_index_raises_the_alert(
         if store.server_info()["cypher"] != "cypher25":
             pytest.skip("Neo4j 5.26 has no vector.quantization.type to make the index lossy")
     monkeypatch.setenv("GRAPHMEM_NEO4J_VECTOR_QUANTIZATION", "binary")
-    monkeypatch.setattr(plans, "FILTERED_OVERFETCH", 1)  # ask the index for k, no more
+    monkeypatch.setenv("GRAPHMEM_CANDIDATE_K", "10")  # ask the index for k, no more
+    monkeypatch.setattr(plans, "FILTERED_OVERFETCH", 1)
     monkeypatch.setattr(plans, "FILTERED_MIN_FETCH_K", 1)
     code, out = _doctor()
     found = _RECALL.search(out)
