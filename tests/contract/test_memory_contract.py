@@ -242,15 +242,59 @@ def test_recall_explains_itself(memory: GraphMem, ns: str) -> None:
     assert result.linked_entities == ("Mia",)  # the possessive is not part of the name
     e = top.explanation
     assert {"semantic", "bm25", "entity"} <= set(e.retrievers)
-    # freshness_mode "tiebreak" (default): weight = (RRF + session support) × access boost
-    support = e.extra.get("session_support", 0.0)
-    assert e.weight == pytest.approx((e.rrf + support) * e.access_boost)
-    # weighted RRF (SPEC §3) with the configured k and the plan's weights (entity-centric)
-    assert result.weights["entity"] == Settings().entity_centric_weight
-    k = Settings().rrf_k
-    assert e.rrf == pytest.approx(
-        sum(result.weights[n] / (k + s.rank) for n, s in e.retrievers.items())
+    assert result.weights["entity"] == Settings().entity_centric_weight  # the plan's weights
+
+
+# SPEC §3's ranking constants: RRF k = 60, retriever weights 1 / 1 / 1 / 1 / 0.8 (graph),
+# entity 2.0 in the entity-centric plan; session support (a departure) off.
+SPEC_RANKING: dict[str, Any] = {
+    "rrf_k": 60,
+    "retriever_weights": {
+        "semantic": 1.0,
+        "bm25": 1.0,
+        "entity": 1.0,
+        "temporal": 1.0,
+        "graph": 0.8,
+    },
+    "entity_centric_weight": 2.0,
+    "session_support": 0.0,
+}
+
+
+def test_recall_weight_is_spec_weighted_rrf(store: MemoryStore, ns: str, clock: Clock) -> None:
+    """The weight against SPEC §3's numbers, not recomputed from the explanation."""
+    gm = GraphMem(
+        Settings(**SPEC_RANKING),
+        store=store,
+        embedder=HashEmbedder(),
+        clock=clock,
+        owns_store=False,
     )
+    gm.remember(
+        ns,
+        [
+            cand(
+                "Mia adopted a greyhound named Pixel", entities=[{"name": "Mia"}, {"name": "Pixel"}]
+            ),
+            cand("The weather was rainy all week", turn_id="s1:2"),
+        ],
+    )
+    result = gm.recall(ns, "Which greyhound did Mia adopt?", record_access=False)
+    assert result.plan == "entity-centric"
+    top, other = result.hits
+    assert {n: s.rank for n, s in top.explanation.retrievers.items()} == {
+        "semantic": 1,
+        "bm25": 1,
+        "entity": 1,
+        "graph": 1,
+    }
+    # Σ w / (60 + rank): (1 + 1 + 2 + 0.8) / 61; access boost 1 + ln(1 + 0) = 1, and
+    # freshness (mode "tiebreak") is not a factor
+    assert top.weight == pytest.approx(4.8 / 61, rel=1e-9)
+    # no word of the question in the other memory: only the semantic list's second
+    assert {n: s.rank for n, s in other.explanation.retrievers.items()} == {"semantic": 2}
+    assert other.weight == pytest.approx(1 / 62, rel=1e-9)
+    gm.close()
 
 
 def test_recall_records_access(memory: GraphMem, ns: str, clock: Clock) -> None:
@@ -353,7 +397,7 @@ def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
     """'weight' is SPEC §3's RRF × freshness × access boost; 'tiebreak' leaves
     freshness out of the weight and orders equal weights by it."""
     gm = GraphMem(
-        Settings(freshness_mode="weight"),
+        Settings(freshness_mode="weight", **SPEC_RANKING),
         store=store,
         embedder=HashEmbedder(),
         clock=clock,
@@ -364,7 +408,9 @@ def test_freshness_modes(store: MemoryStore, ns: str, clock: Clock) -> None:
     hit = gm.recall(ns, "old clocks", record_access=False).hits[0]
     # Event half-life 30 days, stability 0, age 30 days → freshness 0.5
     assert hit.explanation.freshness == pytest.approx(0.5)
-    assert hit.weight == pytest.approx(hit.explanation.rrf * 0.5 * 1.0)
+    # SPEC §3: RRF over semantic and BM25, both rank 1: 2 / 61; × freshness 0.5 × boost 1
+    assert {n: s.rank for n, s in hit.explanation.retrievers.items()} == {"semantic": 1, "bm25": 1}
+    assert hit.weight == pytest.approx(2 / 61 * 0.5, rel=1e-9)
     gm.close()
 
 

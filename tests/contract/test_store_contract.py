@@ -8,6 +8,7 @@ length encoding); cosines are compared to values computed here with numpy.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import threading
 from collections.abc import Callable, Sequence
@@ -87,8 +88,26 @@ def by_id(*memories: Memory) -> list[Memory]:
 # -- lifecycle and round trip ----------------------------------------------------------------
 
 
+def _protocol_members() -> list[str]:
+    """The public methods and attributes ``MemoryStore`` declares."""
+    declared = {name for name in vars(MemoryStore) if not name.startswith("_")}
+    return sorted(declared | set(getattr(MemoryStore, "__annotations__", {})))
+
+
+def _parameters(function: Callable[..., object]) -> list[tuple[str, object, object]]:
+    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+
+
 def test_store_satisfies_the_protocol(store: MemoryStore) -> None:
-    assert isinstance(store, MemoryStore)
+    """Every member of the protocol, and each method with the protocol's parameters
+    (names, kinds, defaults): a runtime_checkable ``isinstance`` checks names only."""
+    members = _protocol_members()
+    assert len(members) >= 20  # the walk found the protocol's methods
+    for name in members:
+        assert hasattr(store, name), name
+        declared = getattr(MemoryStore, name, None)
+        if callable(declared):
+            assert _parameters(declared) == _parameters(getattr(type(store), name)), name
     store.open()  # idempotent
 
 
