@@ -339,10 +339,27 @@ class GraphMem:
         return report.model_copy(update={"attempts": attempts}) if attempts > 1 else report
 
     def confirm(self, namespace: str, memory_id: str, *, session_id: str | None = None) -> Memory:
-        """Explicit user confirmation (SPEC §2.10). Raises MemoryNotFoundError."""
+        """Explicit user confirmation (SPEC §2.10): ``s = max(s, 0.80)``, ``n + 1``,
+        confidence recomputed and capped at 0.99.
+
+        Raises
+        ------
+        MemoryNotFoundError
+            When ``memory_id`` is not in the namespace.
+        InvalidMemoryError
+            When the memory is superseded (``field="memory_id"``): confirming it would
+            change nothing the user sees; confirm the current memory, or ``correct``
+            it back.
+        """
 
         def attempt() -> Memory:
             memory = self.get(namespace, memory_id, with_embedding=True)
+            if not memory.is_current:
+                raise InvalidMemoryError(
+                    f"memory {memory_id} is superseded by {memory.superseded_by}; confirm the"
+                    " current memory, or correct it to restore this claim",
+                    field="memory_id",
+                )
             updated = confirm_memory(memory, self.settings, self._clock(), session_id=session_id)
             batch = WriteBatch(memories=[updated], expected_versions=versions_read([memory]))
             self.store.write(namespace, batch)

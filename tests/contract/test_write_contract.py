@@ -404,3 +404,14 @@ def test_confirmation_and_correction_are_not_sessions(memory: GraphMem, ns: str)
     # a confirmation inside a conversation is that conversation's
     memory.confirm(ns, first, session_id="s2")
     assert memory.stats(ns)["sessions"] == 2
+
+
+def test_confirming_a_superseded_memory_is_refused(memory: GraphMem, ns: str) -> None:
+    (ident,) = memory.remember(ns, [cand(BIRTHDAY.format(day=14), "s1", T0)]).memory_ids
+    assert ident is not None
+    memory.correct(ns, ident, BIRTHDAY.format(day=15))
+    before = memory.get(ns, ident)
+    with pytest.raises(InvalidMemoryError, match="superseded by") as info:
+        memory.confirm(ns, ident)
+    assert info.value.field == "memory_id"
+    assert memory.get(ns, ident) == before
