@@ -147,6 +147,7 @@ class EntityLink:
     via: str | None = None
     owner: str | None = None
     via_forward: bool = True  # the relation points from owner to entity
+    via_memory: str | None = None  # the memory that asserted the relation
 
 
 class EntityDictionary:

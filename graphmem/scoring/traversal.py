@@ -8,8 +8,8 @@ reached by several paths keeps its best score. Constants (hop scores,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from graphmem.scoring import _checks
 
@@ -237,7 +237,6 @@ def guided_traversal(
     *,
     max_hops: int,
     hop_scores: tuple[float, float, float],
-    first_hop: Callable[[PathStep], float] | None = None,
     avoid: Iterable[str] = (),
 ) -> dict[str, Reached]:
     """Best question-weighted path to every entity reachable from the query entities.
@@ -260,9 +259,6 @@ def guided_traversal(
         Entities linked from the query; never included in the result.
     max_hops, hop_scores
         As in :func:`traversal_scores`.
-    first_hop : callable, optional
-        The relevance of a step that leaves a seed, in ``[0, 1]``, replacing the
-        edge's own (the question "Maya's sister …" asks to leave Maya by SISTER_OF).
     avoid : iterable of str
         Entities no path enters (reached, or passed through).
 
@@ -312,9 +308,8 @@ def guided_traversal(
         for neighbour, step in sorted(adjacency.get(node, {}).items()):
             if neighbour in on_path:
                 continue
-            own = step.relevance if hops or first_hop is None else first_hop(step)
-            link, relevance = min(weakest, step.confidence), match * own
-            steps = (*path, step if own == step.relevance else replace(step, relevance=own))
+            link, relevance = min(weakest, step.confidence), match * step.relevance
+            steps = (*path, step)
             if neighbour not in seed_set:
                 score = per_hop[hops] * link * relevance
                 current = best.get(neighbour)

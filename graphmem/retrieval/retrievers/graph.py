@@ -17,7 +17,9 @@ store: the same relations). Then, in Python, the same on both stores:
    × their own cosine to the query, relative to the best)``; memories already
    in the entity retriever's top ``k`` for the query entities (the seeds' own
    memories) count ``Settings.graph_seed_share`` (0: left out) unless they
-   assert a path relation, so the seeds do not crowd the list.
+   assert a path relation, so the seeds do not crowd the list; a mention that
+   asserts other relations (not on the path) counts half; memories below half
+   the best score are left out.
 
 ``Settings.graph_traversal = "classic"`` keeps SPEC §3's scoring alone (hop
 decay × weakest link; every one-hop neighbour ties), for the ablation.
@@ -51,6 +53,12 @@ _SUFFIX = re.compile(r"(ing|ers|er|ed|es|s)$")
 # A reached memory's own relevance (cosine to the query, relative to the best) moves its
 # path score by at most this share: the path, not the wording, is what the graph knows.
 _OWN_SHARE = 0.25
+# A memory that mentions the reached entity but asserts other relations ("Alice works at
+# Quarry Systems" reached through Kofi's WORKS_AT) is about something else: this share.
+_OFF_PATH_SHARE = 0.5
+# Memories scoring below this share of the best are left out of the graph list: with
+# rank fusion a long tail of weak paths would count like evidence.
+_KEEP_SHARE = 0.5
 # A predicate the question names ("work" → WORKS_AT) outweighs the asserting memory's
 # similarity, which it shares with every other relation that memory asserts.
 _SEMANTIC_SHARE = 0.7
@@ -58,9 +66,11 @@ _SEMANTIC_SHARE = 0.7
 
 def stem(word: str) -> str:
     """A crude English stem for matching predicates to query words
-    ("works", "working", "worked" → "work"; "sister" → "sist")."""
+    ("works", "working", "worked" → "work"; "lives", "live" → "liv")."""
     word = word.lower()
     stemmed = _SUFFIX.sub("", word)
+    if stemmed.endswith("e"):
+        stemmed = stemmed[:-1]  # "live" and "lives" → "liv"
     return stemmed if len(stemmed) >= 3 else word
 
 
@@ -72,22 +82,7 @@ def predicate_match(predicate: str, query_stems: set[str]) -> float:
     return 1.0 if any(stem(w) in query_stems for w in words) else 0.0
 
 
-_POSSESSIVE_ROLE = re.compile(r"\b([\w.-]+(?:\s+[\w.-]+){0,3}?)['’]s\s+(\w+)")
-
-
-def possessive_roles(ctx: RetrievalContext) -> dict[str, str]:
-    """Seed entity → the stem of the noun the question gives it ("Maya's sister"
-    → Maya: "sist"): the relation the question asks to leave that entity by."""
-    by_surface = {
-        link.surface.casefold(): link.entity_id for link in ctx.links if "'" not in link.surface
-    }
-    out: dict[str, str] = {}
-    for match in _POSSESSIVE_ROLE.finditer(ctx.text):
-        owner, noun = match.group(1).casefold(), match.group(2).lower()
-        for surface, entity in by_surface.items():
-            if owner.endswith(surface) and noun not in _QUERY_STOP:
-                out[entity] = stem(noun)
-    return out
+_POSSESSIVE_NOUN = re.compile(r"['’]s\s+(\w+)")
 
 
 def relational_links(
@@ -98,25 +93,30 @@ def relational_links(
     dictionary: EntityDictionary | None = None,
 ) -> tuple[EntityLink, ...]:
     """Entities the question names through a relation: "Maya's sister" → Priya Raman
-    when ``Maya —SISTER_OF→ Priya Raman`` is stored (one 1-hop subgraph query per
-    possessive; none when the question has no "X's <noun>" on a linked entity).
+    when ``Maya —SISTER_OF→ Priya Raman`` is stored, and chained: "Maya's sister's
+    manager" → the manager of Priya Raman (one 1-hop subgraph query per possessive on
+    a linked name; none when the question has no "X's <noun>" on one).
 
     Each link's confidence is ``min(owner's link confidence, relation confidence)``;
-    its surface is the phrase ("Maya's sister"). Entities already linked are skipped.
-    Use :func:`follow_relations` for the question's links with these in place of
-    their owners.
+    its surface is the phrase ("Maya's sister (Priya Raman)"). Entities already
+    linked are skipped. Use :func:`follow_relations` for the question's links with
+    these in place of their owners.
     """
+    # surface (case-folded, as written in the question) -> the link it names
     by_surface = {link.surface.casefold(): link for link in links}
     have = {link.entity_id for link in links}
     out: dict[str, EntityLink] = {}
-    for match in _POSSESSIVE_ROLE.finditer(text):
-        owner_text, noun = match.group(1).casefold(), match.group(2).lower()
+    for match in _POSSESSIVE_NOUN.finditer(text):
+        before, noun = text[: match.start()].casefold(), match.group(1).lower()
         if noun in _QUERY_STOP:
             continue
-        owner = next((link for s, link in by_surface.items() if owner_text.endswith(s)), None)
-        if owner is None:
+        key = next(
+            (k for k in sorted(by_surface, key=len, reverse=True) if before.endswith(k)), None
+        )
+        if key is None:
             continue
-        role = {stem(noun)}
+        owner, role = by_surface[key], {stem(noun)}
+        best: EntityLink | None = None
         for r in store.relation_subgraph(namespace, [owner.entity_id], 1):
             if not predicate_match(r.predicate, role):
                 continue
@@ -124,18 +124,34 @@ def relational_links(
             if other == owner.entity_id or other in have:
                 continue
             confidence = min(owner.confidence, r.confidence)
-            if other not in out or confidence > out[other].confidence:
+            forward = r.source_id == owner.entity_id
+            # "Hiro's manager" is Hiro —MANAGED_BY→ Lena, not Alice —MANAGED_BY→ Hiro:
+            # a relation from the owner wins over one into it
+            if best is None or (forward, confidence, other) > (
+                best.via_forward,
+                best.confidence,
+                best.entity_id,
+            ):
                 entity = dictionary.get(other) if dictionary is not None else None
-                surface = f"{owner.surface}'s {noun}" + (f" ({entity.name})" if entity else "")
-                out[other] = EntityLink(
+                best = EntityLink(
                     other,
-                    surface,
+                    _phrase(owner, noun) + (f" ({entity.name})" if entity else ""),
                     confidence,
                     via=r.predicate,
                     owner=owner.entity_id,
-                    via_forward=r.source_id == owner.entity_id,
+                    via_forward=forward,
+                    via_memory=r.memory_id,
                 )
+        if best is not None:
+            out[best.entity_id] = best
+            # "Maya's sister's manager": the phrase as written now names the sister
+            by_surface[key + match.group(0).casefold()] = best
     return tuple(out.values())
+
+
+def _phrase(owner: EntityLink, noun: str) -> str:
+    surface = owner.surface.split(" (")[0]
+    return f"{surface}'s {noun}"
 
 
 def follow_relations(
@@ -177,7 +193,12 @@ class GraphRetriever:
         relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
         if not relations:
             return []
-        query_stems = {stem(t) for t in tokenize(ctx.text) if t not in _QUERY_STOP}
+        # the nouns the question's relational links consumed ("sister" in "Maya's sister")
+        # are walked already: they do not steer the rest of the path
+        walked = {
+            stem(link.surface.split(" (")[0].rsplit(" ", 1)[-1]) for link in ctx.links if link.via
+        }
+        query_stems = {stem(t) for t in tokenize(ctx.text) if t not in _QUERY_STOP} - walked
         asserting = store.get_memories(
             ctx.namespace, sorted({r.memory_id for r in relations}), with_embeddings=True
         )
@@ -207,26 +228,11 @@ class GraphRetriever:
             )
             for r in relations
         ]
-        roles = possessive_roles(ctx)
-
-        def first_hop(step: PathStep) -> float:
-            # "Maya's sister …": leave Maya by a relation named like "sister", if any
-            role = roles.get(step.source)
-            if role is None or not anchored.get(step.source):
-                return step.relevance
-            return 1.0 if predicate_match(step.predicate, {role}) else floor
-
-        anchored = {
-            seed: any(s.source == seed and predicate_match(s.predicate, {role}) for s in steps)
-            or any(s.target == seed and predicate_match(s.predicate, {role}) for s in steps)
-            for seed, role in roles.items()
-        }
         reached = guided_traversal(
             steps,
             seeds,
             max_hops=ctx.settings.max_hops,
             hop_scores=ctx.settings.hop_scores,
-            first_hop=first_hop,
             avoid=owners,
         )
         best = sorted(reached.values(), key=lambda r: (-r.score, r.entity_id))[:_MAX_REACHED]
@@ -239,7 +245,25 @@ class GraphRetriever:
                 current = evidence.get(step.memory_id)
                 if current is None or path.score > current[0]:
                     evidence[step.memory_id] = (path.score, path)
+        # the relations the question walked to link its entities ("Maya's sister"),
+        # evidence at the best score of a path from the entity they link
+        for link in ctx.links:
+            if link.via is None or link.via_memory is None or link.owner is None:
+                continue
+            step = PathStep(
+                link.owner,
+                link.via,
+                link.entity_id,
+                link.confidence,
+                1.0,
+                link.via_memory,
+                link.via_forward,
+            )
+            linked = Reached(link.entity_id, link.confidence, 1.0, link.confidence, 1.0, (step,))
+            if link.via_memory not in evidence or linked.score > evidence[link.via_memory][0]:
+                evidence[link.via_memory] = (linked.score, linked)
         rows = self._mentions(store, ctx, [r.entity_id for r in best])
+        asserting_ids = {r.memory_id for r in relations}
         crowd = {
             row.memory_id
             for row in store.entity_search(
@@ -261,11 +285,18 @@ class GraphRetriever:
             share = 1.0 if row.memory_id not in crowd else ctx.settings.graph_seed_share
             if share <= 0.0:
                 continue  # the entity retriever ranks it already
+            if row.memory_id in asserting_ids and row.memory_id not in {
+                step.memory_id for step in path.steps
+            }:
+                share *= _OFF_PATH_SHARE  # about another relation of the entity reached
             score = path.score * share
             if row.memory_id not in candidates or score > candidates[row.memory_id][0]:
                 candidates[row.memory_id] = (score, path, False)
         hits: list[Hit] = []
+        top_score = max((c[0] for c in candidates.values()), default=0.0)
         for mid, (score, path, asserts) in candidates.items():
+            if score < _KEEP_SHARE * top_score:
+                continue  # far weaker than the question's best path: noise to the fusion
             own = 1.0 - _OWN_SHARE + _OWN_SHARE * sims.get(mid, 0.0) / best_sim
             hits.append(
                 Hit(
@@ -348,11 +379,16 @@ def render_path(ctx: RetrievalContext, path: Reached) -> str:
 
     start = path.steps[0].source
     parts = [name(start)]
-    for link in ctx.links:  # "Maya's sister": the relation the question walked first
-        if link.entity_id == start and link.via is not None and link.owner is not None:
-            arrow = f" —{link.via}→ " if link.via_forward else f" ←{link.via}— "
-            parts = [name(link.owner), arrow, name(start)]
+    walked = {link.entity_id: link for link in ctx.links if link.owner is not None}
+    seen = {start}
+    # "Maya's sister('s manager)": the relations the question walked to its entities
+    while (link := walked.get(start)) is not None and (owner := link.owner) is not None:
+        if owner in seen:
             break
+        arrow = f" —{link.via}→ " if link.via_forward else f" ←{link.via}— "
+        parts = [name(owner), arrow, *parts]
+        start = owner
+        seen.add(start)
     for step in path.steps:
         arrow = f" —{step.predicate}→ " if step.forward else f" ←{step.predicate}— "
         parts.append(arrow + name(step.target))
