@@ -43,7 +43,9 @@ def prefer_newer(
     order : sequence of str
         Memory ids, best first.
     claims : mapping of str to Claim
-        Each id's claim (text and triple).
+        The claim (text and triple) of each id the rule applies to; ids left out
+        (verbatim source text such as a dialogue turn, which is not one claim)
+        neither move nor are moved past.
     observed : mapping of str to datetime
         Each id's last independent observation (timezone-aware).
     closeness : mapping of str to float
@@ -74,9 +76,9 @@ def prefer_newer(
     while i < len(out):
         older = out[i]
         found = None
-        for j in range(i + 1, len(out)):
+        for j in range(i + 1, len(out) if older in claims else i + 1):
             newer = out[j]
-            if observed[newer] <= observed[older]:
+            if newer not in claims or observed[newer] <= observed[older]:
                 continue
             if closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin:
                 continue

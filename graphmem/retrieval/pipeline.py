@@ -365,7 +365,7 @@ class RecallPipeline:
         if cfg.update_rank_margin >= 0.0 and len(order) > 1 and query.profile != "composite":
             ranked_ids, newer_than = prefer_newer(
                 [m.id for m in order],
-                {m.id: Claim.of(m) for m in order},
+                {m.id: Claim.of(m) for m in order if m.extractor != "verbatim"},
                 {m.id: m.last_observed_at for m in order},
                 {h.memory_id: h.score for h in hits.get("semantic", [])},
                 margin=cfg.update_rank_margin,

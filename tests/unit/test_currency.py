@@ -55,3 +55,11 @@ def test_another_subject_is_not_a_contradiction() -> None:
     when = {"nia": OLD, "ove": NEW}
     order, moved = prefer_newer(["nia", "ove"], claims, when, {"nia": 0.7, "ove": 0.7}, margin=0.1)
     assert order == ["nia", "ove"] and moved == {}
+
+
+def test_memories_without_a_claim_neither_move_nor_are_moved_past() -> None:
+    # verbatim source text (a dialogue turn) is not one claim: the pipeline leaves it out
+    close = {"oslo": 0.70, "bergen": 0.70}
+    claims = {"bergen": CLAIMS["bergen"]}
+    order, moved = prefer_newer(["oslo", "bergen"], claims, WHEN, close, margin=0.05)
+    assert order == ["oslo", "bergen"] and moved == {}
