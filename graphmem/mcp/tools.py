@@ -244,14 +244,26 @@ async def recall(
         Literal["rrf", "composite"],
         Field(description="Ranking: rrf (default) or composite (similarity+salience+confidence)."),
     ] = "rrf",
+    record_access: Annotated[
+        bool,
+        Field(
+            description="Count this recall as a use of the memories it returns (default);"
+            " false just looks, changing nothing."
+        ),
+    ] = True,
 ) -> RecallOut:
     """Recall what you know that answers a question: memories ranked by five retrievers
     (semantic, BM25 keywords, entity, temporal, graph) fused by weighted RRF. Each hit
     has its confidence (0..1), freshness and each retriever's rank, so you can judge it;
     time expressions in the question ('in May 2023', 'last week') select a time window.
     Call it before answering anything about the user or earlier conversations. Changes
-    nothing but the access statistics ranking uses."""
-    options: dict[str, Any] = {"k": k, "include_history": include_history, "profile": profile}
+    nothing but the access statistics ranking uses (none with record_access=false)."""
+    options: dict[str, Any] = {
+        "k": k,
+        "include_history": include_history,
+        "profile": profile,
+        "record_access": record_access,
+    }
     if types:
         options["types"] = tuple(types)
     if reference_time is not None:

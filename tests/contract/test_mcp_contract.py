@@ -132,6 +132,7 @@ def test_tools_schemas_and_hints(connect: Callable[..., None]) -> None:
             "reference_time",
             "include_history",
             "profile",
+            "record_access",
         }
         # mcp-neo4j-memory's argument names, so a client's calls keep working
         assert set(listed["create_relations"].input_schema["properties"]) == {"relations"}
@@ -155,6 +156,18 @@ def test_remember_five_and_recall_them(connect: Callable[..., None], ns: str) ->
             top = next(hit for hit in found["hits"] if hit["content"] == content)
             assert 0 < top["confidence"] <= 1 and 0 < top["freshness"] <= 1
             assert top["retrievers"]["semantic"]["rank"] >= 1 and found["plan"]
+        first = written["memory_ids"][0]
+
+        async def uses() -> int:
+            return int((await call(client, "get_memory", {"memory_id": first}))["access_count"])
+
+        before = await uses()
+        for record_access, expected in ((False, before), (True, before + 1)):
+            found = await call(
+                client, "recall", {"question": FIVE[0], "k": 5, "record_access": record_access}
+            )
+            assert first in [hit["id"] for hit in found["hits"]]
+            assert await uses() == expected, record_access
         only = await call(client, "recall", {"question": "tea", "types": ["Preference"]})
         assert only["hits"] == []  # all five are Facts
 
