@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from graphmem.errors import InvalidInputError
 from graphmem.models import Memory
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_reads import EmbeddedReads
 from graphmem.store.base import Association, LifecycleUpdate, MemoryFilter, canonical_links
+from graphmem.store.checks import check_k
 
 # Flags are set in the columns the indexes filter on and in the JSON body, and only
 # while the memory's access count and version are the ones the caller saw
@@ -59,8 +59,7 @@ class EmbeddedMaintenance(EmbeddedReads):
         InvalidInputError
             If ``limit < 1``.
         """
-        if limit < 1:
-            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        check_k(limit, field="limit")
         with self._errors("scan_memories"):
             rows = (
                 self._reader()
@@ -85,8 +84,7 @@ class EmbeddedMaintenance(EmbeddedReads):
         InvalidInputError
             If ``limit < 1``.
         """
-        if limit < 1:
-            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        check_k(limit, field="limit")
         clauses = ["namespace = ?", "id > ?"]
         params: list[Any] = [namespace, after_id or ""]
         if where.cold is not None:

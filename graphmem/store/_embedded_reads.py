@@ -25,6 +25,7 @@ from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_cache import IndexCache
 from graphmem.store._embedded_index import top_k
 from graphmem.store.base import EntityHit, RankFields, ScoredId, TermStats, Vector
+from graphmem.store.checks import check_k, check_vector
 from graphmem.text import tokenize
 
 _BUSY_TIMEOUT_S = 30.0  # wait this long for another writer's lock
@@ -205,7 +206,7 @@ class EmbeddedReads:
         InvalidInputError
             If ``embeddings`` is not (m, dim), holds a non-finite value, or ``k < 1``.
         """
-        _check_k(k)
+        check_k(k)
         queries = np.asarray(embeddings, dtype=np.float32)
         if queries.ndim != 2 or queries.shape[1] != self._dim:
             raise InvalidInputError(
@@ -234,7 +235,7 @@ class EmbeddedReads:
         InvalidInputError
             If ``k < 1``.
         """
-        _check_k(k)
+        check_k(k)
         tokens = tokenize(text)
         if not tokens:
             return []
@@ -271,7 +272,7 @@ class EmbeddedReads:
         InvalidInputError
             If ``embedding`` has the wrong dimension or ``k < 1``.
         """
-        _check_k(k)
+        check_k(k)
         query = None if embedding is None else self._vector(embedding, field="embedding")
         with self._errors("entity_search"):
             index = self._indexes.mentions(namespace)
@@ -308,7 +309,7 @@ class EmbeddedReads:
         InvalidInputError
             If a bound is naive, ``embedding`` has the wrong dimension or ``k < 1``.
         """
-        _check_k(k)
+        check_k(k)
         for name, value in (("start", start), ("end", end)):
             if value.utcoffset() is None:
                 raise InvalidInputError("must be timezone-aware", field=name)
@@ -435,15 +436,7 @@ class EmbeddedReads:
 
     def _vector(self, value: Any, *, field: str) -> Vector:
         """``value`` as a finite float32 vector of length ``dim``, L2-normalised."""
-        array = np.asarray(value, dtype=np.float32)
-        if array.size != self._dim or array.ndim > 2 or (array.ndim == 2 and array.shape[0] != 1):
-            raise InvalidInputError(
-                f"expected an embedding of dimension {self._dim}, got shape {array.shape}",
-                field=field,
-            )
-        array = array.reshape(self._dim)
-        if not np.all(np.isfinite(array)):
-            raise InvalidInputError("embedding holds a non-finite value", field=field)
+        array = check_vector(value, self._dim, field)
         norm = float(np.linalg.norm(array))
         return array / norm if norm > 0 else array
 
@@ -456,8 +449,3 @@ class EmbeddedReads:
         with self._errors("similarities"):
             index = self._indexes.vectors(namespace)
         return index.cosines(ids, query)
-
-
-def _check_k(k: int) -> None:
-    if k < 1:
-        raise InvalidInputError(f"must be >= 1, got {k}", field="k")

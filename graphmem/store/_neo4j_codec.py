@@ -21,7 +21,6 @@ module that imports ``neo4j``). A :class:`~graphmem.models.Memory` is one
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timezone
 from typing import Any, Protocol
@@ -34,9 +33,13 @@ from graphmem.store.base import (
     ACCESS_FIELDS,
     AccessUpdate,
     WriteBatch,
-    check_expected_versions,
     check_versions,
 )
+from graphmem.store.checks import check_access as check_access
+from graphmem.store.checks import check_aware as check_aware
+from graphmem.store.checks import check_batch as check_batch
+from graphmem.store.checks import check_k as check_k
+from graphmem.store.checks import check_vector
 from graphmem.store.lucene import MAX_QUERY_WORDS as MAX_QUERY_WORDS
 from graphmem.store.lucene import lucene_escape as lucene_escape
 from graphmem.store.lucene import lucene_query as lucene_query
@@ -87,28 +90,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 # -- validation ----------------------------------------------------------------
-def check_k(k: int, field: str = "k") -> None:
-    """Raise :class:`InvalidInputError` unless ``k >= 1``."""
-    if k < 1:
-        raise InvalidInputError(f"must be >= 1, got {k}", field=field)
-
-
-def check_aware(value: datetime, field: str) -> None:
-    """Raise :class:`InvalidInputError` for a naive datetime (it would not compare on Neo4j)."""
-    if value.utcoffset() is None:
-        raise InvalidInputError("must be timezone-aware", field=field)
-
-
 def vector(value: Any, dim: int, field: str) -> list[float]:
     """``value`` as a finite float32 vector of length ``dim`` (as Python floats)."""
-    array = np.asarray(value, dtype=np.float32)
-    if array.size != dim or array.ndim > 2 or (array.ndim == 2 and array.shape[0] != 1):
-        raise InvalidInputError(
-            f"expected an embedding of dimension {dim}, got shape {array.shape}", field=field
-        )
-    if not np.all(np.isfinite(array)):
-        raise InvalidInputError("embedding holds a non-finite value", field=field)
-    values: list[float] = array.reshape(dim).tolist()  # as float(x) per value, ~20x faster
+    values: list[float] = check_vector(value, dim, field).tolist()  # ~20x faster than float(x)
     return values
 
 
@@ -124,38 +108,6 @@ def query_vectors(embeddings: Any, dim: int) -> list[list[float]]:
         unit: list[float] = (values / norm if norm > 0 else values).tolist()
         rows.append(unit)
     return rows
-
-
-def check_batch(namespace: str, batch: WriteBatch, dim: int) -> None:
-    """Every item of ``batch`` in ``namespace``, every embedding of dimension ``dim``."""
-    groups: tuple[tuple[str, Sequence[Memory | Entity | Relation]], ...] = (
-        ("memories", batch.memories),
-        ("entities", batch.entities),
-        ("relations", batch.relations),
-    )
-    for group, items in groups:
-        for i, item in enumerate(items):
-            if item.namespace != namespace:
-                raise InvalidInputError(
-                    f"belongs to namespace {item.namespace!r}, not {namespace!r}",
-                    field=f"{group}[{i}].namespace",
-                )
-    for i, memory in enumerate(batch.memories):
-        if memory.embedding is not None:
-            vector(memory.embedding, dim, f"memories[{i}].embedding")
-    check_expected_versions(batch)
-
-
-def check_access(updates: Sequence[AccessUpdate]) -> None:
-    """Aware times and stability / salience in [0, 1]."""
-    for i, update in enumerate(updates):
-        check_aware(update.accessed_at, f"updates[{i}].accessed_at")
-        for name in ("stability", "salience"):
-            value = getattr(update, name)
-            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-                raise InvalidInputError(
-                    f"must be in [0, 1], got {value}", field=f"updates[{i}].{name}"
-                )
 
 
 # -- rows for the write statements ----------------------------------------------

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graphmem.errors import InvalidInputError
 from graphmem.models import Memory
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_reads import Neo4jReads
 from graphmem.store.base import Association, LifecycleUpdate, MemoryFilter, canonical_links
+from graphmem.store.checks import check_k
 
 
 class Neo4jMaintenance(Neo4jReads):
@@ -32,8 +32,7 @@ class Neo4jMaintenance(Neo4jReads):
         InvalidInputError
             If ``limit < 1``.
         """
-        if limit < 1:
-            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        check_k(limit, field="limit")
         params = {
             "namespace": namespace,
             "after_id": after_id or "",
@@ -53,8 +52,7 @@ class Neo4jMaintenance(Neo4jReads):
         InvalidInputError
             If ``limit < 1``.
         """
-        if limit < 1:
-            raise InvalidInputError(f"must be >= 1, got {limit}", field="limit")
+        check_k(limit, field="limit")
         params = {
             "namespace": namespace,
             "after_id": after_id or "",

@@ -30,19 +30,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from graphmem.errors import ConfigurationError, InvalidInputError, StoreUnavailableError
-from graphmem.models import Entity, Memory, Relation
+from graphmem.errors import ConfigurationError, StoreUnavailableError
+from graphmem.models import Memory, Relation
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_maintenance import EmbeddedMaintenance
 from graphmem.store.base import (
     ACCESS_FIELDS,
     AccessUpdate,
     WriteBatch,
-    check_expected_versions,
     check_versions,
 )
+from graphmem.store.checks import check_access, check_batch
 
 __all__ = ["EmbeddedStore"]
 
@@ -170,7 +168,7 @@ class EmbeddedStore(EmbeddedMaintenance):
         StoreError
             If SQLite fails; the transaction is rolled back.
         """
-        self._check_batch(namespace, batch)
+        check_batch(namespace, batch, self._dim)
         if not batch:
             return
         ns = namespace
@@ -221,15 +219,7 @@ class EmbeddedStore(EmbeddedMaintenance):
         InvalidInputError
             For a naive ``accessed_at`` or a stability / salience outside [0, 1].
         """
-        for i, update in enumerate(updates):
-            if update.accessed_at.utcoffset() is None:
-                raise InvalidInputError("must be timezone-aware", field=f"updates[{i}].accessed_at")
-            for name in ("stability", "salience"):
-                value = getattr(update, name)
-                if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-                    raise InvalidInputError(
-                        f"must be in [0, 1], got {value}", field=f"updates[{i}].{name}"
-                    )
+        check_access(updates)
         if not updates:
             return
         with self._transaction("record_access") as conn:
@@ -304,24 +294,6 @@ class EmbeddedStore(EmbeddedMaintenance):
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
-
-    def _check_batch(self, namespace: str, batch: WriteBatch) -> None:
-        groups: tuple[tuple[str, Sequence[Memory | Entity | Relation]], ...] = (
-            ("memories", batch.memories),
-            ("entities", batch.entities),
-            ("relations", batch.relations),
-        )
-        for group, items in groups:
-            for i, item in enumerate(items):
-                if item.namespace != namespace:
-                    raise InvalidInputError(
-                        f"belongs to namespace {item.namespace!r}, not {namespace!r}",
-                        field=f"{group}[{i}].namespace",
-                    )
-        for i, memory in enumerate(batch.memories):
-            if memory.embedding is not None:
-                self._vector(np.asarray(memory.embedding), field=f"memories[{i}].embedding")
-        check_expected_versions(batch)
 
 
 def _stored_versions(

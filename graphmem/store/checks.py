@@ -1,0 +1,80 @@
+"""Store-independent input checks, shared by every backend (validated once, here).
+
+A store calls these at its boundary, before any I/O; each raises
+:class:`~graphmem.errors.InvalidInputError` naming the offending field, so both
+backends refuse the same input with the same message (``tests/contract``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from graphmem.errors import InvalidInputError
+from graphmem.models import Entity, Memory, Relation
+from graphmem.store.base import AccessUpdate, WriteBatch, check_expected_versions
+from graphmem.types import Vector
+
+__all__ = ["check_access", "check_aware", "check_batch", "check_k", "check_vector"]
+
+
+def check_k(k: int, field: str = "k") -> None:
+    """Raise unless ``k >= 1`` (result sizes, page limits)."""
+    if k < 1:
+        raise InvalidInputError(f"must be >= 1, got {k}", field=field)
+
+
+def check_aware(value: datetime, field: str) -> None:
+    """Raise for a naive datetime (it would not compare with stored aware times)."""
+    if value.utcoffset() is None:
+        raise InvalidInputError("must be timezone-aware", field=field)
+
+
+def check_vector(value: Any, dim: int, field: str) -> Vector:
+    """``value`` as a finite float32 vector of shape ``(dim,)`` (a ``(1, dim)`` row is
+    accepted); raises on another size or a NaN / infinite value. Not normalised."""
+    array = np.asarray(value, dtype=np.float32)
+    if array.size != dim or array.ndim > 2 or (array.ndim == 2 and array.shape[0] != 1):
+        raise InvalidInputError(
+            f"expected an embedding of dimension {dim}, got shape {array.shape}", field=field
+        )
+    if not np.all(np.isfinite(array)):
+        raise InvalidInputError("embedding holds a non-finite value", field=field)
+    return array.reshape(dim)
+
+
+def check_batch(namespace: str, batch: WriteBatch, dim: int) -> None:
+    """Every item of ``batch`` in ``namespace``, every embedding a finite vector of
+    dimension ``dim``, every expected version about a memory the batch writes."""
+    groups: tuple[tuple[str, Sequence[Memory | Entity | Relation]], ...] = (
+        ("memories", batch.memories),
+        ("entities", batch.entities),
+        ("relations", batch.relations),
+    )
+    for group, items in groups:
+        for i, item in enumerate(items):
+            if item.namespace != namespace:
+                raise InvalidInputError(
+                    f"belongs to namespace {item.namespace!r}, not {namespace!r}",
+                    field=f"{group}[{i}].namespace",
+                )
+    for i, memory in enumerate(batch.memories):
+        if memory.embedding is not None:
+            check_vector(memory.embedding, dim, f"memories[{i}].embedding")
+    check_expected_versions(batch)
+
+
+def check_access(updates: Sequence[AccessUpdate]) -> None:
+    """Aware access times; stability and salience in [0, 1]."""
+    for i, update in enumerate(updates):
+        check_aware(update.accessed_at, f"updates[{i}].accessed_at")
+        for name in ("stability", "salience"):
+            value = getattr(update, name)
+            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+                raise InvalidInputError(
+                    f"must be in [0, 1], got {value}", field=f"updates[{i}].{name}"
+                )
