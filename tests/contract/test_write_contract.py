@@ -415,3 +415,13 @@ def test_confirming_a_superseded_memory_is_refused(memory: GraphMem, ns: str) ->
         memory.confirm(ns, ident)
     assert info.value.field == "memory_id"
     assert memory.get(ns, ident) == before
+
+
+def test_a_name_with_a_title_stays_one_entity(memory: GraphMem, ns: str) -> None:
+    # issue 10: "St. Mary's Hospital" also created an entity "Mary's Hospital"
+    memory.remember(ns, [cand("Sam is a nurse at St. Mary's Hospital.", "s1", T0)])
+    memory.remember(ns, [cand("Sam's shift at St. Mary's Hospital starts at 7.", "s2", LATER)])
+    memory.remember(ns, [cand("St. Mary's Hospital opened a new wing.", "s3", LATER)])
+    names = {e.name for e in memory.store.list_entities(ns)}
+    assert "St. Mary's Hospital" in names
+    assert not any(n != "St. Mary's Hospital" and "Mary" in n for n in names), names
