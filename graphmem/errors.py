@@ -81,6 +81,15 @@ class ConfigurationError(GraphMemError):
     """Settings that cannot work (e.g. model dimension != index dimension)."""
 
 
+class EmbedderMismatchError(ConfigurationError):
+    """The store's vectors were written by another embedder than the configured one
+    (issue 17): the message names both; ``graphmem reembed`` converts a namespace."""
+
+    def __init__(self, message: str, *, namespaces: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.namespaces = namespaces
+
+
 class EmbeddingError(GraphMemError):
     """The embedding model could not be loaded or failed on input."""
 

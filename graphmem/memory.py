@@ -14,18 +14,21 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from types import TracebackType
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from graphmem.about import EntityReport, about_entity, resolve_entity
-from graphmem.embedding import Embedder, EmbedderWrapper, SentenceTransformerEmbedder
+from graphmem.embedding import Embedder, EmbedderWrapper, make_embedder, unwrap
 from graphmem.entities import EntityDictionary, EntityExtractor
 from graphmem.errors import (
+    EmbedderMismatchError,
     EntityNotFoundError,
     InvalidInputError,
     InvalidMemoryError,
@@ -46,12 +49,20 @@ from graphmem.models import (
     MemoryCandidate,
     RecallQuery,
     RecallResult,
+    ReembedReport,
     WriteReport,
 )
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import Reranker, reranker_from_settings
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryFilter, MemoryStore, Vector, WriteBatch, versions_read
+from graphmem.store.base import (
+    EmbedderRecord,
+    MemoryFilter,
+    MemoryStore,
+    Vector,
+    WriteBatch,
+    versions_read,
+)
 from graphmem.write.conflicts import retry_on_conflict
 from graphmem.write.consolidation import consolidate, reactivate_associated
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
@@ -167,11 +178,7 @@ class GraphMem:
         self.settings = settings or Settings()
         self.store = store or make_store(self.settings)
         self.owns_store = owns_store
-        self.embedder = embedder or SentenceTransformerEmbedder(
-            self.settings.embedding_model,
-            batch_size=self.settings.embedding_batch_size,
-            dim=self.settings.embedding_dim,
-        )
+        self.embedder = embedder or make_embedder(self.settings)
         self._clock = clock or _utc_now
         self.claim_judge = claim_judge
         self.pair_judge = pair_judge
@@ -186,6 +193,8 @@ class GraphMem:
         self._opened = False
         # the entity (and relation) extractor of the write path
         self.extractor: EntityExtractor = extractor or make_extractor(self.settings.extractor)
+        # namespace -> the embedder that wrote its vectors, read on open (issue 17)
+        self._records: dict[str, EmbedderRecord] | None = None
         # remember_many encodes batch i + 1 while batch i is deduplicated and written
         self._prefetcher = PrefetchingEmbedder(self.embedder)
         self._writer = WritePipeline(
@@ -208,11 +217,24 @@ class GraphMem:
 
     # -------------------------------------------------------------- lifecycle
     def open(self) -> GraphMem:
-        """Open the store (connect, create the schema). Idempotent."""
+        """Open the store (connect, create the schema) and read which embedder wrote each
+        namespace's vectors; with a remote embedder (``GRAPHMEM_EMBEDDER=openai``), ask the
+        server for one vector to check its dimension against the store's. Idempotent.
+
+        Raises
+        ------
+        EmbeddingError
+            When an OpenAI-compatible server cannot be reached or returns vectors of
+            another dimension than the store's vector index.
+        """
         with self._lock:
             if not self._opened:
                 self.store.open()
                 self._opened = True
+            if self._records is None:
+                self._records = dict(self.store.embedder_records())
+                if getattr(unwrap(self.embedder), "remote", False):
+                    self.embedder.embed(["graphmem: check the embedding dimension"])
         return self
 
     @property
@@ -220,6 +242,39 @@ class GraphMem:
         """True until the store is opened (``open()``, ``with`` or first use), and again
         after ``close()``."""
         return not self._opened
+
+    @property
+    def embedder_record(self) -> EmbedderRecord:
+        """What this facade's vectors are recorded as: the embedder's name and dimension."""
+        return EmbedderRecord(self.embedder.name, self.embedder.dim)
+
+    def _check_embedder(self, namespace: str) -> None:
+        """Refuse a namespace whose vectors another embedder wrote (issue 17): vectors of
+        two models are not comparable. Called by the calls that embed or compare vectors
+        (remember, recall, consolidate) after :meth:`open`."""
+        mine = self.embedder_record
+        with self._lock:
+            record = (self._records or {}).get(namespace)
+        if record is not None and record != mine:
+            raise EmbedderMismatchError(
+                f"namespace {namespace!r} holds vectors written by {record}, but the"
+                f" configured embedder is {mine} (GRAPHMEM_EMBEDDER={self.settings.embedder});"
+                " vectors of two models are not comparable: configure the embedder that"
+                f" wrote them, or convert the namespace with `graphmem reembed -n {namespace}`",
+                namespaces=(namespace,),
+            )
+
+    def _record_embedder(self, namespace: str) -> None:
+        """Check, then record this facade's embedder for ``namespace`` before a write."""
+        self._check_embedder(namespace)
+        with self._lock:
+            if self._records is not None and namespace in self._records:
+                return
+        mine = self.embedder_record
+        self.store.set_embedder_record(namespace, mine)
+        with self._lock:
+            if self._records is not None:
+                self._records[namespace] = mine
 
     def close(self) -> None:
         """Write pending access updates, stop the worker threads and close the store if
@@ -330,6 +385,7 @@ class GraphMem:
         self.open()
         self._reader.flush()
         with self._namespace_lock(namespace):
+            self._record_embedder(namespace)
             try:
                 report, attempts = self._retrying(
                     namespace, lambda: self._writer.remember(namespace, parsed)
@@ -482,7 +538,89 @@ class GraphMem:
         self.open()
         with self._namespace_lock(namespace):
             self._invalidate(namespace)
-            return self.store.delete_namespace(namespace)
+            deleted = self.store.delete_namespace(namespace)
+            if self._records is not None:
+                self._records.pop(namespace, None)
+            return deleted
+
+    def reembed(
+        self,
+        namespace: str,
+        *,
+        batch_size: int = 256,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedReport:
+        """Re-embed every memory of ``namespace`` (all tiers, current or not) with this
+        facade's embedder and record it as the namespace's embedder (issue 17).
+
+        This is how a namespace written by another embedder is converted. Pages of ``batch_size`` memories, each written
+        in one compare-and-set transaction (a page another writer changed meanwhile is
+        re-read and re-embedded). ``progress(done, total)`` is called after each page.
+        Safe to interrupt and re-run: the record changes only after the last page.
+
+        Raises
+        ------
+        InvalidInputError
+            For an invalid namespace or ``batch_size < 1``.
+        ConfigurationError
+            When the embedder's dimension differs from the store's vector index (a
+            model of another dimension needs a new store).
+        """
+        validate_namespace(namespace)
+        if batch_size < 1:
+            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        self.open()
+        self._reader.flush()
+        mine = self.embedder_record
+        store_dim = getattr(self.store, "dim", mine.dim)
+        if store_dim != mine.dim:
+            raise EmbedderMismatchError(
+                f"the store's vector index has {store_dim} dimensions and {mine} has"
+                f" {mine.dim}: re-embedding cannot change a store's dimension; write the"
+                " memories into a store created for this model",
+                namespaces=(namespace,),
+            )
+        started = time.perf_counter()
+        with self._namespace_lock(namespace):
+            before = self.store.embedder_records().get(namespace)
+            total = self.store.count_memories(namespace)
+            done = 0
+            after_id: str | None = None
+            while True:
+                memories, _attempts = self._retrying(
+                    namespace, partial(self._reembed_page, namespace, after_id, batch_size)
+                )
+                if not memories:
+                    break
+                after_id = memories[-1].id
+                done += len(memories)
+                if progress is not None:
+                    progress(done, max(total, done))
+            self.store.set_embedder_record(namespace, mine)
+            with self._lock:
+                if self._records is not None:
+                    self._records[namespace] = mine
+            self._invalidate(namespace)
+        return ReembedReport(
+            namespace=namespace,
+            memories=done,
+            before=None if before is None else str(before),
+            after=str(mine),
+            seconds=time.perf_counter() - started,
+        )
+
+    def _reembed_page(self, namespace: str, after_id: str | None, limit: int) -> list[Memory]:
+        """Re-embed and write (compare-and-set) the next page of ``namespace``; returns it."""
+        memories = self.store.scan_memories(namespace, after_id, limit)
+        if memories:
+            vectors = self.embedder.embed([m.content for m in memories])
+            updated = [
+                m.model_copy(update={"embedding": tuple(map(float, v))})
+                for m, v in zip(memories, vectors, strict=True)
+            ]
+            batch = WriteBatch(memories=updated, expected_versions=versions_read(memories))
+            self.store.write(namespace, batch)
+        return memories
 
     # -------------------------------------------------------------- lifecycle
     def consolidate(
@@ -522,6 +660,7 @@ class GraphMem:
         if batch_size < 1:
             raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
         self.open()
+        self._check_embedder(namespace)
         self._reader.flush()
         with self._namespace_lock(namespace):
             try:
@@ -604,6 +743,7 @@ class GraphMem:
                     f"unknown retriever(s) {sorted(unknown)}", field="query.retrievers"
                 )
         self.open()
+        self._check_embedder(namespace)
         return self._reader.recall(namespace, parsed)
 
     def get(self, namespace: str, memory_id: str, *, with_embedding: bool = False) -> Memory:

@@ -518,6 +518,19 @@ def _ids(ids: tuple[str, ...], shown: int = 3) -> str:
     return head + (f" … (+{len(ids) - shown})" if len(ids) > shown else "")
 
 
+class ReembedReport(BaseModel):
+    """What ``reembed`` did to a namespace (issue 17): memories re-embedded, the
+    embedder recorded before (None: none was recorded) and after, wall seconds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    memories: int
+    before: str | None
+    after: str
+    seconds: float
+
+
 class ConsolidationReport(BaseModel):
     """What one consolidation pass over a namespace did (SPEC §4).
 

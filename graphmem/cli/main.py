@@ -525,6 +525,75 @@ def consolidate(
 
 
 @app.command()
+def reembed(
+    namespace: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--namespace", "-n", help="Namespace to re-embed (repeat for several; or --all)."
+        ),
+    ] = None,
+    all_namespaces: Annotated[
+        bool, typer.Option("--all", help="Every namespace of the store.")
+    ] = False,
+    batch_size: Annotated[
+        int, typer.Option(min=1, help="Memories per page: one embed call and one transaction.")
+    ] = 256,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Re-embed a namespace's memories with the configured embedder (GRAPHMEM_EMBEDDER).
+
+    A store records which embedder wrote each namespace's vectors and refuses to open
+    with another; after switching (e.g. GRAPHMEM_EMBEDDER=onnx) run
+    `graphmem reembed -n NS` (or --all) once. Safe to interrupt and re-run; recall
+    beside it sees old and new vectors until it finishes.
+    """
+    if bool(namespace) == all_namespaces:
+        fail("give --namespace/-n NS (repeatable) or --all")
+    memory = open_memory(store, data_dir)
+    try:
+        targets = list(namespace or [])
+        if all_namespaces:
+            memory.open()
+            targets = sorted(set(memory.store.namespaces()) | set(memory.store.embedder_records()))
+        reports = []
+        with _progress() as progress:
+            for name in targets:
+                task = progress.add_task(f"re-embed {name}", total=None)
+                reports.append(
+                    memory.reembed(
+                        name,
+                        batch_size=batch_size,
+                        progress=lambda done, total, t=task: progress.update(
+                            t, completed=done, total=total
+                        ),
+                    )
+                )
+    finally:
+        memory.close()
+    if as_json:
+        console.print_json(json.dumps([r.model_dump() for r in reports]))
+        return
+    table = Table(title="re-embedded")
+    for column in ("namespace", "memories", "before", "after", "seconds", "texts/s"):
+        table.add_column(
+            column, justify="left" if column in ("namespace", "before", "after") else "right"
+        )
+    for r in reports:
+        rate = r.memories / r.seconds if r.seconds > 0 else 0.0
+        table.add_row(
+            r.namespace,
+            str(r.memories),
+            r.before or "(none)",
+            r.after,
+            f"{r.seconds:.1f}",
+            f"{rate:.0f}",
+        )
+    console.print(table)
+
+
+@app.command()
 def stats(
     namespace: Namespace = "default",
     store: StoreOpt = None,

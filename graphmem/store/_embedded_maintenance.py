@@ -9,6 +9,7 @@ deleting a memory deletes its links (``_embedded_sql.DELETE_MEMORY``).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -17,7 +18,13 @@ from typing import Any
 from graphmem.models import Memory
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_reads import EmbeddedReads
-from graphmem.store.base import Association, LifecycleUpdate, MemoryFilter, canonical_links
+from graphmem.store.base import (
+    Association,
+    EmbedderRecord,
+    LifecycleUpdate,
+    MemoryFilter,
+    canonical_links,
+)
 from graphmem.store.checks import check_k
 
 # Flags are set in the columns the indexes filter on and in the JSON body, and only
@@ -48,6 +55,32 @@ class EmbeddedMaintenance(EmbeddedReads):
 
     def _transaction(self, query: str) -> AbstractContextManager[sqlite3.Connection]:
         raise NotImplementedError  # provided by EmbeddedStore
+
+    def embedder_records(self) -> dict[str, EmbedderRecord]:
+        """Namespace -> recorded embedder (rows ``embedder:<namespace>`` of ``meta``)."""
+        with self._errors("embedder_records"):
+            rows = (
+                self._reader()
+                .execute("SELECT key, value FROM meta WHERE key LIKE 'embedder:%'")
+                .fetchall()
+            )
+        records: dict[str, EmbedderRecord] = {}
+        for key, value in rows:
+            body = json.loads(value)
+            records[key.removeprefix("embedder:")] = EmbedderRecord(
+                str(body["model"]), int(body["dim"])
+            )
+        return records
+
+    def set_embedder_record(self, namespace: str, record: EmbedderRecord | None) -> None:
+        """Record (replace) or, with None, remove ``namespace``'s embedder."""
+        key = f"embedder:{namespace}"
+        with self._transaction("set_embedder_record") as conn:
+            if record is None:
+                conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                value = json.dumps({"model": record.model, "dim": record.dim})
+                conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def scan_memories(
         self, namespace: str, after_id: str | None, limit: int, *, with_embeddings: bool = False

@@ -15,7 +15,13 @@ from typing import Any
 from graphmem.models import Memory
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_reads import Neo4jReads
-from graphmem.store.base import Association, LifecycleUpdate, MemoryFilter, canonical_links
+from graphmem.store.base import (
+    Association,
+    EmbedderRecord,
+    LifecycleUpdate,
+    MemoryFilter,
+    canonical_links,
+)
 from graphmem.store.checks import check_k
 
 
@@ -100,6 +106,19 @@ class Neo4jMaintenance(Neo4jReads):
             return 0
         params = {"namespace": namespace, "rows": rows}
         return int(self._run("maintenance/add_associations", params, write=True)[0]["created"])
+
+    def embedder_records(self) -> dict[str, EmbedderRecord]:
+        """Namespace -> recorded embedder (``(:EmbedderRecord {namespace, model, dim})``)."""
+        rows = self._run("maintenance/embedder_records", {})
+        return {row["namespace"]: EmbedderRecord(row["model"], int(row["dim"])) for row in rows}
+
+    def set_embedder_record(self, namespace: str, record: EmbedderRecord | None) -> None:
+        """Record (replace) or, with None, remove ``namespace``'s embedder."""
+        if record is None:
+            self._run("maintenance/delete_embedder_record", {"namespace": namespace}, write=True)
+            return
+        params = {"namespace": namespace, "model": record.model, "dim": record.dim}
+        self._run("maintenance/set_embedder_record", params, write=True)
 
     def associations(self, namespace: str, ids: Sequence[str]) -> list[Association]:
         """Links touching any of ``ids``, by ``(source_id, target_id)``."""

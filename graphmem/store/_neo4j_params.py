@@ -116,6 +116,9 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "maintenance/add_associations": _ROWS,
     "maintenance/associations": _IDS,
     "maintenance/drop_memory_embedding": _NONE,
+    "maintenance/embedder_records": _NONE,
+    "maintenance/set_embedder_record": frozenset({"namespace", "model", "dim"}),
+    "maintenance/delete_embedder_record": _NS,
 }
 # A dialect's variant of a statement (graphmem.store._cypher) takes the base statement's
 # parameters unless listed here.

@@ -148,6 +148,20 @@ class Association:
     similarity: float
 
 
+@dataclass(frozen=True, slots=True)
+class EmbedderRecord:
+    """Which embedder wrote a namespace's vectors: its ``name`` (``Embedder.name``, e.g.
+    ``all-MiniLM-L6-v2``, ``all-MiniLM-L6-v2-onnx-int8``, ``openai:nomic-embed-text``)
+    and dimension. Vectors of two embedders are not comparable, so a facade whose
+    embedder differs from a namespace's record refuses to open (issue 17)."""
+
+    model: str
+    dim: int
+
+    def __str__(self) -> str:
+        return f"{self.model!r} ({self.dim}-d)"
+
+
 def association(a: str, b: str, similarity: float) -> Association:
     """The link between ``a`` and ``b`` in canonical order (lower id first)."""
     low, high = (a, b) if a < b else (b, a)
@@ -290,6 +304,12 @@ class MemoryStore(Protocol):
 
     def delete_namespace(self, namespace: str) -> int:
         """Delete everything in ``namespace``; returns the memories deleted."""
+
+    def embedder_records(self) -> dict[str, EmbedderRecord]:
+        """Namespace -> the embedder recorded as having written its vectors."""
+
+    def set_embedder_record(self, namespace: str, record: EmbedderRecord | None) -> None:
+        """Record (replace) the embedder of ``namespace``'s vectors; None removes it."""
 
     # -- maintenance (consolidation pass; SPEC §4) ----------------------------
     def scan_memories(

@@ -267,13 +267,15 @@ class EmbeddedStore(EmbeddedMaintenance):
                 conn.execute(sql.BUMP_VERSION, (namespace,))
 
     def delete_namespace(self, namespace: str) -> int:
-        """Delete every row of ``namespace``; returns the number of memories deleted."""
+        """Delete every row of ``namespace`` (its embedder record too); returns the number
+        of memories deleted."""
         with self._transaction("delete_namespace") as conn:
             (count,) = conn.execute(
                 "SELECT count(*) FROM memories WHERE namespace = ?", (namespace,)
             ).fetchone()
             for table in sql.NAMESPACE_TABLES:
                 conn.execute(f"DELETE FROM {table} WHERE namespace = ?", (namespace,))
+            conn.execute("DELETE FROM meta WHERE key = ?", (f"embedder:{namespace}",))
             conn.execute(sql.BUMP_VERSION, (namespace,))
         return int(count)
 

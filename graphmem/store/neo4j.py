@@ -334,10 +334,11 @@ class Neo4jStore(Neo4jMaintenance):
     def delete_namespace(self, namespace: str) -> int:
         """Delete every node of ``namespace`` with its relationships, in batches of 1000
         (not atomic: a failure part-way leaves part of the namespace); returns the
-        number of memories deleted."""
+        number of memories deleted. Its embedder record goes last."""
         deleted = self._autocommit("maintenance/delete_namespace_memories", namespace)
         for label in ("entities", "turns", "sessions"):
             self._autocommit(f"maintenance/delete_namespace_{label}", namespace)
+        self.set_embedder_record(namespace, None)
         return deleted
 
     # -- the statement seam ---------------------------------------------------

@@ -85,7 +85,7 @@ def test_the_bench_command_prints_the_peer_row(
 
     from graphmem.cli import locomo_cmds
 
-    monkeypatch.setattr(locomo_cmds, "SentenceTransformerEmbedder", lambda *a, **k: HashEmbedder())
+    monkeypatch.setattr(locomo_cmds, "make_embedder", lambda *a, **k: HashEmbedder())
     for key, value in {
         "GRAPHMEM_NEO4J_URI": neo4j_server.uri,
         "GRAPHMEM_NEO4J_USER": neo4j_server.user or "neo4j",

@@ -26,7 +26,7 @@ from graphmem.store.base import ACCESS_FIELDS, AccessUpdate, WriteBatch
 from graphmem.store.neo4j import QUERY_PARAMS, Neo4jStore
 from graphmem.text import content_hash
 
-LABELS = frozenset({"Memory", "Entity", "Session", "Turn", "SchemaMigration"})
+LABELS = frozenset({"Memory", "Entity", "Session", "Turn", "SchemaMigration", "EmbedderRecord"})
 REL_TYPES = frozenset({"MENTIONS", "RELATES_TO", "OBSERVED_IN", "IN_SESSION", "ASSOCIATED_WITH"})
 ALL_NAMES = _cypher.names()
 RUN_NAMES = tuple(n for n in ALL_NAMES if not n.startswith("explore/"))

@@ -343,7 +343,7 @@ def _all(memory: GraphMem) -> list[Any]:
 def test_cli_bench_and_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from graphmem.cli import locomo_cmds
 
-    monkeypatch.setattr(locomo_cmds, "SentenceTransformerEmbedder", lambda *a, **k: HashEmbedder())
+    monkeypatch.setattr(locomo_cmds, "make_embedder", lambda *a, **k: HashEmbedder())
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps([_sample()]), encoding="utf-8")
     import typer

