@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.progress import TaskID
 from rich.table import Table
 
 from graphmem.cli.common import (
@@ -550,7 +551,7 @@ def reembed(
     beside it sees old and new vectors until it finishes.
     """
     if bool(namespace) == all_namespaces:
-        fail("give --namespace/-n NS (repeatable) or --all")
+        raise typer.BadParameter("give --namespace/-n NS (repeatable) or --all", param_hint="-n")
     memory = open_memory(store, data_dir)
     try:
         targets = list(namespace or [])
@@ -558,18 +559,14 @@ def reembed(
             memory.open()
             targets = sorted(set(memory.store.namespaces()) | set(memory.store.embedder_records()))
         reports = []
-        with _progress() as progress:
+        with progress_bar() as progress:
             for name in targets:
                 task = progress.add_task(f"re-embed {name}", total=None)
-                reports.append(
-                    memory.reembed(
-                        name,
-                        batch_size=batch_size,
-                        progress=lambda done, total, t=task: progress.update(
-                            t, completed=done, total=total
-                        ),
-                    )
-                )
+
+                def advance(done: int, total: int, task: TaskID = task) -> None:
+                    progress.update(task, completed=done, total=total)
+
+                reports.append(memory.reembed(name, batch_size=batch_size, progress=advance))
     finally:
         memory.close()
     if as_json:

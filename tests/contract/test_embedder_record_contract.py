@@ -101,9 +101,7 @@ def test_another_embedder_is_refused_naming_both_and_reembed_converts(
         expected = ShiftedEmbedder(DIM).embed([content])[0]
         np.testing.assert_allclose(np.asarray(m.embedding), expected, atol=1e-6)
     assert store.embedder_records()[ns] == EmbedderRecord("shifted-test-embedder", DIM)
-    with facade(store_factory(), HashEmbedder(DIM)) as memory, pytest.raises(
-        EmbedderMismatchError
-    ):
+    with facade(store_factory(), HashEmbedder(DIM)) as memory, pytest.raises(EmbedderMismatchError):
         memory.recall(ns, "tea")
 
 

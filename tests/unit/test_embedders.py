@@ -185,7 +185,9 @@ def test_openai_sends_batches_in_order_and_normalises() -> None:
     assert [r["input"] for r in state.requests] == [["alpha beta", "gamma"], ["delta epsilon zeta"]]
     assert {r["model"] for r in state.requests} == {"nomic-embed-text"}
     assert "dimensions" not in state.requests[0]
-    expected = np.asarray([stub_vector(t, 8) for t in ["alpha beta", "gamma", "delta epsilon zeta"]])
+    expected = np.asarray(
+        [stub_vector(t, 8) for t in ["alpha beta", "gamma", "delta epsilon zeta"]]
+    )
     expected /= np.linalg.norm(expected, axis=1, keepdims=True)
     np.testing.assert_allclose(vectors, expected, atol=1e-6)
     assert embedder.name == "openai:nomic-embed-text"
@@ -202,9 +204,11 @@ def test_openai_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_openai_wrong_dimension_names_model_server_and_index() -> None:
-    with embeddings_server(dim=768) as (url, _state):
-        with pytest.raises(EmbeddingError, match="768-dimensional") as caught:
-            OpenAIEmbedder("big-model", base_url=url, dim=384).embed(["x"])
+    with (
+        embeddings_server(dim=768) as (url, _state),
+        pytest.raises(EmbeddingError, match="768-dimensional") as caught,
+    ):
+        OpenAIEmbedder("big-model", base_url=url, dim=384).embed(["x"])
     message = str(caught.value)
     assert "big-model" in message and "384" in message and "127.0.0.1" in message
 
