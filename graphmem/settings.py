@@ -104,7 +104,13 @@ class Settings(BaseSettings):
             " 'graphmem[onnx]'). 'openai': an OpenAI-compatible /v1/embeddings server"
             " (OpenAI, Ollama, vLLM, llama.cpp; pip install 'graphmem[llm]'). A store"
             " records the model that wrote each namespace's vectors and refuses another"
-            " (`graphmem reembed` converts). DEFAULT_REASON_PLACEHOLDER"
+            " (`graphmem reembed` converts). Measured (issue 17): LoCoMo dev R@10 on the"
+            " embedded store, sentence-transformers 0.695 turns / 0.776 observations, onnx"
+            " 0.694 / 0.775 (cosine to the fp32 vectors 0.999 min); onnx imports in ~0.3 s"
+            " instead of ~10 s, answers one query ~3x faster and installs without torch"
+            " (310 MB instead of ~6 GB). The default stays sentence-transformers for now:"
+            " existing stores were written by it (switching re-embeds them), and int8 bulk"
+            " encoding was measured slower on an idle 2-core box (36-60 vs 150 texts/s)."
         ),
     )
     embedding_model: str = Field(
