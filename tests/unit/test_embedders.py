@@ -154,12 +154,14 @@ def test_a_file_that_is_no_onnx_model_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_the_onnx_path_never_imports_torch(tmp_path: Path) -> None:
-    """remember + recall with GRAPHMEM_EMBEDDER=onnx in a fresh interpreter."""
+    """remember + recall with GRAPHMEM_EMBEDDER=onnx in a fresh interpreter. The
+    capitalised-name extractor keeps spaCy out: its thinc imports torch whenever torch
+    is installed (as in the dev environment), whichever embedder runs."""
     script = (
         "import sys\n"
         "from graphmem import GraphMem\n"
         "from graphmem.settings import Settings\n"
-        f"s = Settings(embedder='onnx', data_dir={str(tmp_path)!r})\n"
+        f"s = Settings(embedder='onnx', extractor='capitalized', data_dir={str(tmp_path)!r})\n"
         "with GraphMem(s) as m:\n"
         "    m.remember('a', [{'content': 'Alice prefers green tea', 'type': 'Preference'}])\n"
         "    hits = m.recall('a', 'what does Alice drink?').hits\n"
