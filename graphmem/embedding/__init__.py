@@ -65,6 +65,11 @@ class EmbedderWrapper:
         self._inner = inner
 
     @property
+    def inner(self) -> Embedder:
+        """The wrapped embedder."""
+        return self._inner
+
+    @property
     def dim(self) -> int:
         return self._inner.dim
 
@@ -76,7 +81,7 @@ class EmbedderWrapper:
 def unwrap(embedder: Embedder) -> Embedder:
     """The innermost embedder under any :class:`EmbedderWrapper` layers."""
     while isinstance(embedder, EmbedderWrapper):
-        embedder = embedder._inner
+        embedder = embedder.inner
     return embedder
 
 
