@@ -41,6 +41,7 @@ from graphmem.models import (
     MemoryCandidate,
     RecallQuery,
     RecallResult,
+    ReembedReport,
     WriteReport,
 )
 from graphmem.settings import Settings
@@ -203,6 +204,18 @@ class AsyncGraphMem:
         """:meth:`GraphMem.consolidate`: the consolidation pass (SPEC §4)."""
         return await self.run_sync(
             self.sync.consolidate, namespace, now=now, batch_size=batch_size, since=since
+        )
+
+    async def reembed(
+        self,
+        namespace: str,
+        *,
+        batch_size: int = 256,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedReport:
+        """:meth:`GraphMem.reembed`: re-embed a namespace with this facade's embedder."""
+        return await self.run_sync(
+            self.sync.reembed, namespace, batch_size=batch_size, progress=progress
         )
 
     async def reactivate_associated(
