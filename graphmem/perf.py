@@ -44,7 +44,7 @@ from graphmem.memory import GraphMem
 from graphmem.models import Entity, Memory, Mention, Observation, Relation
 from graphmem.store.base import WriteBatch
 from graphmem.text import content_hash, entity_id, memory_id, relation_id, surface_hash
-from graphmem.write.pipeline import compute_confidence
+from graphmem.write.pipeline import CO_OCCURS, compute_confidence
 
 Progress = Callable[[int], None]
 
@@ -137,7 +137,7 @@ def synthetic_batches(
                     embedding=tuple(vectors[j].tolist()),
                 )
             )
-            rid = relation_id(namespace, entities[person].id, "CO_OCCURS_WITH", entities[place].id)
+            rid = relation_id(namespace, entities[person].id, CO_OCCURS, entities[place].id)
             relations.setdefault(
                 rid,
                 Relation(
@@ -145,7 +145,7 @@ def synthetic_batches(
                     namespace=namespace,
                     source_id=entities[person].id,
                     target_id=entities[place].id,
-                    predicate="CO_OCCURS_WITH",
+                    predicate=CO_OCCURS,
                     confidence=conf,
                     memory_id=ident,
                 ),
