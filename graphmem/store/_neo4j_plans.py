@@ -30,9 +30,14 @@ FILTERED_EXACT_MAX = 400
 # Chosen by measured recall@10 (40 stored vectors as queries, 2026.08, scalar quantization,
 # expansion factor 1.5) on the latency bench's 100k random unit 384-d vectors in one
 # namespace, HNSW's hardest case: LIMIT 50 0.59, 100 0.68, 200 0.80, 400 0.91, 800 0.97.
-# The semantic retriever asks for k = 50, hence 16 x k. (600 random vectors: LIMIT 50 1.0.)
+# The semantic retriever asks for k = 50, hence up to 16 x k. A smaller namespace needs less
+# (600 random vectors: LIMIT 50 1.0; 3 000: 0.996 even binary) and the walk's cost grows with
+# LIMIT (100k, load 25: 190 ms for 100, 375 ms for 800), so the ask scales with the
+# namespace: one per FILTERED_MEMORIES_PER_FETCH memories, between 2 x k (at least
+# FILTERED_MIN_FETCH_K) and FILTERED_OVERFETCH x k.
 FILTERED_OVERFETCH = 16
 FILTERED_MIN_FETCH_K = 100
+FILTERED_MEMORIES_PER_FETCH = 125
 # vector_search's own floor: an HNSW query costs ~10 ms for 10 neighbours and ~27 ms for 100
 # at 100k memories, per query row (a dedup batch sends 256 rows), and 32 keep its recall high.
 VECTOR_MIN_FETCH_K = 32

@@ -173,9 +173,10 @@ class Neo4jReads:
         """Top-``k`` memories by cosine (rounded to 6 decimals) for each query row.
 
         On Neo4j 2026.06+ the vector index filters by namespace and visibility inside
-        its graph walk (``SEARCH``, the ``cypher25`` statement): it is asked for
-        ``FILTERED_OVERFETCH·k`` memories (at least ``FILTERED_MIN_FETCH_K``), which
-        are re-scored exactly and cut to ``k``; only namespaces of at most
+        its graph walk (``SEARCH``, the ``cypher25`` statement): it is asked for one
+        memory per ``FILTERED_MEMORIES_PER_FETCH`` of the namespace, between ``2·k`` (at
+        least ``FILTERED_MIN_FETCH_K``) and ``FILTERED_OVERFETCH·k``, which are
+        re-scored exactly and cut to ``k``; only namespaces of at most
         ``exact_search_max`` memories (default ``FILTERED_EXACT_MAX``) and dedup
         batches on namespaces up to ``CLIENT_EXACT_MAX`` are searched exactly.
 
@@ -211,7 +212,10 @@ class Neo4jReads:
         if self._filtered and self._large(namespace) and not client_exact:
             indexed = [i for i, row in enumerate(rows) if any(row)]
             if indexed:
-                fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
+                by_size = math.ceil(self._size(namespace) / plans.FILTERED_MEMORIES_PER_FETCH)
+                fetch_k = max(
+                    plans.FILTERED_MIN_FETCH_K, 2 * k, min(plans.FILTERED_OVERFETCH * k, by_size)
+                )
                 params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
                 params["embeddings"] = [rows[i] for i in indexed]
                 for record in self._run("read/vector_search", params):
