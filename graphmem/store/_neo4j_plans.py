@@ -34,10 +34,11 @@ FILTERED_EXACT_MAX = 400
 # (600 random vectors: LIMIT 50 1.0; 3 000: 0.996 even binary) and the walk's cost grows with
 # LIMIT (100k, load 25: 190 ms for 100, 375 ms for 800), so the ask scales with the
 # namespace: one per FILTERED_MEMORIES_PER_FETCH memories, between 2 x k (at least
-# FILTERED_MIN_FETCH_K) and FILTERED_OVERFETCH x k.
+# FILTERED_MIN_FETCH_K) and FILTERED_OVERFETCH x k. (10k random vectors with one per 125,
+# i.e. LIMIT 100: recall@10 0.94 in the latency bench; hence one per 25, LIMIT 400.)
 FILTERED_OVERFETCH = 16
 FILTERED_MIN_FETCH_K = 100
-FILTERED_MEMORIES_PER_FETCH = 125
+FILTERED_MEMORIES_PER_FETCH = 25
 # vector_search's own floor: an HNSW query costs ~10 ms for 10 neighbours and ~27 ms for 100
 # at 100k memories, per query row (a dedup batch sends 256 rows), and 32 keep its recall high.
 VECTOR_MIN_FETCH_K = 32
