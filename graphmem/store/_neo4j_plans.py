@@ -33,7 +33,7 @@ FILTERED_EXACT_MAX = 400
 # The semantic retriever asks for k = 50, hence up to 16 x k. A smaller namespace needs less
 # (600 random vectors: LIMIT 50 1.0; 3 000: 0.996 even binary) and the walk's cost grows with
 # LIMIT (100k, load 25: 190 ms for 100, 375 ms for 800), so the ask scales with the
-# namespace: one per FILTERED_MEMORIES_PER_FETCH memories, between 2 x k (at least
+# namespace: one per FILTERED_MEMORIES_PER_FETCH memories, between k (at least
 # FILTERED_MIN_FETCH_K) and FILTERED_OVERFETCH x k. (10k random vectors with one per 125,
 # i.e. LIMIT 100: recall@10 0.94 in the latency bench; hence one per 25, LIMIT 400.)
 FILTERED_OVERFETCH = 16

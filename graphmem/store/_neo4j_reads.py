@@ -174,7 +174,7 @@ class Neo4jReads:
 
         On Neo4j 2026.06+ the vector index filters by namespace and visibility inside
         its graph walk (``SEARCH``, the ``cypher25`` statement): it is asked for one
-        memory per ``FILTERED_MEMORIES_PER_FETCH`` of the namespace, between ``2·k`` (at
+        memory per ``FILTERED_MEMORIES_PER_FETCH`` of the namespace, between ``k`` (at
         least ``FILTERED_MIN_FETCH_K``) and ``FILTERED_OVERFETCH·k``, which are
         re-scored exactly and cut to ``k``; only namespaces of at most
         ``exact_search_max`` memories (default ``FILTERED_EXACT_MAX``) and dedup
@@ -214,7 +214,7 @@ class Neo4jReads:
             if indexed:
                 by_size = math.ceil(self._size(namespace) / plans.FILTERED_MEMORIES_PER_FETCH)
                 fetch_k = max(
-                    plans.FILTERED_MIN_FETCH_K, 2 * k, min(plans.FILTERED_OVERFETCH * k, by_size)
+                    plans.FILTERED_MIN_FETCH_K, k, min(plans.FILTERED_OVERFETCH * k, by_size)
                 )
                 params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
                 params["embeddings"] = [rows[i] for i in indexed]
