@@ -533,6 +533,19 @@ class Settings(BaseSettings):
             " (SPEC §10: 0.80; the range is this project's)."
         ),
     )
+    consistency_frame_overlap: float = Field(
+        0.5,
+        ge=0.2,
+        le=0.9,
+        description=(
+            "Consistency scan: two incompatible memories (SPEC §9.10) are superseded as a"
+            " contradiction only when their frames - content words without stop words,"
+            " numbers, dates and the names only one has - overlap at least this much"
+            " (Jaccard); below it they say different things and only a judge may decide."
+            " This project's choice: at cosine 0.75 'different names' alone supersedes true"
+            " memories (LoCoMo: two different Pride events of one person)."
+        ),
+    )
     drift_distance: float = Field(
         0.4,
         ge=0.2,

@@ -23,10 +23,12 @@ Such a pair is
 - **ambiguous** when the rule cannot tell a contradiction from two true claims: one
   claim only adds a date, number or name the other lacks
   (:func:`graphmem.write.compat.one_sided`: "moved to Berlin in 2021" / "lives in
-  Berlin"), or two Events differ only in date or number (the same thing twice, or a
-  corrected date). A :class:`~graphmem.guards.judge.PairJudge` decides these; with
-  none, two Events are *held* (reported, both kept current) and a one-sided detail is
-  left alone (it is no contradiction by the rule).
+  Berlin"); the two say different things, so the names they differ in fill no common
+  slot (:func:`frame_overlap` below ``consistency_frame_overlap``: "found a rainbow
+  sidewalk during Pride Month" / "attended an LGBTQ+ pride parade"); or two Events
+  differ only in date or number (the same thing twice, or a corrected date). A :class:`~graphmem.guards.judge.PairJudge` decides these; with
+  none, two Events are *held* (reported, both kept current) and the other ambiguous
+  pairs are left alone (no contradiction the rule can stand behind).
 
 Each write is a compare-and-set on the two memories' versions; a pair whose memories
 changed since the scan read them is reported ``skipped`` and left for the next pass.
@@ -35,6 +37,7 @@ Idempotent: a second pass finds the superseded memory no longer current.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -50,7 +53,14 @@ from graphmem.store.base import MemoryStore, WriteBatch, versions_read
 from graphmem.write.compat import Claim, Compatibility, Reason, check, one_sided
 from graphmem.write.dedup import update_wins
 
-__all__ = ["PairFinding", "classify_pair", "consistency_scan", "resolve_pair", "subject_entities"]
+__all__ = [
+    "PairFinding",
+    "classify_pair",
+    "consistency_scan",
+    "frame_overlap",
+    "resolve_pair",
+    "subject_entities",
+]
 
 _TIME_REASONS = (Reason.DATES, Reason.NUMBERS)
 
@@ -58,8 +68,10 @@ _TIME_REASONS = (Reason.DATES, Reason.NUMBERS)
 @dataclass(frozen=True, slots=True)
 class PairFinding:
     """What the rule says of a pair: ``kind`` is ``"conflict"`` (two values of one
-    thing), or ambiguous: ``"one-sided"`` (one claim only adds a date, number or name)
-    or ``"event"`` (two Events that differ only in date or number)."""
+    thing), or ambiguous: ``"one-sided"`` (one claim only adds a date, number or name),
+    ``"other-frame"`` (the claims say different things: :func:`frame_overlap` below
+    ``consistency_frame_overlap``) or ``"event"`` (two Events that differ only in date
+    or number)."""
 
     kind: str
     compatibility: Compatibility
@@ -78,16 +90,68 @@ def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
     return Claim.of(memory, dict.fromkeys(e.name for e in names if e is not None))
 
 
-def classify_pair(a: Memory, b: Memory, dictionary: EntityDictionary) -> PairFinding | None:
+_STOPWORD_TEXT = """a an the and or but of to in on at by for with from as into about over after
+before is are was were be been being has have had do does did will would can could should may
+might must it its this that these those there here he she they we you i me my his her their our
+your him them us who whom which what when where why how so than then also very just not no never
+n't nor any some all each every own same other such only during while since until through
+between under"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+_MONTH_AND_DAY_TEXT = """january february march april may june july august september october
+november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday
+thursday friday saturday sunday"""
+_MONTHS_AND_DAYS = frozenset(_MONTH_AND_DAY_TEXT.split())
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def _frame_words(text: str, other_words: frozenset[str]) -> set[str]:
+    words: set[str] = set()
+    for token in _TOKEN.findall(text):
+        word = re.sub(r"['’]s?$", "", token.casefold())
+        if word in _STOPWORDS or word in _MONTHS_AND_DAYS or len(word) < 2:
+            continue
+        if token[0].isupper() and word not in other_words:
+            continue  # a name only this claim has: the value that differs, not the frame
+        words.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return words
+
+
+def frame_overlap(first: str, second: str) -> float:
+    """Jaccard overlap of the two claims' *frames*: their content words, without stop
+    words, numbers, dates and the names only one of them has ("Alice works at Google" /
+    "Alice works at Microsoft" → {alice, work} twice → 1.0). Two claims that differ in a
+    value of one frame contradict; two claims with different frames ("found a rainbow
+    sidewalk during Pride Month" / "attended an LGBTQ+ pride parade") state two things,
+    whatever names they differ in. Returns a value in [0, 1]; 1.0 when both are empty."""
+    all_a = frozenset(re.sub(r"['’]s?$", "", t.casefold()) for t in _TOKEN.findall(first))
+    all_b = frozenset(re.sub(r"['’]s?$", "", t.casefold()) for t in _TOKEN.findall(second))
+    words_a = _frame_words(first, all_b)
+    words_b = _frame_words(second, all_a)
+    union = words_a | words_b
+    return 1.0 if not union else len(words_a & words_b) / len(union)
+
+
+def classify_pair(
+    a: Memory, b: Memory, dictionary: EntityDictionary, *, min_frame_overlap: float = 0.5
+) -> PairFinding | None:
     """The scan's verdict on two memories about one subject (module docstring): ``None``
-    when compatible or about different subjects; see :class:`PairFinding`."""
+    when compatible or about different subjects; see :class:`PairFinding`.
+    ``min_frame_overlap``: ``Settings.consistency_frame_overlap`` (:func:`frame_overlap`;
+    an incompatible pair below it is ``"other-frame"``, ambiguous)."""
     first, second = claim_of(a, dictionary), claim_of(b, dictionary)
     verdict = check(first, second)
     if verdict.reason is None or not verdict.reason.is_conflict:
         return None
     why = f"{verdict.reason.value}: {verdict.detail}"
-    if one_sided(first, second):
+    if one_sided(first, second) or one_sided(Claim.of(a), Claim.of(b)):
+        # (the text alone decides too: an extractor's extra mention is no claim)
         return PairFinding("one-sided", verdict, f"{why} (detail on one side only)")
+    if verdict.reason is not Reason.OBJECT:
+        overlap = frame_overlap(a.content, b.content)
+        if overlap < min_frame_overlap:
+            return PairFinding(
+                "other-frame", verdict, f"{why} (frames differ: word overlap {overlap:.2f})"
+            )
     if "Event" in (a.type, b.type) and verdict.reason in _TIME_REASONS:
         return PairFinding("event", verdict, f"{why} (an Event twice, or a corrected one?)")
     return PairFinding("conflict", verdict, why)
@@ -218,7 +282,9 @@ def consistency_scan(
             if key in seen or retired & set(key):
                 continue
             seen.add(key)
-            finding = classify_pair(source, other, dictionary)
+            finding = classify_pair(
+                source, other, dictionary, min_frame_overlap=settings.consistency_frame_overlap
+            )
             if finding is None:
                 continue
             decided_by, reason = "rule", finding.why
@@ -231,7 +297,7 @@ def consistency_scan(
                         judge.name,
                         f"{finding.why}; {judge.name}: {verdict.reason}",
                     )
-                elif finding.kind == "one-sided":
+                elif finding.kind in ("one-sided", "other-frame"):
                     continue  # no contradiction by the rule, and no judge said otherwise
                 else:
                     pairs.append(_held(source, other, similarity, finding.why, dictionary))

@@ -7,7 +7,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from graphmem.entities import EntityDictionary
-from graphmem.guards.consistency import classify_pair, resolve_pair, subject_entities
+from graphmem.guards.consistency import (
+    classify_pair,
+    frame_overlap,
+    resolve_pair,
+    subject_entities,
+)
 from graphmem.models import Entity, Memory, Mention
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -142,3 +147,20 @@ def test_subject_entities_prefer_the_subject_role() -> None:
         mentions=(Mention(entity_id="e-alice"), Mention(entity_id="e-google")),
     )
     assert subject_entities(plain) == {"e-alice", "e-google"}
+
+
+def test_different_frames_are_not_a_contradiction() -> None:
+    # two different events of one person: other names, but no common slot
+    first = "Caroline found a vibrant rainbow sidewalk during Pride Month, which moved her."
+    second = "Caroline attended an LGBTQ+ pride parade last week and felt she belonged."
+    # frames {caroline, found, vibrant, rainbow, sidewalk, pride, moved} and {caroline,
+    # attended, pride, parade, last, week, felt, belonged}: 2 shared of 13 -> 0.15 < 0.5
+    assert frame_overlap(first, second) == pytest.approx(2 / 13)
+    finding = classify_pair(
+        memory("a", first, mentions=(Mention(entity_id="e-alice"),)),
+        memory("b", second, mentions=(Mention(entity_id="e-alice"),)),
+        DICTIONARY,
+    )
+    assert finding is not None and finding.kind == "other-frame"
+    # one frame, two values: {alice, work} on both sides -> 1.0
+    assert frame_overlap("Alice works at Google", "Alice works at Microsoft") == 1.0
