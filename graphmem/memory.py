@@ -114,12 +114,7 @@ def make_store(settings: Settings) -> MemoryStore:
         return Neo4jStore.from_settings(settings)
     from graphmem.store.embedded import EmbeddedStore
 
-    return EmbeddedStore(
-        settings.data_dir,
-        dim=settings.embedding_dim,
-        bm25_k1=settings.bm25_k1,
-        bm25_b=settings.bm25_b,
-    )
+    return EmbeddedStore.from_settings(settings)
 
 
 class _QueryEmbedder(EmbedderWrapper):

@@ -28,7 +28,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import ConfigurationError, StoreUnavailableError
 from graphmem.models import Memory, Relation
@@ -41,6 +41,9 @@ from graphmem.store.base import (
     check_versions,
 )
 from graphmem.store.checks import check_access, check_batch
+
+if TYPE_CHECKING:
+    from graphmem.settings import Settings
 
 __all__ = ["EmbeddedStore"]
 
@@ -86,6 +89,25 @@ class EmbeddedStore(EmbeddedMaintenance):
     def dim(self) -> int:
         """Embedding dimension of the store."""
         return self._dim
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> EmbeddedStore:
+        """A store configured by :class:`graphmem.settings.Settings` (``data_dir``,
+        ``embedding_dim``, ``bm25_k1``, ``bm25_b``), as :meth:`Neo4jStore.from_settings`
+        is for Neo4j."""
+        return cls(
+            settings.data_dir,
+            dim=settings.embedding_dim,
+            bm25_k1=settings.bm25_k1,
+            bm25_b=settings.bm25_b,
+        )
+
+    def __enter__(self) -> EmbeddedStore:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- lifecycle ------------------------------------------------------------
     def open(self) -> None:

@@ -159,3 +159,15 @@ def test_memory_without_embedding_is_stored_but_not_vector_searchable(store: Emb
     assert [h.memory_id for h in store.text_search(NS, "vector", 5)] == [bare.id]
     hits = store.time_window_search(NS, T0, T0.replace(year=2025), 5, embedding=queries("x")[0])
     assert [(h.memory_id, h.score) for h in hits] == [(bare.id, 0.0)]
+
+
+def test_from_settings_and_context_management(tmp_path: Path) -> None:
+    from graphmem.settings import Settings
+
+    settings = Settings(data_dir=tmp_path / "ctx", embedding_dim=DIM, bm25_k1=1.5, bm25_b=0.5)
+    with EmbeddedStore.from_settings(settings) as store:
+        assert store.dim == DIM
+        assert store.db_path.parent == tmp_path / "ctx"
+        assert store.namespaces() == []
+    with pytest.raises(StoreUnavailableError, match="not open"):
+        store.write("ns", WriteBatch(memories=[make_memory("ns", "written after close")]))
