@@ -4,8 +4,10 @@ The data checks read the packaged scenarios against the protocol's rules (not
 against the generator's code). The invariants run a small version of the bench
 with the real embedding model on both stores and assert what CI must hold:
 no update, negation or correction merged into the fact it makes stale
-(``stale_merged = 0``) and no current fact missing from the top 3 of a question
-that targets it directly (``lost = 0``), in every phase.
+(``stale_merged = 0``) in every phase. No current fact missing from the top 3
+of a question that targets it directly (``lost = 0``) is the other invariant;
+until it holds the test ends as an expected failure naming the lost questions
+(and passes outright once it does).
 """
 
 from __future__ import annotations
@@ -118,16 +120,20 @@ def memory_and_clock(
 
 @pytest.mark.model
 @pytest.mark.filterwarnings("ignore:The default returned 'id' field:DeprecationWarning")
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 10: dedup merges contradictions and ranking loses current facts (in progress)",
-)
 def test_nothing_stale_is_merged_and_nothing_current_is_lost(
     memory_and_clock: tuple[GraphMem, SettableClock],
 ) -> None:
     memory, clock = memory_and_clock
     report = run_lifecycle(memory, clock, load_people(limit=3), "plain", uses=10)
     for phase, row in report["phases"].items():
-        lost = [f for f in report["failures"] if f["phase"] == phase and "lost" in f]
         assert row["stale_merged"] == 0, (phase, row["counts"])
-        assert row["lost"] == 0, (phase, lost)
+    lost = {
+        phase: (
+            row["lost"],
+            [f["question"] for f in report["failures"] if f["phase"] == phase and "lost" in f],
+        )
+        for phase, row in report["phases"].items()
+        if row["lost"]
+    }
+    if lost:  # the BENCHMARKS.md §3 target lost = 0 is not met yet (issue 10): say by how much
+        pytest.xfail(f"current facts not in the top 3 of their direct question: {lost}")
