@@ -57,6 +57,25 @@ def progress_bar() -> Progress:
     )
 
 
+class ExtractorChoice(StrEnum):
+    """Entity/relation extractor for text without caller-given entities (SPEC §11)."""
+
+    ner = "ner"
+    capitalized = "capitalized"
+
+
+ExtractorOpt = Annotated[
+    ExtractorChoice | None,
+    typer.Option(
+        help=(
+            "Entity/relation extractor: ner (spaCy, extra graphmem[nlp]: named entities and"
+            " subject-verb-object relations) or capitalized (capitalised names only, no"
+            " relations). Default: GRAPHMEM_EXTRACTOR, else ner when installed."
+        ),
+    ),
+]
+
+
 Namespace = Annotated[
     str, typer.Option("--namespace", "-n", help="Namespace (user / agent / tenant) to work in.")
 ]

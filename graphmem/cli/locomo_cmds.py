@@ -44,7 +44,13 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from graphmem.cli.common import StoreChoice, console, progress_bar
+from graphmem.cli.common import (
+    ExtractorChoice,
+    ExtractorOpt,
+    StoreChoice,
+    console,
+    progress_bar,
+)
 from graphmem.cli.locomo_report import print_report
 from graphmem.embedding import Embedder, EmbedderWrapper, make_embedder
 from graphmem.locomo import (
@@ -107,12 +113,20 @@ class CachedQueryEmbedder(EmbedderWrapper):
 
 
 @contextmanager
-def _memory(store: StoreChoice, data_dir: Path | None, *, temporary: bool) -> Iterator[GraphMem]:
+def _memory(
+    store: StoreChoice,
+    data_dir: Path | None,
+    *,
+    temporary: bool,
+    extractor: ExtractorChoice | None = None,
+) -> Iterator[GraphMem]:
     """The facade on the chosen store: Neo4j from ``GRAPHMEM_NEO4J_URI`` (and the
     other ``GRAPHMEM_NEO4J_*`` variables), else the embedded store in
     ``data_dir`` (a temporary directory when ``temporary`` and none is given)."""
     with tempfile.TemporaryDirectory(prefix="graphmem-locomo-") as scratch:
         overrides: dict[str, Any] = {}
+        if extractor is not None:
+            overrides["extractor"] = extractor.value
         if store is StoreChoice.embedded:
             overrides["neo4j_uri"] = None
             if data_dir is not None or temporary:
@@ -146,6 +160,7 @@ def import_locomo(
         typer.Option(help="Embedded store directory (default: .graphmem or GRAPHMEM_DATA_DIR)."),
     ] = None,
     json_out: JsonOpt = None,
+    extractor: ExtractorOpt = None,
 ) -> None:
     """Import LoCoMo conversations into the store.
 
@@ -155,7 +170,10 @@ def import_locomo(
     conversations = load_locomo(path)
     repairs = total_report(conversations)
     out: dict[str, Any] = {"file": str(path), "import": repairs.as_dict(), "namespaces": {}}
-    with _memory(store, data_dir, temporary=False) as memory, progress_bar() as progress:
+    with (
+        _memory(store, data_dir, temporary=False, extractor=extractor) as memory,
+        progress_bar() as progress,
+    ):
         for kind in corpus.corpora():
             task = progress.add_task(f"import {kind}", total=None)
             for conv in conversations:
@@ -216,6 +234,7 @@ def bench_locomo(
             " (BENCHMARKS.md §3), and report R@10 of both passes."
         ),
     ] = False,
+    extractor: ExtractorOpt = None,
 ) -> None:
     """Retrieval quality on LoCoMo (BENCHMARKS.md §1).
 
@@ -226,7 +245,10 @@ def bench_locomo(
     conversations = load_locomo(path)[:limit_conversations]
     reports: dict[str, dict[str, Any]] = {}
     started = time.perf_counter()
-    with _memory(store, data_dir, temporary=True) as memory, progress_bar() as progress:
+    with (
+        _memory(store, data_dir, temporary=True, extractor=extractor) as memory,
+        progress_bar() as progress,
+    ):
         tasks: dict[str, Any] = {}
 
         def advance(phase: str, n: int, total: int) -> None:

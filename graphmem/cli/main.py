@@ -21,6 +21,7 @@ from rich.table import Table
 
 from graphmem.cli.common import (
     DataDir,
+    ExtractorOpt,
     JsonOut,
     Namespace,
     StoreOpt,
@@ -192,6 +193,7 @@ def ingest(
     data_dir: DataDir = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Candidates per atomic write.")] = 256,
     as_json: JsonOut = False,
+    extractor: ExtractorOpt = None,
 ) -> None:
     """Remember every candidate in a JSONL file (see README "Input format").
 
@@ -211,7 +213,8 @@ def ingest(
         "rejected": 0,
         "replaced": 0,
     }
-    with open_memory(store, data_dir) as memory, progress_bar() as progress:
+    chosen = {"extractor": extractor.value} if extractor is not None else {}
+    with open_memory(store, data_dir, **chosen) as memory, progress_bar() as progress:
         task = progress.add_task("remembering", total=len(candidates))
 
         def count(report: WriteReport, done: int) -> None:

@@ -148,3 +148,17 @@ def test_embedded_store_past_its_size_says_use_neo4j(tmp_path: Path) -> None:
     assert "past the embedded store's comfortable size" in stats.stderr
     small = cli("stats", "-n", "other")  # an empty namespace of the same store: no warning
     assert small.returncode == 0 and "warning" not in small.stderr
+
+
+@pytest.mark.parametrize(("extractor", "relations"), [("ner", 2), ("capitalized", 1)])
+def test_ingest_extractor_choice(tmp_path: Path, extractor: str, relations: int) -> None:
+    """Without caller-given entities, --extractor decides what the graph gets: ner parses
+    SISTER_OF and WORK_AT; capitalized finds the two-word names, related only by
+    co-occurrence."""
+    rows = tmp_path / "rows.jsonl"
+    text = "Maya's sister Priya Raman started working at Lumen Labs."
+    rows.write_text(json.dumps({"content": text, "session_id": "s1"}) + "\n", encoding="utf-8")
+    done = run(tmp_path, "ingest", str(rows), "-n", "x", "--extractor", extractor)
+    assert done.returncode == 0, done.stderr
+    stats = run(tmp_path, "stats", "-n", "x", "--json")
+    assert json.loads(stats.stdout)["relations"] == relations
