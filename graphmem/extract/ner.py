@@ -60,6 +60,9 @@ _LEADING_NOISE = frozenset({"INTJ", "PRON", "DET", "ADV", "CCONJ", "SCONJ", "PUN
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 _OBJECTS = frozenset({"dobj", "attr", "oprd", "dative"})
 _MAX_KNOWN_WORDS = 5
+# the longest entity name a mention may carry (EntityMention.name); a longer "name" is a
+# run of symbols or a tagging accident ("😀" × 600 tagged PROPN), not a name
+_MAX_NAME_CHARS = 512
 _SPEAKER_PREFIX = re.compile(r"^\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s*:\s+")
 _PREDICATE_CLEAN = re.compile(r"[^A-Z0-9]+")
 
@@ -101,6 +104,11 @@ def normalise_predicate(verb: str, preposition: str | None = None) -> str:
     words = [verb] + ([preposition] if preposition else [])
     text = "_".join(w.strip() for w in words if w.strip()).upper()
     return _PREDICATE_CLEAN.sub("_", text).strip("_") or "RELATED_TO"
+
+
+def _looks_like_a_name(name: str) -> bool:
+    """A model span worth an entity: 2–512 characters with at least one capital letter."""
+    return 2 <= len(name) <= _MAX_NAME_CHARS and any(c.isupper() for c in name)
 
 
 def speaker_of(text: str) -> str | None:
@@ -153,6 +161,8 @@ class NerExtractor:
         spans = self._entity_spans(doc, known)
         names: dict[int, str] = {}  # token index -> entity name
         mentions: dict[str, EntityMention] = {}
+        if speaker and len(speaker) > _MAX_NAME_CHARS:
+            speaker = None  # a "Name: " prefix longer than any name is text, not a speaker
         if speaker:
             mentions[normalize(speaker)] = EntityMention(name=speaker, kind="Person")
         for span, name, kind in spans:
@@ -186,7 +196,7 @@ class NerExtractor:
             if span is None or any(t.i in taken for t in span):
                 continue
             name = span.text.strip()
-            if len(name) < 2 or not any(c.isupper() for c in name):
+            if not _looks_like_a_name(name):
                 continue
             hit = known.resolve(name)
             if hit is not None and (entity := known.get(hit[0])) is not None:
@@ -199,7 +209,12 @@ class NerExtractor:
             j = i
             while j < len(doc) and doc[j].pos_ == "PROPN" and j not in taken:
                 j += 1
-            if j - i >= 2 and (span := _trim(doc[i:j])) is not None and len(span) >= 2:
+            if (
+                j - i >= 2
+                and (span := _trim(doc[i:j])) is not None
+                and len(span) >= 2
+                and _looks_like_a_name(span.text.strip())
+            ):
                 taken.update(t.i for t in span)
                 out.append((span, span.text.strip(), "Thing"))
             i = max(j, i + 1)

@@ -73,3 +73,18 @@ def test_make_extractor_names() -> None:
     assert type(make_extractor("capitalized")).__name__ == "CapitalizedNameExtractor"
     with pytest.raises(ValueError, match="unknown extractor"):
         make_extractor("regex")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "😀" * 600,  # found by tests/reliability/test_bad_input.py: one PROPN run of 600 symbols
+        "Maya " + "😀" * 600 + " Lumen Labs",
+        "A" + "b" * 600 + ": I moved to Lisbon.",  # a speaker prefix longer than any name
+    ],
+)
+def test_symbol_runs_and_overlong_spans_are_no_names(ner: NerExtractor, text: str) -> None:
+    found = ner.analyse(text, _known())
+    assert all(2 <= len(m.name) <= 512 for m in found.entities)
+    assert all(any(c.isupper() for c in m.name) for m in found.entities)
+    assert all(len(r.source) <= 512 and len(r.target) <= 512 for r in found.relations)
