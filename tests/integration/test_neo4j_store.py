@@ -280,13 +280,17 @@ def test_write_statements_seek_their_nodes(
 ) -> None:
     batch = _graph_batch(ns)
     store.write(ns, batch)
-    store.write(ns, WriteBatch(memories=[make_memory(ns, f"filler {i}") for i in range(30)]))
+    fillers = [make_memory(ns, f"filler {i}") for i in range(30)]
+    store.write(ns, WriteBatch(memories=fillers))
     first, second = batch.memories
+    # every write/ statement runs: `first` superseded ends its relations, `second`
+    # deleted, and the entities pruned where nothing mentions them any more
     again = WriteBatch(
-        memories=[first],
+        memories=[first.model_copy(update={"superseded_by": fillers[0].id})],
         entities=batch.entities,
         relations=batch.relations[:1],
         deleted_memory_ids=[second.id],
+        prune_entity_ids=[e.id for e in batch.entities],
     )
     access = [codec.access_row(AccessUpdate(first.id, T0, 0.2, 0.6, "s3"))]
     plans: dict[str, list[tuple[str, str, int]]] = {}

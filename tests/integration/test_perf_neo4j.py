@@ -67,11 +67,13 @@ def test_peer_timing_smoke_on_neo4j(memory: GraphMem) -> None:
 
 
 def test_ingest_smoke_on_neo4j(memory: GraphMem) -> None:
-    candidates = _turns(120)
+    candidates = _turns(180)  # days repeat after 150: the last 30 restate earlier turns
     texts = [str(c["content"]) for c in candidates]
     result = bench_ingest(
         memory, (texts, candidates), namespace="bench-ingest-smoke", batch_size=32
     )
-    assert result["store"] == "neo4j" and result["memories"] == 120
-    assert result["merged"] > 0 and result["ratio_to_encode"] > 0  # dedup ran on the server
+    assert result["store"] == "neo4j" and result["memories"] == 180
+    assert result["merged"] > 0  # dedup ran on the server
+    # the hash embedder encodes ~10^5 texts/s, so the ratio can round to 0.000 on a busy box
+    assert result["ingest_per_s"] > 0 and result["ratio_to_encode"] >= 0
     assert memory.stats("bench-ingest-smoke")["memories"] == 0  # the bench cleans up
