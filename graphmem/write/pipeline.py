@@ -20,6 +20,7 @@ retrievable (SPEC §4, §9.4–§9.5).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -731,6 +732,10 @@ class WritePipeline:
             if source is not None and target is not None:
                 pairs.append((source[0], rel.predicate.upper().replace(" ", "_"), target[0]))
         if not given:
+            # a caller-given triple whose subject and object are both entities is a
+            # relation ("Arlo" sister_of "Dana"): a question can walk it ("Dana's sister")
+            pairs.extend(_triple_relation(candidate, known))
+        if not given and not pairs:
             entity_ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
             pairs.extend((a, CO_OCCURS, b) for a, b in itertools.combinations(entity_ids, 2))
         for src, predicate, dst in pairs:
@@ -750,3 +755,23 @@ class WritePipeline:
                 valid_from=when,
                 valid_until=memory.valid_until if memory.superseded_by else None,
             )
+
+
+_PREDICATE = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+
+
+def _triple_relation(
+    candidate: MemoryCandidate, known: EntityDictionary
+) -> list[tuple[str, str, str]]:
+    """``[(subject entity id, PREDICATE, object entity id)]`` when the candidate's
+    triple names a known entity at both ends and its predicate is a relation type
+    (letters, digits, ``_``, ``-`` or spaces), else ``[]``."""
+    if not (candidate.subject and candidate.predicate and candidate.object):
+        return []
+    predicate = re.sub(r"[\s-]+", "_", candidate.predicate.strip()).upper()
+    if not _PREDICATE.match(predicate):
+        return []
+    source, target = known.resolve(candidate.subject), known.resolve(candidate.object)
+    if source is None or target is None or source[0] == target[0]:
+        return []
+    return [(source[0], predicate, target[0])]

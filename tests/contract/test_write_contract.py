@@ -210,6 +210,35 @@ def test_relations_end_with_the_memory_that_asserted_them(memory: GraphMem, ns: 
     assert _relation_targets(memory, ns, "Sam") == {("WORKS_AT", "Brightline")}
 
 
+def test_a_triple_between_two_entities_is_a_relation(memory: GraphMem, ns: str) -> None:
+    people = [{"name": "Arlo", "kind": "Person"}, {"name": "Dana", "kind": "Person"}]
+    memory.remember(
+        ns,
+        [
+            cand(
+                "Arlo is Dana's sister",
+                "s1",
+                T0,
+                entities=people,
+                subject="Arlo",
+                predicate="sister_of",
+                object="Dana",
+            ),
+            # an object that names no entity gives no typed relation
+            cand(
+                "Arlo eats gluten-free",
+                "s1",
+                T0,
+                subject="Arlo",
+                predicate="gluten-free",
+                object="yes",
+                entities=people[:1],
+            ),
+        ],
+    )
+    assert _relation_targets(memory, ns, "Arlo") == {("SISTER_OF", "Dana")}
+
+
 def test_a_conflict_loser_asserts_no_current_relation(memory: GraphMem, ns: str) -> None:
     triple = {"subject": "Sam", "predicate": "lives_in"}
     memory.remember(
