@@ -731,9 +731,10 @@ class WritePipeline:
             source, target = known.resolve(rel.source), known.resolve(rel.target)
             if source is not None and target is not None:
                 pairs.append((source[0], rel.predicate.upper().replace(" ", "_"), target[0]))
-        if not given:
+        if not candidate.relations:
             # a caller-given triple whose subject and object are both entities is a
-            # relation ("Arlo" sister_of "Dana"): a question can walk it ("Dana's sister")
+            # relation ("Arlo" sister_of "Dana"): a question can walk it ("Dana's sister");
+            # it stands beside what the extractor parsed ("works with" → WORK_WITH)
             pairs.extend(_triple_relation(candidate, known))
         if not given and not pairs:
             entity_ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]

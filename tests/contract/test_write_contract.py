@@ -237,6 +237,26 @@ def test_a_triple_between_two_entities_is_a_relation(memory: GraphMem, ns: str) 
         ],
     )
     assert _relation_targets(memory, ns, "Arlo") == {("SISTER_OF", "Dana")}
+    # beside what an extractor parses from the text, the caller's triple stays
+    memory.remember(
+        ns,
+        [
+            cand(
+                "Paolo works with Marcus",
+                "s2",
+                T0,
+                extractor="bench",
+                entities=[
+                    {"name": "Paolo", "kind": "Person"},
+                    {"name": "Marcus", "kind": "Person"},
+                ],
+                subject="Paolo",
+                predicate="coworker_of",
+                object="Marcus",
+            )
+        ],
+    )
+    assert ("COWORKER_OF", "Marcus") in _relation_targets(memory, ns, "Paolo")
 
 
 def test_a_conflict_loser_asserts_no_current_relation(memory: GraphMem, ns: str) -> None:
