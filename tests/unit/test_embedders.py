@@ -27,10 +27,10 @@ from graphmem.settings import Settings
 from tests.stub_embeddings_server import embeddings_server, stub_vector
 
 TEXTS = [
-    "Caroline went to the LGBTQ support group on 7 May 2023.",
+    "Caroline went to the pottery workshop on 4 June 2021.",
     "Melanie painted a sunrise over the lake last year.",
     "ok",
-    "What did Caroline research? Adoption agencies, she said, after a long day at work.",
+    "What did Caroline study? Marine biology, she said, after a long day at the lab.",
     "Jon lost his job as a banker and opened a dance studio.",
     "Gina's clothing store got its first big order from a boutique in Paris.",
 ]

@@ -38,7 +38,7 @@ class _EntityStore:
 def _ctx(links: tuple[EntityLink, ...], k: int = 10, **settings: Any) -> RetrievalContext:
     return RetrievalContext(
         namespace="ns",
-        text="What did Caroline research?",
+        text="What did Caroline study?",
         embedding=np.zeros(8, dtype=np.float32),
         links=links,
         window=None,
