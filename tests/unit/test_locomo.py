@@ -116,7 +116,9 @@ def conv(tmp_path: Path) -> Conversation:
 
 # ---------------------------------------------------------------- parsing
 def test_session_time_is_parsed_as_utc() -> None:
-    assert parse_session_time("3:41 pm on 2 March, 2021") == datetime(2021, 3, 2, 15, 41, tzinfo=UTC)
+    assert parse_session_time("3:41 pm on 2 March, 2021") == datetime(
+        2021, 3, 2, 15, 41, tzinfo=UTC
+    )
     assert parse_session_time("12:17 am on 19 October, 2020") == datetime(
         2020, 10, 19, 0, 17, tzinfo=UTC
     )
