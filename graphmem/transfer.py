@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from graphmem.errors import InvalidInputError
 from graphmem.memory import GraphMem, validate_namespace
 from graphmem.models import Entity, Memory, Relation
-from graphmem.store.base import WriteBatch, association
+from graphmem.store.base import WriteBatch, association, memory_pages
 
 FORMAT_VERSION = 1
 _PAGE = 500
@@ -76,18 +76,13 @@ def export_namespace(memory: GraphMem, namespace: str) -> Iterator[dict[str, Any
     for entity in entities:
         yield {"record": "entity", **entity.model_dump(mode="json", exclude={"namespace"})}
     ids: list[str] = []
-    after: str | None = None
-    while True:
-        page = store.scan_memories(namespace, after, _PAGE, with_embeddings=True)
-        if not page:
-            break
+    for page in memory_pages(store, namespace, _PAGE, with_embeddings=True):
         for item in page:
             ids.append(item.id)
             yield {
                 "record": "memory",
                 **item.model_dump(mode="json", exclude={"namespace", "version"}),
             }
-        after = page[-1].id
     relations = store.relation_subgraph(namespace, [e.id for e in entities], 1)
     for relation in sorted(relations, key=lambda r: r.id):
         yield {"record": "relation", **relation.model_dump(mode="json", exclude={"namespace"})}

@@ -38,7 +38,7 @@ Idempotent: a second pass finds the superseded memory no longer current.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -49,7 +49,7 @@ from graphmem.errors import WriteConflictError
 from graphmem.guards.judge import PairJudge
 from graphmem.models import ConsistencyPair, ConsistencyReport, Memory
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, WriteBatch, versions_read
+from graphmem.store.base import MemoryStore, WriteBatch, memory_pages, versions_read
 from graphmem.write.compat import Claim, Compatibility, Reason, check, one_sided
 from graphmem.write.dedup import update_wins
 
@@ -184,17 +184,6 @@ def resolve_pair(a: Memory, b: Memory, *, margin: float) -> tuple[Memory, Memory
     )
 
 
-def _pages(store: MemoryStore, namespace: str, batch_size: int) -> Iterator[list[Memory]]:
-    after: str | None = None
-    while True:
-        page = store.scan_memories(namespace, after, batch_size)
-        if page:
-            yield page
-        if len(page) < batch_size:
-            return
-        after = page[-1].id
-
-
 def _neighbours(
     store: MemoryStore, settings: Settings, namespace: str, sources: Sequence[Memory]
 ) -> list[tuple[Memory, Memory, float]]:
@@ -264,7 +253,7 @@ def consistency_scan(
     seen: set[tuple[str, str]] = set()
     retired: set[str] = set()
     pairs: list[ConsistencyPair] = []
-    for page in _pages(store, namespace, batch_size):
+    for page in memory_pages(store, namespace, batch_size):
         sources = [
             m
             for m in page

@@ -32,7 +32,7 @@ import numpy as np
 
 from graphmem.models import Entity, EntityDrift, Memory, Relation
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore
+from graphmem.store.base import MemoryStore, memory_pages
 
 __all__ = ["CO_MENTIONED", "DriftPoint", "entity_drift", "namespace_drift", "relation_keys"]
 
@@ -199,9 +199,7 @@ def namespace_drift(
     wanted = None if entity_ids is None else set(entity_ids)
     by_entity: dict[str, list[Memory]] = {}
     touched: set[str] = set()
-    after: str | None = None
-    while True:
-        page = store.scan_memories(namespace, after, batch_size, with_embeddings=True)
+    for page in memory_pages(store, namespace, batch_size, with_embeddings=True):
         for memory in page:
             if not memory.is_current or memory.embedding is None:
                 continue
@@ -210,9 +208,6 @@ def namespace_drift(
                     by_entity.setdefault(ident, []).append(memory)
                     if since is None or memory.last_observed_at >= since:
                         touched.add(ident)
-        if len(page) < batch_size:
-            break
-        after = page[-1].id
     floor = 2 * max(1, settings.drift_min_memories)
     candidates = sorted(i for i, ms in by_entity.items() if len(ms) >= floor and i in touched)
     if not candidates:

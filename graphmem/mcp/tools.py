@@ -57,6 +57,7 @@ from graphmem.mcp.schemas import (
 )
 from graphmem.models import AwareDatetime, Entity, Memory, Relation
 from graphmem.settings import MemoryTypeName
+from graphmem.store.base import memory_pages
 
 ToolFunction = Callable[..., Awaitable[Any]]
 
@@ -605,13 +606,8 @@ async def read_graph(ctx: ToolContext, namespace: str) -> KnowledgeGraph:
         with tool_errors():
             ctx.memory.sync.open()
             memories: list[Memory] = []
-            after: str | None = None
-            while True:
-                page = store.scan_memories(namespace, after, 1000)
-                if not page:
-                    break
+            for page in memory_pages(store, namespace, 1000):
                 memories.extend(m for m in page if m.is_current)
-                after = page[-1].id
             entities = {e.id: e for e in store.list_entities(namespace)}
             relations = store.relation_subgraph(namespace, sorted(entities), 1)
         return memories, entities, relations

@@ -13,7 +13,7 @@ Both pass ``tests/contract``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -448,3 +448,21 @@ class MemoryStore(Protocol):
         """The sessions each memory was observed in, sorted, by memory id (one query;
         ids not stored, or with no session, are left out). Ranking reads it for
         session support (``graphmem.retrieval.support``)."""
+
+
+def memory_pages(
+    store: MemoryStore, namespace: str, page_size: int, *, with_embeddings: bool = False
+) -> Iterator[list[Memory]]:
+    """Every memory of ``namespace`` (all tiers, current or not), in pages of up to
+    ``page_size`` by id, through :meth:`MemoryStore.scan_memories` — the one paging
+    loop of the maintenance path (consolidation, the guards, export, the index-recall
+    monitor). A short page ends it. Raises InvalidInputError if ``page_size < 1``.
+    """
+    after: str | None = None
+    while True:
+        page = store.scan_memories(namespace, after, page_size, with_embeddings=with_embeddings)
+        if page:
+            yield page
+        if len(page) < page_size:
+            return
+        after = page[-1].id

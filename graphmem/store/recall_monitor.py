@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.store.base import MemoryStore
+from graphmem.store.base import MemoryStore, memory_pages
 
 __all__ = ["NamespaceRecall", "exact_searchable", "index_recall", "recall_at_k"]
 
@@ -75,19 +75,12 @@ def exact_searchable(
     retrievable, hot, with a non-zero embedding — what the semantic retriever searches."""
     ids: list[str] = []
     rows: list[Sequence[float]] = []
-    after: str | None = None
-    while True:
-        page = store.scan_memories(namespace, after, PAGE, with_embeddings=True)
-        if not page:
-            break
-        after = page[-1].id
+    for page in memory_pages(store, namespace, PAGE, with_embeddings=True):
         for m in page:
             if m.embedding is None or not m.is_current or not m.retrievable or m.tier != "hot":
                 continue
             ids.append(m.id)
             rows.append(m.embedding)
-        if len(page) < PAGE:
-            break
     if not rows:
         return [], np.zeros((0, 0))
     matrix = np.asarray(rows, dtype=np.float64)

@@ -25,7 +25,7 @@ to hot and retrievable (seed 003, "cold reactivation").
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
@@ -46,6 +46,7 @@ from graphmem.store.base import (
     LifecycleUpdate,
     MemoryStore,
     association,
+    memory_pages,
 )
 
 _DAY = 86_400.0
@@ -165,7 +166,7 @@ def consolidate(
     # Links first, flags second: a flag change invalidates the embedded store's vector
     # index, so changing flags between the link searches would rebuild it per page.
     seen: set[tuple[str, str]] = set()  # pairs handled earlier in this run
-    for page in _pages(store, namespace, batch_size):
+    for page in memory_pages(store, namespace, batch_size):
         sources = [
             m
             for m in page
@@ -179,7 +180,7 @@ def consolidate(
         seen.update((x.source_id, x.target_id) for x in links)
         counts["associations_found"] += len(links)
         counts["associations_created"] += _store_links(store, namespace, links)
-    for page in _pages(store, namespace, batch_size):
+    for page in memory_pages(store, namespace, batch_size):
         counts["scanned"] += len(page)
         counts["batches"] += 1
         updates = _lifecycle_updates([m for m in page if m.is_current], now, settings, counts)
@@ -190,18 +191,6 @@ def consolidate(
         elapsed_ms=(time.perf_counter() - started) * 1000.0,
         **counts,
     )
-
-
-def _pages(store: MemoryStore, namespace: str, batch_size: int) -> Iterator[list[Memory]]:
-    """The namespace's memories (without embeddings) in pages of ``batch_size``, by id."""
-    after: str | None = None
-    while True:
-        page = store.scan_memories(namespace, after, batch_size)
-        if page:
-            yield page
-        if len(page) < batch_size:
-            return
-        after = page[-1].id
 
 
 def _store_links(store: MemoryStore, namespace: str, links: Sequence[Association]) -> int:
