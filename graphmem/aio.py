@@ -46,6 +46,7 @@ from graphmem.models import (
 )
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryFilter
+from graphmem.write.lifecycle import CORRECTION_SESSION
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -174,7 +175,7 @@ class AsyncGraphMem:
         return await self.run_sync(self.sync.confirm, namespace, memory_id, session_id=session_id)
 
     async def correct(
-        self, namespace: str, memory_id: str, content: str, *, session_id: str = "correction"
+        self, namespace: str, memory_id: str, content: str, *, session_id: str = CORRECTION_SESSION
     ) -> tuple[Memory, Memory]:
         """:meth:`GraphMem.correct`: supersede a memory with corrected content."""
         return await self.run_sync(

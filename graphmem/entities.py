@@ -240,7 +240,7 @@ class EntityDictionary:
 
 
 def _strip_possessive(surface: str) -> str:
-    stripped = re.sub(r"['’]s?$", "", surface.rstrip(".,"))
+    stripped = _POSSESSIVE.sub("", surface.rstrip(".,"))
     return stripped or surface
 
 

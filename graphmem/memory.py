@@ -871,8 +871,7 @@ class GraphMem:
         """
         validate_namespace(namespace)
         self.open()
-        hit = self._dictionary(namespace).resolve(name) if name.strip() else None
-        entity = None if hit is None else self._dictionary(namespace).get(hit[0])
+        entity = resolve_entity(self._dictionary(namespace), name) if name.strip() else None
         if entity is None:
             raise InvalidInputError(
                 f"no entity named {name!r} in namespace {namespace!r}", field="name"

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated
@@ -13,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graphmem.cli.common import DataDir, JsonOut, Namespace, StoreOpt, open_memory
+from graphmem.cli.common import DataDir, JsonOut, Namespace, StoreOpt, console, open_memory
 from graphmem.errors import InvalidInputError
 from graphmem.models import ConsistencyReport, EntityDrift, FaithfulnessReport
 
@@ -26,7 +25,6 @@ __all__ = [
     "show_entity",
 ]
 
-console = Console(width=None if sys.stdout.isatty() else 160)
 
 _RISK_STYLE = {"none": "green", "low": "yellow", "medium": "dark_orange", "high": "red"}
 

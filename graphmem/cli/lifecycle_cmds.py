@@ -7,7 +7,6 @@ with each report as :func:`graphmem.lifecycle_bench.run_lifecycle` returns it.
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ from rich.console import Console
 from rich.progress import TaskID
 from rich.table import Table
 
-from graphmem.cli.common import StoreChoice, progress_bar
+from graphmem.cli.common import StoreChoice, console, progress_bar
 from graphmem.cli.locomo_cmds import CachedQueryEmbedder
 from graphmem.embedding import SentenceTransformerEmbedder
 from graphmem.lifecycle_bench import MODES, PHASES, SettableClock, load_people, run_lifecycle
@@ -30,7 +29,6 @@ from graphmem.settings import Settings
 
 __all__ = ["bench_lifecycle"]
 
-console = Console(width=None if sys.stdout.isatty() else 160)
 
 Mode_of: dict[str, Mode] = {"plain": "plain", "triples": "triples"}
 METRICS = ("current@1", "current@3", "stale_outranks", "stale_merged", "lost", "All@5")

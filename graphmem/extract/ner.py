@@ -111,12 +111,6 @@ def _looks_like_a_name(name: str) -> bool:
     return 2 <= len(name) <= _MAX_NAME_CHARS and any(c.isupper() for c in name)
 
 
-def speaker_of(text: str) -> str | None:
-    """The speaker named by a ``"Name: ..."`` prefix (a conversation turn), if any."""
-    match = _SPEAKER_PREFIX.match(text)
-    return match.group(1) if match else None
-
-
 class NerExtractor:
     """spaCy NER + dependency-parse extractor (an :class:`~graphmem.entities.EntityExtractor`
     that also extracts relations).

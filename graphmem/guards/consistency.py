@@ -50,8 +50,9 @@ from graphmem.guards.judge import PairJudge
 from graphmem.models import ConsistencyPair, ConsistencyReport, Memory
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, WriteBatch, memory_pages, versions_read
-from graphmem.write.compat import Claim, Compatibility, Reason, check, one_sided
+from graphmem.write.compat import Claim, Compatibility, Reason, check, claim_of, one_sided
 from graphmem.write.dedup import update_wins
+from graphmem.write.lifecycle import supersede
 
 __all__ = [
     "PairFinding",
@@ -82,12 +83,6 @@ def subject_entities(memory: Memory) -> frozenset[str]:
     """The entities a memory is about: its ``subject`` mentions, else all it mentions."""
     subjects = frozenset(m.entity_id for m in memory.mentions if m.role == "subject")
     return subjects or frozenset(m.entity_id for m in memory.mentions)
-
-
-def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
-    """The §9.10 claim of a stored memory, its mentioned entities' names included."""
-    names = (dictionary.get(m.entity_id) for m in memory.mentions)
-    return Claim.of(memory, dict.fromkeys(e.name for e in names if e is not None))
 
 
 _STOPWORD_TEXT = """a an the and or but of to in on at by for with from as into about over after
@@ -346,7 +341,7 @@ def _resolve(
     """Supersede the §9.9 loser in one compare-and-set write."""
     kept, lost, resolution = resolve_pair(a, b, margin=margin)
     when = max(a.last_observed_at, b.last_observed_at)
-    retired = lost.model_copy(update={"superseded_by": kept.id, "valid_until": when})
+    retired = supersede(lost, kept.id, when)
     action = "superseded"
     try:
         store.write(

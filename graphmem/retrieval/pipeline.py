@@ -306,11 +306,9 @@ class RecallPipeline:
             {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.min_confidence
         )
         pool = [f for f in pool if f.memory_id in kept]
-        # A plan that diversifies (MMR) is not given a prior that concentrates; nor is
-        # one that walks a relation, whose evidence lies in other sessions (issue 12).
         support = (
             {}
-            if plan.mmr or plan.name == "relational"
+            if _without_session_support(plan)
             else self._session_support(namespace, {f.memory_id: rrf[f.memory_id] for f in pool})
         )
         ranks = {
@@ -415,7 +413,7 @@ class RecallPipeline:
         cfg = self._settings
         if query.profile == "composite":
             return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
-        plain = plan.mmr or plan.name == "relational" or cfg.session_support <= 0.0
+        plain = _without_session_support(plan) or cfg.session_support <= 0.0
         relevance = "RRF" if plain else "(RRF + session support)"
         factors = [relevance]
         ties: list[str] = []
@@ -558,3 +556,9 @@ def _ms(since: float) -> float:
 
 def _vector(m: Memory) -> Vector:
     return np.asarray(m.embedding, dtype=np.float32)
+
+
+def _without_session_support(plan: Plan) -> bool:
+    """A plan that diversifies (MMR) is not given a prior that concentrates; nor is one
+    that walks a relation, whose evidence lies in other sessions (issue 12)."""
+    return plan.mmr or plan.name == "relational"

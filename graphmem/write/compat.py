@@ -47,16 +47,21 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from graphmem.text import normalize
 
-__all__ = ["Claim", "ClaimLike", "Compatibility", "Reason", "check", "one_sided"]
+if TYPE_CHECKING:
+    from graphmem.entities import EntityDictionary
+    from graphmem.models import Memory
+
+__all__ = ["Claim", "ClaimLike", "Compatibility", "Reason", "check", "claim_of", "one_sided"]
 
 
 class Reason(StrEnum):
@@ -138,6 +143,13 @@ class Claim:
         return cls(claim.content, claim.subject, claim.predicate, claim.object, tuple(names))
 
 
+def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
+    """The claim of a stored memory, the names of the entities it mentions included
+    (those ``dictionary`` knows)."""
+    names = (dictionary.get(m.entity_id) for m in memory.mentions)
+    return Claim.of(memory, dict.fromkeys(e.name for e in names if e is not None))
+
+
 # ---------------------------------------------------------------------- vocabulary
 _MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
@@ -191,6 +203,7 @@ _STATE_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"alive", "dead", "deceased", "died"}),
     frozenset({"pregnant"}),
 )  # fmt: skip
+_STATE_WORDS = frozenset().union(*_STATE_GROUPS)
 # Merge the spelled-out members of a state into one value ("wife" and "married" agree).
 _STATE_CANON = {
     "fiance": "engaged", "fiancee": "engaged", "wife": "married", "husband": "married",
@@ -333,6 +346,7 @@ def _dates(text: str) -> tuple[list[str], str]:
     return found, text
 
 
+@functools.lru_cache(maxsize=4096)  # a claim is re-checked against many rivals
 def _features(claim: Claim) -> _Features:
     text = claim.content
     lowered = text.casefold().replace("’", "'")
@@ -352,12 +366,11 @@ def _features(claim: Claim) -> _Features:
     numbers: list[str] = []
     states: set[str] = set()
     sentiment: set[str] = set()
-    state_words = set().union(*_STATE_GROUPS)
     predicate_words = [_clean(w) for w in _WORD.findall(claim.predicate or "")]
     for cleaned in [_clean(w) for w in raw_words] + predicate_words:
         base = cleaned.replace("_", " ")
         for part in base.split():
-            if part in state_words:
+            if part in _STATE_WORDS:
                 states.add(_STATE_CANON.get(part, part))
             if part in _LIKES:
                 sentiment.add("like")

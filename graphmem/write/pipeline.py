@@ -59,7 +59,7 @@ from graphmem.settings import MEMORY_TYPES, MemoryTypeName, Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.text import content_hash, memory_id, relation_id, surface_hash
 from graphmem.timeparse import parse_time_window
-from graphmem.write.compat import Claim, Compatibility, check
+from graphmem.write.compat import Claim, Compatibility, check, claim_of
 from graphmem.write.consolidation import lifecycle_state
 from graphmem.write.dedup import (
     DedupJudge,
@@ -461,7 +461,7 @@ class WritePipeline:
                     and rival.is_current
                     and rival.type == item.memory_type
                     and rival.object
-                    and check(claim, self._memory_claim(rival, known))
+                    and check(claim, claim_of(rival, known))
                 ):
                     return _Match(rival)
         options = [(state.memories.get(m.id, m), score) for m, score in nearest[item.position]]
@@ -487,7 +487,7 @@ class WritePipeline:
                 found.ambiguous = 1
                 if not self._judge.same(item.candidate, memory, score):
                     continue
-            compatibility = check(claim, self._memory_claim(memory, known))
+            compatibility = check(claim, claim_of(memory, known))
             if compatibility:
                 found.target = memory
                 return found
@@ -500,11 +500,6 @@ class WritePipeline:
         names = [e.name for e in candidate.entities]
         names.extend(n for rel in candidate.relations for n in (rel.source, rel.target))
         return Claim.of(candidate, dict.fromkeys(names))
-
-    @staticmethod
-    def _memory_claim(memory: Memory, known: EntityDictionary) -> Claim:
-        names = (known.get(m.entity_id) for m in memory.mentions)
-        return Claim.of(memory, dict.fromkeys(e.name for e in names if e is not None))
 
     def _triple_rivals(
         self, namespace: str, subject: str, predicate: str, state: _BatchState
@@ -627,7 +622,7 @@ class WritePipeline:
                 if rival.id == memory.id or rival.content_hash == memory.content_hash:
                     continue
                 both_objects = memory.object and rival.object
-                if both_objects and check(claim, self._memory_claim(rival, known)):
+                if both_objects and check(claim, claim_of(rival, known)):
                     continue  # the same claim in other words (another type): not a conflict
                 rivals[rival.id] = rival
         for rival, _why in near:
