@@ -6,8 +6,7 @@ pipeline resolves candidate mentions through it; the read pipeline links the
 query's names, aliases, possessives ("Caroline's") and first names through
 it. Names that resolve nowhere get the uuid5 fallback id (seed 001 App. B).
 
-The default :class:`CapitalizedNameExtractor` links known names in raw text
-and proposes capitalised multi-word names as new entities.
+The extractors that find mentions in raw text live in :mod:`graphmem.extract`.
 """
 
 from __future__ import annotations
@@ -27,106 +26,7 @@ LINK_FIRST_NAME = 0.9
 
 _WORD = re.compile(r"[\w][\w'’.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
-# A capitalised word, or a title abbreviation with its dot ("St. Mary's Hospital" is one name).
-_CAP_WORD = r"(?:(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr)\.|[A-Z][\w'’-]*)"
-_CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_CAP_WORD}(?:\s+(?:of\s+|the\s+|de\s+)?{_CAP_WORD})+)")
-# Words that start a sentence or a greeting but never a name ("So I'm", "Thanks Mel",
-# "Last Friday", "Happy Birthday"): dropped from the front of a capitalised run.
-_NOT_NAME_START = frozenset(
-    [
-        "so",
-        "i",
-        "i'm",
-        "i've",
-        "i'll",
-        "i'd",
-        "im",
-        "ive",
-        "thanks",
-        "thank",
-        "hey",
-        "hi",
-        "hello",
-        "oh",
-        "ok",
-        "okay",
-        "yes",
-        "yeah",
-        "yep",
-        "no",
-        "well",
-        "wow",
-        "and",
-        "but",
-        "or",
-        "also",
-        "anyway",
-        "then",
-        "now",
-        "last",
-        "next",
-        "this",
-        "that",
-        "these",
-        "those",
-        "the",
-        "a",
-        "an",
-        "my",
-        "our",
-        "your",
-        "his",
-        "her",
-        "their",
-        "its",
-        "we",
-        "you",
-        "he",
-        "she",
-        "they",
-        "it",
-        "me",
-        "us",
-        "them",
-        "what",
-        "when",
-        "where",
-        "who",
-        "why",
-        "how",
-        "today",
-        "tonight",
-        "yesterday",
-        "tomorrow",
-        "happy",
-        "congrats",
-        "congratulations",
-        "dear",
-        "good",
-        "great",
-        "sure",
-        "please",
-        "sorry",
-        "omg",
-        "lol",
-        "haha",
-        "hmm",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "weekend",
-        "morning",
-        "evening",
-        "night",
-    ]
-)
-_SENTENCE_START = re.compile(r"(^|[.!?:]\s+)$")
 _MAX_NGRAM = 5
-_MAX_NAME = 200
 # kinds that take first-name aliases: people, and entities whose kind nobody gave
 _PERSON_KINDS = frozenset({"Person", "PERSON", "person", "Thing"})
 _STOP_FIRST_NAMES = frozenset({"the", "a", "an", "i", "my", "what", "when", "who", "how"})
@@ -273,38 +173,6 @@ class RelationExtractor(Protocol):
         self, text: str, known: EntityDictionary, *, speaker: str | None = None
     ) -> Extraction:
         """Entities, relations ("I / me / my" resolved to ``speaker``) and dates of ``text``."""
-
-
-class CapitalizedNameExtractor:
-    """Default extractor: known names and aliases, plus capitalised multi-word
-    names ("Pacific Northwest", "Bank of America") proposed as new entities.
-
-    Single capitalised words are not proposed (sentence starts would flood the
-    graph); they are linked only when already known.
-    """
-
-    def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
-        mentions: dict[str, EntityMention] = {}
-        for link in known.link(text):
-            entity = known.get(link.entity_id)
-            name = entity.name if entity is not None else link.surface
-            mentions[normalize(name)] = EntityMention(name=name)
-        for match in _CAPITALISED_RUN.finditer(text):
-            words = match.group(1).split()
-            if _SENTENCE_START.search(text[: match.start()]) and len(words) > 2:
-                words = words[1:]  # "Yesterday Mount Hood": drop the sentence's first word
-            while words and normalize(words[0]).replace("’", "'") in _NOT_NAME_START:
-                words = words[1:]  # "Thanks Mel", "So I'm": an interjection or pronoun
-            while words and normalize(words[-1]) in _NOT_NAME_START:
-                words = words[:-1]  # "Last Friday": a time word is not a name
-            if len(words) > _MAX_NGRAM or len(" ".join(words)) > _MAX_NAME:
-                continue  # shouted text, not a name
-            if any(known.resolve(w) is not None for w in words) or len(words) < 2:
-                continue  # part of a known name, or a capitalised word before one
-            name = " ".join(words)
-            if normalize(name) not in mentions:
-                mentions[normalize(name)] = EntityMention(name=name)
-        return list(mentions.values())
 
 
 def resolve_mentions(

@@ -2,8 +2,10 @@
 
 - :class:`~graphmem.extract.ner.NerExtractor`: spaCy NER + dependency parse,
   offline (extra ``graphmem[nlp]``); entities, relations, dates.
-- :class:`~graphmem.entities.CapitalizedNameExtractor`: the fallback without
-  the extra (known names, capitalised multi-word names, no relations).
+- :class:`~graphmem.extract.capitalized.CapitalizedNameExtractor`: the
+  fallback without the extra (known names, capitalised multi-word names, and
+  role statements such as "Nadia is Omar's sister" as relations).
+- :mod:`graphmem.extract.roles`: role statements, shared by both.
 
 :func:`make_extractor` picks one by name (``Settings.extractor``).
 """
@@ -12,11 +14,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from graphmem.entities import CapitalizedNameExtractor, EntityExtractor, Extraction
+from graphmem.entities import EntityExtractor, Extraction
+from graphmem.extract.capitalized import CapitalizedNameExtractor
 from graphmem.extract.ner import EXTRACTOR_NAME, NerExtractor, nlp_available
 
 __all__ = [
     "EXTRACTOR_NAME",
+    "CapitalizedNameExtractor",
     "Extraction",
     "ExtractorName",
     "NerExtractor",

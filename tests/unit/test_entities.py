@@ -11,10 +11,10 @@ from graphmem.entities import (
     LINK_ALIAS,
     LINK_EXACT,
     LINK_FIRST_NAME,
-    CapitalizedNameExtractor,
     EntityDictionary,
     resolve_mentions,
 )
+from graphmem.extract import CapitalizedNameExtractor
 from graphmem.models import Entity, EntityMention
 from graphmem.text import entity_id
 

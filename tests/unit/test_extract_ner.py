@@ -39,6 +39,46 @@ def test_possessive_kinship_and_work_relation(ner: NerExtractor) -> None:
     assert found.dates == ("last Friday",)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Nadia is Omar's sister.", ("Omar", "SISTER_OF", "Nadia")),
+        ("Omar's sister is Nadia.", ("Omar", "SISTER_OF", "Nadia")),
+        ("Nadia, Omar's sister, works at Lumen Labs.", ("Omar", "SISTER_OF", "Nadia")),
+        (
+            "Tomas Berg was Ines Duarte's husband until 2019.",
+            ("Ines Duarte", "HUSBAND_OF", "Tomas Berg"),
+        ),
+        ("Lena Vogel was Hiro's manager at Acme.", ("Hiro", "MANAGER_OF", "Lena Vogel")),
+        ("Lena is Hiro's mother-in-law.", ("Hiro", "MOTHER_IN_LAW_OF", "Lena")),
+        ("Dana Whitfield is my boss.", ("Caroline", "BOSS_OF", "Dana Whitfield")),
+        ("My older brother is Kenji.", ("Caroline", "BROTHER_OF", "Kenji")),
+        ("I am Omar's roommate.", ("Omar", "ROOMMATE_OF", "Caroline")),
+    ],
+)
+def test_copular_role_statements(
+    ner: NerExtractor, text: str, expected: tuple[str, str, str]
+) -> None:
+    """Issue 12: the copular forms relate owner —ROLE_OF→ person, like the appositive."""
+    triples, found = _triples(ner, text, _known(), speaker="Caroline")
+    assert expected in triples
+    kinds = {m.name: m.kind for m in found.entities}
+    # both ends are people, whatever the model tagged ("Nadia" as a place)
+    assert kinds[expected[0]] == kinds[expected[2]] == "Person"
+
+
+def test_a_pronoun_holds_no_role(ner: NerExtractor) -> None:
+    triples, _ = _triples(ner, "She is Omar's sister.", _known())
+    assert not any(p == "SISTER_OF" for _, p, _ in triples)
+
+
+def test_known_kind_is_kept_in_a_role_statement(ner: NerExtractor) -> None:
+    known = _known(("Nadia", "Pet"))
+    triples, found = _triples(ner, "Nadia is Omar's sister.", known)
+    assert ("Omar", "SISTER_OF", "Nadia") in triples
+    assert ("Nadia", "Pet") in {(m.name, m.kind) for m in found.entities}
+
+
 def test_first_person_resolves_to_the_speaker(ner: NerExtractor) -> None:
     triples, found = _triples(ner, "Caroline: My boss Dana Whitfield founded Brightline.", _known())
     assert ("Caroline", "BOSS_OF", "Dana Whitfield") in triples
