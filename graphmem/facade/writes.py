@@ -1,0 +1,346 @@
+"""The facade's writes: remember, confirm, correct, forget, delete, re-embed (SPEC §2)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from pydantic import ValidationError
+
+from graphmem.errors import (
+    EmbedderMismatchError,
+    InvalidInputError,
+    InvalidMemoryError,
+)
+from graphmem.facade.base import field_error, validate_namespace
+from graphmem.facade.reads import Reads
+from graphmem.models import (
+    Memory,
+    MemoryCandidate,
+    ReembedReport,
+    WriteReport,
+)
+from graphmem.store.base import (
+    WriteBatch,
+    versions_read,
+)
+from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
+
+
+class Writes(Reads):
+    """:class:`graphmem.GraphMem`'s write calls, each under the namespace's lock and
+    retried on a write conflict (``_retrying``)."""
+
+    def remember(
+        self, namespace: str, candidates: Iterable[MemoryCandidate | Mapping[str, Any]]
+    ) -> WriteReport:
+        """Persist memory candidates (SPEC §2); all or nothing.
+
+        When another writer changes a memory this call merges into between its
+        reads and its write, the call reads and recomputes again (``attempts`` in
+        the report says how many it took).
+
+        Raises
+        ------
+        InvalidMemoryError
+            When any candidate is invalid — naming ``candidates[i].field`` —
+            before anything is written.
+        WriteConflictError
+            When ``Settings.write_conflict_attempts`` attempts all conflicted.
+        """
+        validate_namespace(namespace)
+        parsed: list[MemoryCandidate] = []
+        for i, raw in enumerate(candidates):
+            try:
+                parsed.append(
+                    raw if isinstance(raw, MemoryCandidate) else MemoryCandidate.model_validate(raw)
+                )
+            except ValidationError as exc:
+                raise InvalidMemoryError(
+                    exc.errors()[0]["msg"], field=field_error(exc, f"candidates[{i}]")
+                ) from exc
+        self.open()
+        self._reader.flush()
+        with self._namespace_lock(namespace):
+            self._record_embedder(namespace)
+            try:
+                report, attempts = self._retrying(
+                    namespace, lambda: self._writer.remember(namespace, parsed)
+                )
+            finally:
+                self._invalidate(namespace)
+        return report.model_copy(update={"attempts": attempts}) if attempts > 1 else report
+
+    def remember_many(
+        self,
+        namespace: str,
+        candidates: Sequence[MemoryCandidate | Mapping[str, Any]],
+        *,
+        batch_size: int = 256,
+        on_batch: Callable[[WriteReport, int], None] | None = None,
+    ) -> list[WriteReport]:
+        """``remember`` in batches of ``batch_size`` (each atomic); returns one report per
+        batch, in order, once every batch is written.
+
+        While a batch is deduplicated and written, the next batch's texts are
+        already being embedded (one background thread; see
+        :mod:`graphmem.write.prefetch`), so ingest runs close to the model's speed.
+        ``on_batch(report, candidates_done)`` is called after each batch (progress).
+
+        Raises
+        ------
+        InvalidInputError
+            For ``batch_size < 1`` (nothing written).
+        InvalidMemoryError, StoreError
+            As ``remember``; the batches before the failing one stay written.
+        """
+        if batch_size < 1:
+            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        reports: list[WriteReport] = []
+        for start in range(0, len(candidates), batch_size):
+            upcoming = candidates[start + batch_size : start + 2 * batch_size]
+            self._prefetcher.prefetch([text for c in upcoming if (text := _content(c))])
+            report = self.remember(namespace, candidates[start : start + batch_size])
+            reports.append(report)
+            if on_batch is not None:
+                on_batch(report, min(len(candidates), start + batch_size))
+        return reports
+
+    def confirm(self, namespace: str, memory_id: str, *, session_id: str | None = None) -> Memory:
+        """Explicit user confirmation (SPEC §2.10): ``s = max(s, 0.80)``, ``n + 1``,
+        confidence recomputed and capped at 0.99.
+
+        Raises
+        ------
+        MemoryNotFoundError
+            When ``memory_id`` is not in the namespace.
+        InvalidMemoryError
+            When the memory is superseded (``field="memory_id"``): confirming it would
+            change nothing the user sees; confirm the current memory, or ``correct``
+            it back.
+        """
+
+        def attempt() -> Memory:
+            memory = self.get(namespace, memory_id, with_embedding=True)
+            if not memory.is_current:
+                raise InvalidMemoryError(
+                    f"memory {memory_id} is superseded by {memory.superseded_by}; confirm the"
+                    " current memory, or correct it to restore this claim",
+                    field="memory_id",
+                )
+            updated = confirm_memory(memory, self.settings, self._clock(), session_id=session_id)
+            batch = WriteBatch(memories=[updated], expected_versions=versions_read([memory]))
+            self.store.write(namespace, batch)
+            return updated
+
+        with self._namespace_lock(namespace):
+            updated, _ = self._retrying(namespace, attempt)
+        return updated.model_copy(update={"embedding": None})
+
+    def correct(
+        self,
+        namespace: str,
+        memory_id: str,
+        content: str,
+        *,
+        session_id: str = CORRECTION_SESSION,
+    ) -> tuple[Memory, Memory]:
+        """Replace a memory's content (SPEC §2.11: an explicit correction supersedes
+        regardless of confidence). Returns ``(old, new)``.
+
+        One atomic write: the correction is stored (or merged into another memory
+        that already states it — never into the memory it corrects) and the old
+        memory superseded by it, with the relations it asserted (§9.9). Everything is
+        validated first: on an error nothing changes.
+
+        Raises
+        ------
+        MemoryNotFoundError
+            When ``memory_id`` is not in the namespace.
+        InvalidMemoryError
+            When the content is blank or the corrected memory's own (``field="content"``),
+            or the memory is already superseded (``field="memory_id"``; correct the
+            current one).
+        """
+        validate_namespace(namespace)
+        with self._namespace_lock(namespace):
+            try:
+                return self._correct(namespace, memory_id, content, session_id)
+            finally:
+                self._invalidate(namespace)
+
+    def _correct(
+        self, namespace: str, memory_id: str, content: str, session_id: str
+    ) -> tuple[Memory, Memory]:
+        first = self.get(namespace, memory_id)
+        try:
+            candidate = MemoryCandidate(
+                content=content,
+                type=first.type,
+                source_level="direct",
+                extractor="verbatim",
+                subject=first.subject,
+                predicate=first.predicate,
+                session_id=session_id,
+                observed_at=self._clock(),
+            )
+        except ValidationError as exc:
+            raise InvalidMemoryError(
+                exc.errors()[0]["msg"], field=field_error(exc, "correction")
+            ) from exc
+
+        def attempt() -> WriteReport:
+            old = self.get(namespace, memory_id, with_embedding=True)
+            if not old.is_current:
+                raise InvalidMemoryError(
+                    f"memory {memory_id} is already superseded by {old.superseded_by};"
+                    " correct the current memory instead",
+                    field="memory_id",
+                )
+            return self._writer.remember(namespace, [candidate], corrects=old)
+
+        self._reader.flush()
+        report, _ = self._retrying(namespace, attempt)
+        new_id = report.memory_ids[0]
+        assert new_id is not None  # a correction is never rejected (checked above)
+        return self.get(namespace, memory_id), self.get(namespace, new_id)
+
+    def forget_session(
+        self, namespace: str, session_id: str, *, dry_run: bool = False, batch_size: int = 500
+    ) -> dict[str, list[str]]:
+        """Remove a session's contributions (seed 000 "GDPR deletion").
+
+        Memories only the session supports are deleted, the rest recomputed
+        without its observations; the session's turns and the session itself go
+        with its last memory. One atomic store write per ``batch_size`` affected
+        memories (a failure part-way leaves whole batches done; rerunning finishes).
+
+        Returns ``{"deleted": [...], "updated": [...]}`` (what would change, with
+        ``dry_run``).
+        """
+        validate_namespace(namespace)
+        if batch_size < 1:
+            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        self.open()
+        deleted: list[str] = []
+        updated: list[str] = []
+
+        def attempt() -> None:
+            # after a conflict, the batches already written no longer show the session
+            affected = self.store.memories_in_session(namespace, session_id)
+            for start in range(0, len(affected), batch_size):
+                chunk = affected[start : start + batch_size]
+                batch, gone, changed = forget_session_batch(chunk, session_id, self.settings)
+                if not dry_run and batch:
+                    self.store.write(namespace, batch)
+                deleted.extend(gone)
+                updated.extend(changed)
+
+        with self._namespace_lock(namespace):
+            try:
+                self._retrying(namespace, attempt)
+            finally:
+                if not dry_run:
+                    self._invalidate(namespace)
+        return {"deleted": deleted, "updated": updated}
+
+    def delete_namespace(self, namespace: str) -> int:
+        """Delete everything in ``namespace``; returns the number of memories removed."""
+        validate_namespace(namespace)
+        self.open()
+        with self._namespace_lock(namespace):
+            self._invalidate(namespace)
+            deleted = self.store.delete_namespace(namespace)
+            if self._records is not None:
+                self._records.pop(namespace, None)
+            return deleted
+
+    def reembed(
+        self,
+        namespace: str,
+        *,
+        batch_size: int = 256,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedReport:
+        """Re-embed every memory of ``namespace`` (all tiers, current or not) with this
+        facade's embedder and record it as the namespace's embedder (issue 17).
+
+        This is how a namespace written by another embedder is converted. Pages of ``batch_size`` memories, each written
+        in one compare-and-set transaction (a page another writer changed meanwhile is
+        re-read and re-embedded). ``progress(done, total)`` is called after each page.
+        Safe to interrupt and re-run: the record changes only after the last page.
+
+        Raises
+        ------
+        InvalidInputError
+            For an invalid namespace or ``batch_size < 1``.
+        ConfigurationError
+            When the embedder's dimension differs from the store's vector index (a
+            model of another dimension needs a new store).
+        """
+        validate_namespace(namespace)
+        if batch_size < 1:
+            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        self.open()
+        self._reader.flush()
+        mine = self.embedder_record
+        store_dim = getattr(self.store, "dim", mine.dim)
+        if store_dim != mine.dim:
+            raise EmbedderMismatchError(
+                f"the store's vector index has {store_dim} dimensions and {mine} has"
+                f" {mine.dim}: re-embedding cannot change a store's dimension; write the"
+                " memories into a store created for this model",
+                namespaces=(namespace,),
+            )
+        started = time.perf_counter()
+        with self._namespace_lock(namespace):
+            before = self.store.embedder_records().get(namespace)
+            total = self.store.count_memories(namespace)
+            done = 0
+            after_id: str | None = None
+            while True:
+                memories, _attempts = self._retrying(
+                    namespace, partial(self._reembed_page, namespace, after_id, batch_size)
+                )
+                if not memories:
+                    break
+                after_id = memories[-1].id
+                done += len(memories)
+                if progress is not None:
+                    progress(done, max(total, done))
+            self.store.set_embedder_record(namespace, mine)
+            with self._lock:
+                if self._records is not None:
+                    self._records[namespace] = mine
+            self._invalidate(namespace)
+        return ReembedReport(
+            namespace=namespace,
+            memories=done,
+            before=None if before is None else str(before),
+            after=str(mine),
+            seconds=time.perf_counter() - started,
+        )
+
+    def _reembed_page(self, namespace: str, after_id: str | None, limit: int) -> list[Memory]:
+        """Re-embed and write (compare-and-set) the next page of ``namespace``; returns it."""
+        memories = self.store.scan_memories(namespace, after_id, limit)
+        if memories:
+            vectors = self.embedder.embed([m.content for m in memories])
+            updated = [
+                m.model_copy(update={"embedding": tuple(map(float, v))})
+                for m, v in zip(memories, vectors, strict=True)
+            ]
+            batch = WriteBatch(memories=updated, expected_versions=versions_read(memories))
+            self.store.write(namespace, batch)
+        return memories
+
+
+def _content(candidate: MemoryCandidate | Mapping[str, Any]) -> str | None:
+    """A candidate's text if it has one (prefetching skips anything else; validation
+    happens in ``remember``)."""
+    content = (
+        candidate.content if isinstance(candidate, MemoryCandidate) else candidate.get("content")
+    )
+    return content if isinstance(content, str) and content else None
