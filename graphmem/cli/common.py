@@ -30,6 +30,8 @@ __all__ = [
     "err",
     "open_memory",
     "progress_bar",
+    "require_namespace",
+    "warn_embedded_size",
 ]
 
 console = Console(width=None if sys.stdout.isatty() else 160)
@@ -112,3 +114,26 @@ def open_memory(store: StoreChoice | None, data_dir: Path | None, **overrides: A
     from graphmem.memory import GraphMem
 
     return GraphMem(settings)
+
+
+def require_namespace(memory: GraphMem, namespace: str) -> None:
+    """Exit 1 with the existing namespaces when ``namespace`` holds nothing (a typo, or a
+    forgotten ``-n``): an empty answer would look like "nothing remembered"."""
+    known = memory.namespaces()
+    if namespace in known:
+        return
+    listed = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none"
+    err.print(
+        f"[bold red]error:[/] namespace {namespace!r} does not exist in this store"
+        f" (namespaces: {listed}); choose one with -n NAME"
+    )
+    raise typer.Exit(1)
+
+
+def warn_embedded_size(size: int, warn_size: int) -> None:
+    """Warn on stderr that ``size`` memories is past the embedded store's comfortable size."""
+    err.print(
+        f"[yellow]warning:[/] {size} memories is past the embedded store's comfortable size"
+        f" ({warn_size}, GRAPHMEM_EMBEDDED_WARN_SIZE): after each write its first recall"
+        ' rebuilds the in-memory indexes. Use Neo4j (GRAPHMEM_NEO4J_URI; README "Performance").'
+    )

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from graphmem.cli import main as cli
+from graphmem.cli import common
 from graphmem.cli.common import DataDir, JsonOut, Namespace, StoreOpt, console
 from graphmem.models import Memory
 from graphmem.settings import MemoryTypeName
@@ -84,8 +84,8 @@ def list_command(
         superseded=True if superseded else (False if current else None),
         types=tuple(chosen),
     )
-    with cli.open_memory(store, data_dir) as memory:
-        cli.require_namespace(memory, namespace)
+    with common.open_memory(store, data_dir) as memory:
+        common.require_namespace(memory, namespace)
         found = memory.list_memories(
             namespace, where=where, entity=entity, after_id=after, limit=limit
         )

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMem, InvalidInputError, Settings
-from graphmem.cli import guards_cmds
+from graphmem.cli import common, guards_cmds
 from graphmem.cli import main as cli
 from graphmem.store.base import MemoryStore, WriteBatch
 from tests.contract.builders import DIM, T0, make_entity, make_memory
@@ -34,7 +34,7 @@ def run(
             Settings(), store=store_factory(), embedder=HashEmbedder(), clock=lambda: NOW
         )
 
-    for module in (cli, guards_cmds):  # each command module's facade
+    for module in (common, guards_cmds):  # each command module's facade
         monkeypatch.setattr(module, "open_memory", open_memory)
     runner = CliRunner()
 

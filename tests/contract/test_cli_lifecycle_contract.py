@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMem, InvalidInputError, Settings
+from graphmem.cli import common
 from graphmem.cli import main as cli
 from graphmem.store.base import MemoryStore, WriteBatch
 from tests.contract.builders import T0, cosine, make_entity, make_memory
@@ -36,7 +37,7 @@ def run(
     def clock() -> Any:
         return NOW
 
-    monkeypatch.setattr(cli, "open_memory", open_memory)
+    monkeypatch.setattr(common, "open_memory", open_memory)
     runner = CliRunner()
 
     def invoke(*args: str) -> tuple[int, str]:

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMem, InvalidInputError, Settings
+from graphmem.cli import common
 from graphmem.cli import main as cli
 from graphmem.store.base import LifecycleUpdate, MemoryFilter, MemoryStore, WriteBatch
 from graphmem.text import entity_id
@@ -35,7 +36,7 @@ def run(store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch) -> Run:
     def clock() -> Any:
         return NOW
 
-    monkeypatch.setattr(cli, "open_memory", open_memory)
+    monkeypatch.setattr(common, "open_memory", open_memory)
     runner = CliRunner()
 
     def invoke(*args: str, input: str | None = None) -> tuple[int, str]:
@@ -286,7 +287,7 @@ def test_doctor_on_an_unhealthy_neo4j_exits_1(
     }
     for name, make in stores.items():
         monkeypatch.setattr(
-            cli,
+            common,
             "open_memory",
             lambda *_a, make=make, **_k: GraphMem(
                 Settings(embedding_dim=8), store=make(), embedder=HashEmbedder(8)

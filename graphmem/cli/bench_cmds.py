@@ -1,0 +1,115 @@
+"""The speed benchmarks: ``bench latency`` and ``bench ingest`` (BENCHMARKS.md §2;
+registered by :mod:`graphmem.cli.main`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+
+from graphmem.cli import common
+from graphmem.cli.common import (
+    DataDir,
+    StoreOpt,
+    console,
+    progress_bar,
+    warn_embedded_size,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def bench_latency_command(
+    n: Annotated[
+        int, typer.Option("--n", min=1, help="Memories in the benchmark namespace.")
+    ] = 1000,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Passes over the query set.")] = 5,
+    rebuild: Annotated[
+        bool, typer.Option(help="Rebuild the namespace even if it has N memories.")
+    ] = False,
+    peer: Annotated[
+        bool,
+        typer.Option(
+            "--peer",
+            help="Neo4j only: also time neo4j-graphrag's HybridRetriever on the same memories"
+            " (pip install 'graphmem\\[peer]'; skipped when it is not installed).",
+        ),
+    ] = False,
+    json_out: Annotated[
+        Path | None, typer.Option("--json-out", help="Write the result as JSON to this file.")
+    ] = None,
+) -> None:
+    """Recall latency p50/p95/p99 and per-stage breakdown at N synthetic memories.
+
+    Memories are generated from templates with random unit embeddings (built
+    through the store's bulk path); queries use the real model. BENCHMARKS.md §2.
+    """
+    from graphmem.perf import bench_latency, bench_peer
+
+    with common.open_memory(store, data_dir) as memory, progress_bar() as progress:
+        warn_size = memory.settings.embedded_warn_size
+        task = progress.add_task(f"building {n} memories", total=n)
+        result = bench_latency(
+            memory,
+            n,
+            repeats=repeats,
+            rebuild=rebuild,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+        if peer:
+            result["peer"] = bench_peer(memory, n, repeats=repeats)
+    _print_perf(result, json_out)
+    if result["past_embedded_warn_size"]:
+        warn_embedded_size(n, warn_size)
+
+
+def bench_ingest_command(
+    path: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="A LoCoMo-format JSON file.")
+    ],
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Use only the first N turns.")] = None,
+    batch: Annotated[
+        int, typer.Option(min=1, help="Candidates per remember() call (write batch).")
+    ] = 256,
+    json_out: Annotated[
+        Path | None, typer.Option("--json-out", help="Write the result as JSON to this file.")
+    ] = None,
+) -> None:
+    """Ingest throughput of LoCoMo turns as a ratio to raw model.encode on the same texts."""
+    from graphmem.locomo import load_locomo, turn_candidates
+    from graphmem.perf import bench_ingest
+
+    candidates = [c for conv in load_locomo(path) for c in turn_candidates(conv)][:limit]
+    texts = [str(c["content"]) for c in candidates]
+    with common.open_memory(store, data_dir) as memory, progress_bar() as progress:
+        task = progress.add_task("ingesting", total=len(candidates))
+        result = bench_ingest(
+            memory,
+            (texts, candidates),
+            batch_size=batch,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    _print_perf(result, json_out)
+
+
+def _print_perf(result: dict[str, Any], json_out: Path | None) -> None:
+    table = Table(title="graphmem benchmark")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key, value in result.items():
+        if isinstance(value, dict):
+            for sub, item in value.items():
+                table.add_row(f"{key}.{sub}", str(item))
+        else:
+            table.add_row(key, str(value))
+    console.print(table)
+    if json_out is not None:
+        json_out.write_text(json.dumps(result, indent=2), encoding="utf-8")

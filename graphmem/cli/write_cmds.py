@@ -1,0 +1,252 @@
+"""The write commands: ``ingest``, ``confirm``, ``correct``, ``forget``,
+``delete-namespace`` (registered by :mod:`graphmem.cli.main`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from graphmem.cli import common
+from graphmem.cli.common import (
+    DataDir,
+    ExtractorOpt,
+    JsonOut,
+    Namespace,
+    StoreOpt,
+    console,
+    progress_bar,
+    require_namespace,
+    warn_embedded_size,
+)
+from graphmem.errors import InvalidInputError, InvalidMemoryError
+
+if TYPE_CHECKING:
+    from graphmem.models import MemoryCandidate, WriteReport
+
+
+def read_jsonl(path: Path | str) -> list[MemoryCandidate]:
+    """Parse a JSONL file of memory candidates (``-``: standard input); any bad line
+    aborts with its line number.
+
+    Raises
+    ------
+    InvalidMemoryError
+        ``field`` is ``line N`` or ``line N: <field>``.
+    InvalidInputError
+        When the file cannot be read (``field="path"``).
+    """
+    if str(path) == "-":
+        return _parse_jsonl(sys.stdin)
+    file = Path(path)
+    if not file.is_file():
+        raise InvalidInputError(f"no such file: {str(file)!r}", field="path")
+    with file.open(encoding="utf-8") as handle:
+        return _parse_jsonl(handle)
+
+
+def _parse_jsonl(handle: Iterable[str]) -> list[MemoryCandidate]:
+    from pydantic import ValidationError
+
+    from graphmem.models import MemoryCandidate
+
+    candidates: list[MemoryCandidate] = []
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidMemoryError(f"not valid JSON ({exc.msg})", field=f"line {number}") from exc
+        if not isinstance(raw, dict):
+            raise InvalidMemoryError("each line must be a JSON object", field=f"line {number}")
+        try:
+            candidates.append(MemoryCandidate.model_validate(raw))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(
+                str(p) for p in first["loc"] if isinstance(p, int) or str(p).isidentifier()
+            )
+            raise InvalidMemoryError(first["msg"], field=f"line {number}: {where}") from exc
+    return candidates
+
+
+def ingest(
+    path: Annotated[
+        str,
+        typer.Argument(
+            help="JSONL file: one memory candidate per line; '-' reads standard input.",
+            show_default=False,
+        ),
+    ],
+    namespace: Namespace = "default",
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="Candidates per atomic write.")] = 256,
+    as_json: JsonOut = False,
+    extractor: ExtractorOpt = None,
+) -> None:
+    """Remember every candidate in a JSONL file (see README "Input format").
+
+    The whole file is validated first: a bad line aborts with its line number
+    and nothing is written. The summary counts what became of each line: new
+    (a new current memory), merged (a new observation of a stored one),
+    superseded (stored, but an older memory it conflicts with stays current) and
+    rejected; they add up to the lines. "replaced" counts the older memories that
+    new lines superseded (SPEC §9.9).
+    """
+    candidates = read_jsonl(path)
+    totals = {
+        "candidates": len(candidates),
+        "created": 0,
+        "merged": 0,
+        "superseded": 0,
+        "rejected": 0,
+        "replaced": 0,
+    }
+    chosen = {"extractor": extractor.value} if extractor is not None else {}
+    with common.open_memory(store, data_dir, **chosen) as memory, progress_bar() as progress:
+        task = progress.add_task("remembering", total=len(candidates))
+
+        def count(report: WriteReport, done: int) -> None:
+            for outcome in report.outcomes:
+                totals[outcome] += 1
+            ids = {i for i in report.memory_ids if i is not None}
+            totals["replaced"] += len([i for i in report.superseded if i not in ids])
+            progress.update(task, completed=done)
+
+        memory.remember_many(namespace, candidates, batch_size=batch_size, on_batch=count)
+        size = memory.stats(namespace).get("memories", 0)
+        warn_size = memory.settings.embedded_warn_size
+        large = memory.store.name == "embedded" and size > warn_size
+    if large:
+        warn_embedded_size(size, warn_size)
+    if as_json:
+        console.print_json(json.dumps({"namespace": namespace, **totals}))
+    else:
+        console.print(
+            f"[green]ingested[/] {totals['candidates']} candidates into namespace"
+            f" [bold]{namespace}[/]: {totals['created']} new, {totals['merged']} merged,"
+            f" {totals['superseded']} superseded, {totals['rejected']} rejected"
+            f" ({totals['replaced']} older memories replaced)"
+        )
+
+
+def confirm(
+    memory_id: Annotated[
+        str, typer.Argument(help="Memory id to confirm, or a unique start of one.")
+    ],
+    namespace: Namespace = "default",
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Record an explicit user confirmation (source ≥ confirmed, n + 1, cap 0.99)."""
+    with common.open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)
+        memory_id = memory.resolve_id(namespace, memory_id)
+        before = memory.get(namespace, memory_id)
+        after = memory.confirm(namespace, memory_id)
+    if as_json:
+        console.print_json(
+            json.dumps(
+                {
+                    "id": memory_id,
+                    "confidence_before": before.confidence,
+                    "confidence": after.confidence,
+                    "n_before": before.n,
+                    "n": after.n,
+                }
+            )
+        )
+        return
+    console.print(
+        f"confirmed {memory_id}: confidence {before.confidence:.4f} → {after.confidence:.4f}, n {before.n} → {after.n}"
+    )
+
+
+def correct(
+    memory_id: Annotated[
+        str, typer.Argument(help="Memory id to correct, or a unique start of one.")
+    ],
+    content: Annotated[str, typer.Argument(help="The corrected content.")],
+    namespace: Namespace = "default",
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Supersede a memory with corrected content (the old one stays for audit).
+
+    One atomic write, checked first: content identical to the memory's is refused
+    and nothing changes.
+    """
+    with common.open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)
+        memory_id = memory.resolve_id(namespace, memory_id)
+        old, new = memory.correct(namespace, memory_id, content)
+    if as_json:
+        console.print_json(json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content}))
+        return
+    console.print(f"{old.id} superseded by [bold]{new.id}[/]: {new.content}")
+
+
+def forget(
+    session: Annotated[str, typer.Option("--session", "-s", help="Session id to forget.")],
+    namespace: Namespace = "default",
+    dry_run: Annotated[bool, typer.Option(help="Only list what would change.")] = False,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Forget a session: delete memories only it supports, recompute the rest."""
+    with common.open_memory(store, data_dir) as memory:
+        outcome = memory.forget_session(namespace, session, dry_run=dry_run)
+    if as_json:
+        console.print_json(json.dumps(outcome))
+        return
+    verb = "would" if dry_run else "did"
+    console.print(
+        f"{verb} delete {len(outcome['deleted'])} memories and recompute {len(outcome['updated'])} "
+        f"from session [bold]{session}[/]"
+    )
+    for kind in ("deleted", "updated"):
+        for ident in outcome[kind]:
+            console.print(f"  {kind:8} {ident}")
+
+
+def delete_namespace(
+    namespace: Annotated[
+        str, typer.Option("--namespace", "-n", help="Namespace to delete (no default).")
+    ],
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Really delete; without it, only count.")
+    ] = False,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Delete a whole namespace: its memories, entities, relations, sessions and links.
+
+    Without --yes it only shows what would be deleted and exits with code 1.
+    """
+    with common.open_memory(store, data_dir) as memory:
+        counts = memory.stats(namespace)
+        deleted = memory.delete_namespace(namespace) if yes else 0
+    if as_json:
+        console.print_json(
+            json.dumps({"namespace": namespace, "deleted": yes, "memories": deleted, **counts})
+        )
+    elif yes:
+        console.print(f"deleted namespace [bold]{namespace}[/]: {deleted} memories")
+    else:
+        console.print(
+            f"would delete namespace [bold]{namespace}[/]: {counts['memories']} memories,"
+            f" {counts['entities']} entities, {counts['relations']} relations,"
+            f" {counts['sessions']} sessions; re-run with --yes to delete"
+        )
+    if not yes:
+        raise typer.Exit(1)
