@@ -44,7 +44,8 @@ from graphmem.memory import GraphMem
 from graphmem.models import Entity, Memory, Mention, Observation, Relation
 from graphmem.store.base import WriteBatch
 from graphmem.text import content_hash, entity_id, memory_id, relation_id, surface_hash
-from graphmem.write.pipeline import CO_OCCURS, compute_confidence
+from graphmem.write.relations import CO_OCCURS
+from graphmem.write.scores import compute_confidence
 
 Progress = Callable[[int], None]
 

@@ -14,7 +14,7 @@ from graphmem.models import Memory, Observation
 from graphmem.scoring import confirmed
 from graphmem.settings import Settings
 from graphmem.store.base import WriteBatch
-from graphmem.write.pipeline import compute_confidence
+from graphmem.write.scores import compute_confidence
 
 CONFIRMATION_SESSION = "confirmation"
 CORRECTION_SESSION = "correction"

@@ -61,7 +61,7 @@ def test_naive_reference_is_rejected() -> None:
 
 
 def test_memory_event_time_from_its_own_words() -> None:
-    from graphmem.write.pipeline import derived_event_time
+    from graphmem.write.scores import derived_event_time
 
     said = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     assert derived_event_time("I went to a support group yesterday", said) == d(

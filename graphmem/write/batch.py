@@ -1,0 +1,71 @@
+"""What one call of the write pipeline carries between its steps (SPEC §2).
+
+:class:`Prepared` is a candidate with its persist-time scores, :class:`BatchState`
+what the call will write, :class:`Match` what dedup found for a candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graphmem.models import (
+    Entity,
+    Memory,
+    MemoryCandidate,
+    Observation,
+    Relation,
+    RelationInput,
+)
+from graphmem.settings import MemoryTypeName
+from graphmem.store.base import Vector
+from graphmem.write.compat import Compatibility
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A candidate with its persist-time scores, before dedup (SPEC §2 steps 1–6):
+    ``s`` source strength, ``e`` extractor confidence, ``t`` type prior, ``n``
+    independent observations, all in [0, 1] except ``n``; ``position`` is its index
+    among the candidates that were not rejected (the row of its vector)."""
+
+    index: int
+    candidate: MemoryCandidate
+    position: int
+    memory_type: MemoryTypeName
+    type_uncertain: bool
+    s: float
+    e: float
+    t: float
+    n: int
+    confidence: float
+    hash: str
+    observation: Observation
+
+
+@dataclass(slots=True)
+class BatchState:
+    """What this call will write, keyed by memory id (``read``: the stored memories it
+    merges into, as read, so that those a retried batch leaves unchanged are not
+    written again)."""
+
+    memories: dict[str, Memory] = field(default_factory=dict)
+    read: dict[str, Memory] = field(default_factory=dict)
+    by_hash: dict[str, str] = field(default_factory=dict)
+    new_ids: list[str] = field(default_factory=list)
+    new_vectors: list[Vector] = field(default_factory=list)
+    entities: dict[str, Entity] = field(default_factory=dict)
+    relations: dict[str, Relation] = field(default_factory=dict)
+    triples: dict[tuple[str, str], list[Memory]] = field(default_factory=dict)
+    # relations the extractor found in a candidate's text, by id(candidate) (SPEC §11)
+    extracted: dict[int, tuple[RelationInput, ...]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Match:
+    """What dedup found for a candidate: the memory to merge into (``target``), whether
+    an ambiguous pair went to the judge, and the near-duplicates it conflicts with
+    (incompatible by SPEC §9.10; resolved by §9.9 when the candidate is created)."""
+
+    target: Memory | None = None
+    ambiguous: int = 0
+    conflicts: list[tuple[Memory, Compatibility]] = field(default_factory=list)

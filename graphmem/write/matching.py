@@ -1,0 +1,217 @@
+"""Dedup and conflicts against the store and the call's own memories (SPEC §2.7,
+§2.11, §9.9–§9.10): which memory a candidate restates, and which it supersedes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graphmem.entities import EntityDictionary
+from graphmem.models import Memory, MemoryCandidate
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore, Vector
+from graphmem.write.batch import BatchState, Match, Prepared
+from graphmem.write.compat import Claim, Compatibility, check, claim_of
+from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
+
+# Nearest stored memories dedup examines per candidate: a superseded one, or one of
+# another type, can be nearer than the duplicate it must find.
+DEDUP_NEIGHBOURS = 4
+
+
+class Matcher:
+    """Finds, for each candidate of a write, the memory it restates (tiers 1–3 of SPEC
+    §2.7) and, for a new memory, the current memories it supersedes or loses to.
+
+    Parameters
+    ----------
+    store : MemoryStore
+        Read only (vector search, hashes, subject/predicate lookups).
+    settings : Settings
+        The dedup thresholds and ``update_margin``.
+    judge : DedupJudge
+        Tier-3 decision for ambiguous pairs.
+    """
+
+    def __init__(self, store: MemoryStore, settings: Settings, judge: DedupJudge) -> None:
+        self._store = store
+        self._settings = settings
+        self._judge = judge
+
+    def nearest_existing(self, namespace: str, vectors: Vector) -> list[list[tuple[Memory, float]]]:
+        """Tier 2 against the store: for each row, the current memories among its
+        ``DEDUP_NEIGHBOURS`` nearest whose cosine reaches the escalate threshold (one
+        batched vector query, one batched fetch).
+
+        Every tier is searched, unretrievable memories too: the cold tier only keeps a
+        memory out of *recall*; a restatement of it is still the same claim.
+        """
+        hits = self._store.vector_search(
+            namespace, vectors, DEDUP_NEIGHBOURS, include_history=True, include_cold=True
+        )
+        escalate = self._settings.dedup_escalate
+        wanted = list(
+            dict.fromkeys(h.memory_id for row in hits for h in row if h.score >= escalate)
+        )
+        found = {
+            m.id: m
+            for m in self._store.get_memories(namespace, wanted, with_embeddings=True)
+            if m.is_current
+        }
+        return [
+            [
+                (found[h.memory_id], h.score)
+                for h in row
+                if h.score >= escalate and h.memory_id in found
+            ]
+            for row in hits
+        ]
+
+    def find_duplicate(
+        self,
+        namespace: str,
+        item: Prepared,
+        vector: Vector,
+        state: BatchState,
+        existing_by_hash: dict[str, Memory],
+        nearest: list[list[tuple[Memory, float]]],
+        known: EntityDictionary,
+        excluded: str | None,
+    ) -> Match:
+        """Tier 1 (hash), the same triple, then tier 2 (cosine) and tier 3 (judge) —
+        SPEC §2.7 — where every merge needs a compatible claim (§9.10).
+
+        A candidate whose subject, predicate and object agree with a current memory of
+        its type, and whose claim is compatible with it, is a restatement of that
+        memory and merges into it (corroboration) whatever the cosine. A near-duplicate
+        (tier 2 duplicate, or tier 3 "same") that is incompatible is not merged: it is
+        returned in ``conflicts`` (a claim about another subject is just distinct).
+        ``excluded`` (the memory a correction replaces) is never merged into.
+        """
+        if item.hash in state.by_hash:
+            hit = state.memories[state.by_hash[item.hash]]
+            if hit.id != excluded:
+                return Match(hit)
+        if item.hash in existing_by_hash:
+            hit = existing_by_hash[item.hash]
+            if hit.id != excluded:
+                return Match(state.memories.get(hit.id, hit))
+        claim = self._claim(item.candidate)
+        c = item.candidate
+        if c.subject and c.predicate and c.object:
+            for rival in self.triple_rivals(namespace, c.subject, c.predicate, state):
+                if (
+                    rival.id != excluded
+                    and rival.is_current
+                    and rival.type == item.memory_type
+                    and rival.object
+                    and check(claim, claim_of(rival, known))
+                ):
+                    return Match(rival)
+        options = [(state.memories.get(m.id, m), score) for m, score in nearest[item.position]]
+        if state.new_vectors:
+            sims = np.stack(state.new_vectors) @ vector
+            best = int(np.argmax(sims))
+            options.append((state.memories[state.new_ids[best]], float(sims[best])))
+        options = [
+            (m, s)
+            for m, s in options
+            if m.type == item.memory_type and m.is_current and m.id != excluded
+        ]
+        found = Match()
+        for memory, score in sorted(options, key=lambda pair: (-pair[1], pair[0].id)):
+            verdict = classify_similarity(
+                score,
+                duplicate=self._settings.dedup_duplicate,
+                escalate=self._settings.dedup_escalate,
+            )
+            if verdict is Verdict.DISTINCT:
+                break
+            if verdict is Verdict.AMBIGUOUS:
+                found.ambiguous = 1
+                if not self._judge.same(item.candidate, memory, score):
+                    continue
+            compatibility = check(claim, claim_of(memory, known))
+            if compatibility:
+                found.target = memory
+                return found
+            if compatibility.reason is not None and compatibility.reason.is_conflict:
+                found.conflicts.append((memory, compatibility))
+        return found
+
+    @staticmethod
+    def _claim(candidate: MemoryCandidate) -> Claim:
+        names = [e.name for e in candidate.entities]
+        names.extend(n for rel in candidate.relations for n in (rel.source, rel.target))
+        return Claim.of(candidate, dict.fromkeys(names))
+
+    def triple_rivals(
+        self, namespace: str, subject: str, predicate: str, state: BatchState
+    ) -> list[Memory]:
+        """Current memories with this subject and predicate: stored (read once per
+        call) and written earlier in this call, as this call last left them."""
+        key = (subject, predicate)
+        if key not in state.triples:
+            state.triples[key] = self._store.find_by_subject_predicate(
+                namespace, subject, predicate
+            )
+        rivals = {m.id: state.memories.get(m.id, m) for m in state.triples[key]}
+        for other in state.memories.values():
+            if (other.subject, other.predicate) == key:
+                rivals[other.id] = other
+        return sorted(rivals.values(), key=lambda m: m.id)
+
+    def resolve_conflicts(
+        self,
+        namespace: str,
+        memory: Memory,
+        state: BatchState,
+        near: list[tuple[Memory, Compatibility]],
+        known: EntityDictionary,
+        *,
+        correction: Memory | None,
+    ) -> tuple[Memory, list[str]]:
+        """SPEC §2.11 as amended by §9.9–§9.10: a new memory conflicts with the current
+        memories of its subject and predicate that state another claim, and with the
+        incompatible near-duplicates dedup found (``near``). Each conflict keeps the
+        later observation current unless the older memory's confidence exceeds the
+        newer one's by more than ``update_margin``; a correction always wins. The loser
+        gets ``superseded_by`` / ``valid_until`` and is kept for audit.
+
+        Returns the new memory (superseded when it lost) and the ids superseded.
+        """
+        rivals: dict[str, Memory] = {}
+        if memory.subject and memory.predicate:
+            claim = Claim.of(memory)
+            for rival in self.triple_rivals(namespace, memory.subject, memory.predicate, state):
+                if rival.id == memory.id or rival.content_hash == memory.content_hash:
+                    continue
+                both_objects = memory.object and rival.object
+                if both_objects and check(claim, claim_of(rival, known)):
+                    continue  # the same claim in other words (another type): not a conflict
+                rivals[rival.id] = rival
+        for rival, _why in near:
+            rivals.setdefault(rival.id, rival)
+        losers: list[str] = []
+        margin = self._settings.update_margin
+        for ident in sorted(rivals):
+            rival = state.memories.get(ident, rivals[ident])
+            if not rival.is_current or ident == (correction.id if correction else None):
+                continue
+            when = max(memory.last_observed_at, rival.last_observed_at)
+            wins = correction is not None or update_wins(
+                memory.confidence,
+                memory.last_observed_at,
+                rival.confidence,
+                rival.last_observed_at,
+                margin=margin,
+            )
+            if wins:
+                state.memories[rival.id] = rival.model_copy(
+                    update={"superseded_by": memory.id, "valid_until": when}
+                )
+                losers.append(rival.id)
+            else:
+                memory = memory.model_copy(update={"superseded_by": rival.id, "valid_until": when})
+                losers.append(memory.id)
+                break
+        return memory, losers
