@@ -194,10 +194,9 @@ def configuration(memory: GraphMem) -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "load_avg_1m": round(os.getloadavg()[0], 2),
     }
-    server_info = getattr(memory.store, "server_info", None)
-    if server_info is not None:
-        info = server_info()
-        config["neo4j_version"] = f"{info.get('version')} {info.get('edition')}"
+    if memory.store.name == "neo4j":
+        info = memory.store.server_info()
+        config["neo4j_version"] = f"{info.version} {info.edition}"
     return config
 
 

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from rich.console import Console
 
 from graphmem.errors import GraphMemError
 from graphmem.memory import GraphMem
 
 
-def index_state(entry: object) -> str:
-    """The state of one index as ``Neo4jStore.index_states`` reports it (a mapping
-    with a ``state`` key, e.g. ``"ONLINE"``), or the entry itself when it is a string."""
-    if isinstance(entry, Mapping):
-        return str(entry.get("state", "UNKNOWN"))
-    return str(entry)
-
-
 def run_doctor(console: Console, memory: GraphMem) -> bool:
     """Open the store and print its state; ``True`` when everything is usable: the store
-    opens and every index is ONLINE."""
+    opens and its :meth:`~graphmem.store.base.StoreLifecycle.health` finds no problem
+    (every index ONLINE)."""
     console.print(f"store: [bold]{memory.store.name}[/]")
     try:
         memory.open()
@@ -29,17 +20,15 @@ def run_doctor(console: Console, memory: GraphMem) -> bool:
         return False
     ok = True
     try:
-        info = getattr(memory.store, "server_info", None)
-        if callable(info):
-            for key, value in info().items():
-                console.print(f"  {key}: {value}")
-        states = getattr(memory.store, "index_states", None)
-        if callable(states):
-            for name, entry in states().items():
-                state = index_state(entry)
-                good = state == "ONLINE"
-                ok &= good
-                console.print(f"  index {name}: {'[green]' if good else '[red]'}{state}[/]")
+        for key, value in memory.store.server_info().items():
+            console.print(f"  {key}: {value}")
+        health = memory.store.health()
+        for index in health.indexes:
+            colour = "[green]" if index.online else "[red]"
+            console.print(f"  index {index.name}: {colour}{index.state}[/] ({index.detail})")
+        for problem in health.problems:
+            console.print(f"  [red]✗[/] {problem}")
+        ok = health.ok
         for namespace in memory.namespaces()[:20]:
             console.print(f"  namespace {namespace}: {memory.stats(namespace)}")
             # concept drift (SPEC §10): reported, never acted on, not a failure

@@ -1,8 +1,7 @@
-"""The maintenance side of the embedded store: paging, lifecycle flags, associations.
+"""The maintenance role of the embedded store: paging, lifecycle flags, associations,
+the embedder record (:class:`~graphmem.store.base.StoreMaintenance`).
 
-:class:`EmbeddedMaintenance` sits between :class:`~graphmem.store._embedded_reads.EmbeddedReads`
-and :class:`~graphmem.store.embedded.EmbeddedStore`; the consolidation pass
-(:mod:`graphmem.write.consolidation`) is its only caller. Association links live in
+Association links live in
 the ``associations`` table, one row per unordered pair (``source_id < target_id``);
 deleting a memory deletes its links (``_embedded_sql.DELETE_MEMORY``).
 """
@@ -10,22 +9,20 @@ deleting a memory deletes its links (``_embedded_sql.DELETE_MEMORY``).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 from graphmem.models import Memory
 from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_reads import EmbeddedReads
-from graphmem.store.base import (
+from graphmem.store._embedded_db import EmbeddedDb
+from graphmem.store.checks import check_k
+from graphmem.store.records import (
     Association,
     EmbedderRecord,
     LifecycleUpdate,
     MemoryFilter,
     canonical_links,
 )
-from graphmem.store.checks import check_k
 
 # Flags are set in the columns the indexes filter on and in the JSON body, and only
 # while the memory's access count and version are the ones the caller saw
@@ -50,20 +47,16 @@ _UPDATE_ASSOCIATION = (
 )
 
 
-class EmbeddedMaintenance(EmbeddedReads):
-    """Maintenance calls of :class:`graphmem.store.embedded.EmbeddedStore` (SPEC §4)."""
+class EmbeddedMaintenance:
+    """:class:`~graphmem.store.base.StoreMaintenance` on the embedded store's SQLite file."""
 
-    def _transaction(self, query: str) -> AbstractContextManager[sqlite3.Connection]:
-        raise NotImplementedError  # provided by EmbeddedStore
+    def __init__(self, db: EmbeddedDb) -> None:
+        self._db = db
 
     def embedder_records(self) -> dict[str, EmbedderRecord]:
-        """Namespace -> recorded embedder (rows ``embedder:<namespace>`` of ``meta``)."""
-        with self._errors("embedder_records"):
-            rows = (
-                self._reader()
-                .execute("SELECT key, value FROM meta WHERE key LIKE 'embedder:%'")
-                .fetchall()
-            )
+        rows = self._db.fetch(
+            "embedder_records", "SELECT key, value FROM meta WHERE key LIKE 'embedder:%'"
+        )
         records: dict[str, EmbedderRecord] = {}
         for key, value in rows:
             body = json.loads(value)
@@ -73,9 +66,8 @@ class EmbeddedMaintenance(EmbeddedReads):
         return records
 
     def set_embedder_record(self, namespace: str, record: EmbedderRecord | None) -> None:
-        """Record (replace) or, with None, remove ``namespace``'s embedder."""
         key = f"embedder:{namespace}"
-        with self._transaction("set_embedder_record") as conn:
+        with self._db.transaction("set_embedder_record") as conn:
             if record is None:
                 conn.execute("DELETE FROM meta WHERE key = ?", (key,))
             else:
@@ -85,24 +77,13 @@ class EmbeddedMaintenance(EmbeddedReads):
     def scan_memories(
         self, namespace: str, after_id: str | None, limit: int, *, with_embeddings: bool = False
     ) -> list[Memory]:
-        """Up to ``limit`` memories with ``id > after_id`` (all when ``None``), by id.
-
-        Raises
-        ------
-        InvalidInputError
-            If ``limit < 1``.
-        """
         check_k(limit, field="limit")
-        with self._errors("scan_memories"):
-            rows = (
-                self._reader()
-                .execute(
-                    f"SELECT {sql.MEMORY_COLUMNS} FROM memories"
-                    " WHERE namespace = ? AND id > ? ORDER BY id LIMIT ?",
-                    (namespace, after_id or "", limit),
-                )
-                .fetchall()
-            )
+        rows = self._db.fetch(
+            "scan_memories",
+            f"SELECT {sql.MEMORY_COLUMNS} FROM memories"
+            " WHERE namespace = ? AND id > ? ORDER BY id LIMIT ?",
+            (namespace, after_id or "", limit),
+        )
         return [
             sql.memory_from_row(body, blob, with_embedding=with_embeddings) for body, blob in rows
         ]
@@ -110,13 +91,6 @@ class EmbeddedMaintenance(EmbeddedReads):
     def list_memories(
         self, namespace: str, where: MemoryFilter, after_id: str | None, limit: int
     ) -> list[Memory]:
-        """Up to ``limit`` memories passing ``where`` with ``id > after_id``, by id.
-
-        Raises
-        ------
-        InvalidInputError
-            If ``limit < 1``.
-        """
         check_k(limit, field="limit")
         clauses = ["namespace = ?", "id > ?"]
         params: list[Any] = [namespace, after_id or ""]
@@ -143,16 +117,11 @@ class EmbeddedMaintenance(EmbeddedReads):
             f"SELECT {sql.MEMORY_COLUMNS} FROM memories WHERE {' AND '.join(clauses)}"
             " ORDER BY id LIMIT ?"
         )
-        with self._errors("list_memories"):
-            rows = self._reader().execute(statement, (*params, limit)).fetchall()
+        rows = self._db.fetch("list_memories", statement, (*params, limit))
         return [sql.memory_from_row(body, blob, with_embedding=False) for body, blob in rows]
 
     def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
-        """Set ``retrievable`` and ``tier`` in one transaction; see the protocol.
-
-        Returns the number of memories whose flags changed. Bumps the
-        namespace's version (the read indexes filter on both flags) when any did.
-        """
+        # bumps the namespace's version (the read indexes filter on both flags) when any changed
         if not updates:
             return 0
         rows = [
@@ -170,35 +139,27 @@ class EmbeddedMaintenance(EmbeddedReads):
             )
             for u in updates
         ]
-        with self._transaction("set_lifecycle") as conn:
+        with self._db.transaction("set_lifecycle") as conn:
             changed = conn.executemany(_SET_LIFECYCLE, rows).rowcount
             if changed:
                 conn.execute(sql.BUMP_VERSION, (namespace,))
         return int(changed)
 
     def add_associations(self, namespace: str, links: Sequence[Association]) -> int:
-        """Upsert links in one transaction; returns how many are new (see the protocol).
-
-        Raises
-        ------
-        InvalidInputError
-            For a link of a memory to itself or a similarity outside [-1, 1].
-        """
         rows = [(namespace, x.source_id, x.target_id, x.similarity) for x in canonical_links(links)]
         if not rows:
             return 0
-        with self._transaction("add_associations") as conn:
+        with self._db.transaction("add_associations") as conn:
             created = conn.executemany(_INSERT_ASSOCIATION, rows).rowcount
             conn.executemany(_UPDATE_ASSOCIATION, rows)
         return int(created)
 
     def associations(self, namespace: str, ids: Sequence[str]) -> list[Association]:
-        """Links touching any of ``ids``, by ``(source_id, target_id)``."""
         found: set[Association] = set()
-        with self._errors("associations"):
+        with self._db.errors("associations"):
             for chunk in sql.chunks(ids):
                 marks = sql.placeholders(len(chunk))
-                rows = self._reader().execute(
+                rows = self._db.reader().execute(
                     "SELECT source_id, target_id, similarity FROM associations"
                     f" WHERE namespace = ? AND source_id IN ({marks})"
                     " UNION SELECT source_id, target_id, similarity FROM associations"

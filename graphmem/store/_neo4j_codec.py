@@ -25,25 +25,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timezone
 from typing import Any, Protocol
 
-import numpy as np
-
 from graphmem.errors import InvalidInputError
 from graphmem.models import Entity, Memory, Mention, Observation, Relation
-from graphmem.store.base import (
-    ACCESS_FIELDS,
-    AccessUpdate,
-    WriteBatch,
-    check_versions,
-)
-from graphmem.store.checks import check_access as check_access
-from graphmem.store.checks import check_aware as check_aware
-from graphmem.store.checks import check_batch as check_batch
-from graphmem.store.checks import check_k as check_k
-from graphmem.store.checks import check_vector
+from graphmem.store.checks import check_vector, check_versions
 from graphmem.store.lucene import MAX_QUERY_WORDS as MAX_QUERY_WORDS
 from graphmem.store.lucene import lucene_escape as lucene_escape
 from graphmem.store.lucene import lucene_query as lucene_query
 from graphmem.store.lucene import ns_key as ns_key
+from graphmem.store.records import ACCESS_FIELDS, AccessUpdate, ScoredId, WriteBatch
 
 # Memory fields stored as node properties of the same name.
 MEMORY_PROPERTIES: tuple[str, ...] = (
@@ -94,20 +83,6 @@ def vector(value: Any, dim: int, field: str) -> list[float]:
     """``value`` as a finite float32 vector of length ``dim`` (as Python floats)."""
     values: list[float] = check_vector(value, dim, field).tolist()  # ~20x faster than float(x)
     return values
-
-
-def query_vectors(embeddings: Any, dim: int) -> list[list[float]]:
-    """Rows of an (m, dim) query matrix, each L2-normalised (a zero row stays zero)."""
-    array = np.asarray(embeddings, dtype=np.float32)
-    if array.ndim != 2 or array.shape[1] != dim:
-        raise InvalidInputError(f"expected shape (m, {dim}), got {array.shape}", field="embeddings")
-    rows: list[list[float]] = []
-    for i, row in enumerate(array):
-        values = np.asarray(vector(row, dim, f"embeddings[{i}]"), dtype=np.float32)
-        norm = float(np.linalg.norm(values))
-        unit: list[float] = (values / norm if norm > 0 else values).tolist()
-        rows.append(unit)
-    return rows
 
 
 # -- rows for the write statements ----------------------------------------------
@@ -368,3 +343,20 @@ def relation_from_record(record: Mapping[str, Any], namespace: str) -> Relation:
         valid_from=instant(record["valid_from"]),
         valid_until=instant(record["valid_until"]),
     )
+
+
+# -- rows of the read statements ------------------------------------------------
+def collected(rows: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
+    """The list a one-row statement collected under ``key`` (read statements return their
+    results as one collected row: the driver's cost is per row, not per value)."""
+    return list(rows[0][key]) if rows else []
+
+
+def count(rows: Sequence[Mapping[str, Any]]) -> int:
+    """The ``count`` of a one-row counting statement (0 when it returned no row)."""
+    return int(rows[0]["count"]) if rows else 0
+
+
+def scored(rows: Sequence[Mapping[str, Any]]) -> list[ScoredId]:
+    """``(memory_id, score)`` rows as :class:`ScoredId`."""
+    return [ScoredId(row["memory_id"], float(row["score"])) for row in rows]

@@ -1,43 +1,37 @@
-"""The maintenance side of the Neo4j store: paging, lifecycle flags, associations.
-
-:class:`Neo4jMaintenance` sits between :class:`~graphmem.store._neo4j_reads.Neo4jReads`
-and :class:`~graphmem.store.neo4j.Neo4jStore`; every method is one statement of
-``cypher/maintenance/`` in its own (retried) transaction. Association links are
+"""The maintenance role of the Neo4j store (:class:`~graphmem.store.base.StoreMaintenance`):
+paging, lifecycle flags, associations, the embedder record; every method is one statement
+of ``cypher/maintenance/`` in its own (retried) transaction of the store's
+:class:`Neo4jExecutor`. Association links are
 ``(:Memory)-[:ASSOCIATED_WITH {similarity}]->(:Memory)``, one per unordered pair, from
 the lower id to the higher; ``DETACH DELETE`` of a memory removes them. No driver import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from graphmem.models import Memory
 from graphmem.store import _neo4j_codec as codec
-from graphmem.store._neo4j_reads import Neo4jReads
-from graphmem.store.base import (
+from graphmem.store._neo4j_exec import Neo4jExecutor
+from graphmem.store.checks import check_k
+from graphmem.store.records import (
     Association,
     EmbedderRecord,
     LifecycleUpdate,
     MemoryFilter,
     canonical_links,
 )
-from graphmem.store.checks import check_k
 
 
-class Neo4jMaintenance(Neo4jReads):
-    """Maintenance calls of :class:`graphmem.store.neo4j.Neo4jStore` (SPEC §4)."""
+class Neo4jMaintenance:
+    """:class:`~graphmem.store.base.StoreMaintenance` on Neo4j."""
+
+    def __init__(self, executor: Neo4jExecutor) -> None:
+        self._exec = executor
 
     def scan_memories(
         self, namespace: str, after_id: str | None, limit: int, *, with_embeddings: bool = False
     ) -> list[Memory]:
-        """Up to ``limit`` memories with ``id > after_id`` (all when ``None``), by id.
-
-        Raises
-        ------
-        InvalidInputError
-            If ``limit < 1``.
-        """
         check_k(limit, field="limit")
         params = {
             "namespace": namespace,
@@ -45,19 +39,14 @@ class Neo4jMaintenance(Neo4jReads):
             "limit": limit,
             "with_embeddings": with_embeddings,
         }
-        rows = self._run("maintenance/scan_memories", params)
-        return [codec.memory_from_record(row, namespace) for row in _collected(rows, "memories")]
+        rows = self._exec.run("maintenance/scan_memories", params)
+        return [
+            codec.memory_from_record(row, namespace) for row in codec.collected(rows, "memories")
+        ]
 
     def list_memories(
         self, namespace: str, where: MemoryFilter, after_id: str | None, limit: int
     ) -> list[Memory]:
-        """Up to ``limit`` memories passing ``where`` with ``id > after_id``, by id.
-
-        Raises
-        ------
-        InvalidInputError
-            If ``limit < 1``.
-        """
         check_k(limit, field="limit")
         params = {
             "namespace": namespace,
@@ -69,8 +58,10 @@ class Neo4jMaintenance(Neo4jReads):
             "types": list(where.types) or None,
             "entity_ids": list(where.entity_ids) or None,
         }
-        rows = self._run("maintenance/list_memories", params)
-        return [codec.memory_from_record(row, namespace) for row in _collected(rows, "memories")]
+        rows = self._exec.run("maintenance/list_memories", params)
+        return [
+            codec.memory_from_record(row, namespace) for row in codec.collected(rows, "memories")
+        ]
 
     def set_lifecycle(self, namespace: str, updates: Sequence[LifecycleUpdate]) -> int:
         """Set ``retrievable`` and ``tier`` in one transaction; returns how many changed
@@ -88,7 +79,7 @@ class Neo4jMaintenance(Neo4jReads):
             for u in updates
         ]
         params = {"namespace": namespace, "rows": rows}
-        return int(self._run("maintenance/set_lifecycle", params, write=True)[0]["changed"])
+        return int(self._exec.run("maintenance/set_lifecycle", params, write=True)[0]["changed"])
 
     def add_associations(self, namespace: str, links: Sequence[Association]) -> int:
         """``MERGE`` links in one transaction; returns how many are new.
@@ -105,34 +96,31 @@ class Neo4jMaintenance(Neo4jReads):
         if not rows:
             return 0
         params = {"namespace": namespace, "rows": rows}
-        return int(self._run("maintenance/add_associations", params, write=True)[0]["created"])
+        return int(self._exec.run("maintenance/add_associations", params, write=True)[0]["created"])
 
     def embedder_records(self) -> dict[str, EmbedderRecord]:
         """Namespace -> recorded embedder (``(:EmbedderRecord {namespace, model, dim})``)."""
-        rows = self._run("maintenance/embedder_records", {})
+        rows = self._exec.run("maintenance/embedder_records", {})
         return {row["namespace"]: EmbedderRecord(row["model"], int(row["dim"])) for row in rows}
 
     def set_embedder_record(self, namespace: str, record: EmbedderRecord | None) -> None:
         """Record (replace) or, with None, remove ``namespace``'s embedder."""
         if record is None:
-            self._run("maintenance/delete_embedder_record", {"namespace": namespace}, write=True)
+            self._exec.run(
+                "maintenance/delete_embedder_record", {"namespace": namespace}, write=True
+            )
             return
         params = {"namespace": namespace, "model": record.model, "dim": record.dim}
-        self._run("maintenance/set_embedder_record", params, write=True)
+        self._exec.run("maintenance/set_embedder_record", params, write=True)
 
     def associations(self, namespace: str, ids: Sequence[str]) -> list[Association]:
         """Links touching any of ``ids``, by ``(source_id, target_id)``."""
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return []
-        rows = self._run("maintenance/associations", {"namespace": namespace, "ids": distinct})
+        rows = self._exec.run("maintenance/associations", {"namespace": namespace, "ids": distinct})
         links = [
             Association(row["source_id"], row["target_id"], float(row["similarity"]))
-            for row in _collected(rows, "links")
+            for row in codec.collected(rows, "links")
         ]
         return sorted(links, key=lambda link: (link.source_id, link.target_id))
-
-
-def _collected(rows: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
-    """The list a one-row statement collected under ``key``."""
-    return list(rows[0][key]) if rows else []

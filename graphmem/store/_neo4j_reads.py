@@ -1,24 +1,25 @@
-"""The read side of the Neo4j store: lookups and the five retrievers' queries.
-
-:class:`Neo4jReads` is the base class of :class:`graphmem.store.neo4j.Neo4jStore`;
-every method is one or two statements of ``cypher/read/`` run through
-:meth:`_run` (defined by the store, which owns the driver). No driver import here.
+"""The retriever role of the Neo4j store (:class:`~graphmem.store.base.StoreRetrievers`):
+the five retrievers' queries, each one or two statements of ``cypher/read/`` run through
+the store's :class:`Neo4jExecutor`, with the query plans of :mod:`._neo4j_plans`. No
+driver import here.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Hashable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.errors import InvalidInputError
-from graphmem.models import Entity, Memory, Relation
+from graphmem.models import Relation
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store import _neo4j_plans as plans
-from graphmem.store.base import EntityHit, RankFields, ScoredId, TermStats, Vector
+from graphmem.store._neo4j_exec import Neo4jExecutor
+from graphmem.store.checks import check_aware, check_k, unit_rows, unit_vector
+from graphmem.store.records import EntityHit, ScoredId, TermStats
 from graphmem.text import tokenize
+from graphmem.types import Vector
 
 # The HNSW index is asked for at least MIN_FETCH_K and at most MAX_FETCH_K neighbours before
 # the namespace / visibility post-filter (see vector_search; OVERFETCH is text_search's).
@@ -30,30 +31,21 @@ ALL_HITS = 2**31 - 1  # the fulltext "limit" that means every hit
 MAX_HOPS = 3  # relation_subgraph's Cypher pattern is bounded at 3 hops
 
 
-class Neo4jReads:
-    """Lookups and retrievers of :class:`graphmem.store.neo4j.Neo4jStore`."""
+class Neo4jRetrievers:
+    """:class:`~graphmem.store.base.StoreRetrievers` on Neo4j's vector, fulltext and
+    range indexes. ``exact_search_max``: see :class:`~graphmem.store.neo4j.Neo4jStore`."""
 
-    def __init__(self, *, dim: int, exact_search_max: int | None) -> None:
+    def __init__(self, executor: Neo4jExecutor, *, dim: int, exact_search_max: int | None) -> None:
+        self._exec = executor
         self._dim = dim
         self._exact_search_max_setting = exact_search_max
-        # The server's Cypher dialect (graphmem.store._cypher), set by open(): None on 5.26,
-        # "cypher25" on 2026.06+ (in-index filtered vector search).
-        self._dialect: str | None = None
-        self._index_config: dict[str, Any] = {}
-        # The sessions read_fields last fetched in this thread (see memory_sessions).
-        self._local = threading.local()
         self._stats = plans.TTLCache(plans.STATS_TTL_S, plans.STATS_MAX_ENTRIES)
         self._sizes = plans.TTLCache(plans.SIZE_TTL_S, plans.STATS_MAX_ENTRIES)
 
     @property
-    def dim(self) -> int:
-        """Embedding dimension of the store."""
-        return self._dim
-
-    @property
     def _filtered(self) -> bool:
         """The vector index filters inside the graph walk (Neo4j 2026.06+)."""
-        return self._dialect is not None
+        return self._exec.dialect is not None
 
     @property
     def _exact_search_max(self) -> int:
@@ -61,106 +53,6 @@ class Neo4jReads:
             return self._exact_search_max_setting
         return plans.FILTERED_EXACT_MAX if self._filtered else plans.POST_FILTER_EXACT_MAX
 
-    def _run(
-        self, name: str, params: Mapping[str, Any], *, write: bool = False
-    ) -> list[dict[str, Any]]:
-        raise NotImplementedError  # provided by Neo4jStore
-
-    # -- lookups --------------------------------------------------------------
-    def get_memories(
-        self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
-    ) -> list[Memory]:
-        """Memories by id, in the order of ``ids``; missing ids are skipped."""
-        distinct = list(dict.fromkeys(ids))
-        if not distinct:
-            return []
-        params = {"namespace": namespace, "ids": distinct, "with_embeddings": with_embeddings}
-        found = self._memories("read/get_memories", params)
-        by_id = {m.id: m for m in found}
-        return [by_id[i] for i in ids if i in by_id]
-
-    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
-        """:class:`RankFields` by id, in the order of ``ids``; missing ids are skipped
-        (one row of lists: no map or node per memory crosses the wire).
-
-        The same round trip reads each memory's sessions: a :meth:`memory_sessions` call
-        that follows in the same thread, for ids among these and before this thread
-        writes, is answered from them (a recall's session support) without a query."""
-        distinct = list(dict.fromkeys(ids))
-        if not distinct:
-            return []
-        found: dict[str, RankFields] = {}
-        sessions: dict[str, tuple[str, ...]] = {}
-        for row in _collected(
-            self._run("read/rank_fields", {"namespace": namespace, "ids": distinct}), "rows"
-        ):
-            sessions[row[0]] = tuple(sorted(row[9]))
-            observed = codec.instant(row[5])
-            if observed is None:  # every stored memory has one; skip rather than guess
-                continue
-            found[row[0]] = RankFields(
-                memory_id=row[0],
-                type=row[1],
-                type_uncertain=bool(row[2]),
-                confidence=float(row[3]),
-                access_count=int(row[4] or 0),
-                last_observed_at=observed,
-                stability=float(row[6]),
-                current=bool(row[7]),
-                retrievable=bool(row[8]),
-            )
-        self._local.sessions = (namespace, frozenset(distinct), sessions)
-        return [found[i] for i in ids if i in found]
-
-    def _forget_sessions(self) -> None:
-        """Drop this thread's sessions read with rank_fields (called before every write)."""
-        self._local.sessions = None
-
-    def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:
-        """Current memories by content hash, with embeddings (dedup tier 1); the lowest
-        id when several current memories share a hash."""
-        distinct = list(dict.fromkeys(hashes))
-        if not distinct:
-            return {}
-        found: dict[str, Memory] = {}
-        for memory in self._memories(
-            "read/find_by_hashes", {"namespace": namespace, "hashes": distinct}
-        ):
-            found.setdefault(memory.content_hash, memory)
-        return found
-
-    def find_by_subject_predicate(
-        self, namespace: str, subject: str, predicate: str
-    ) -> list[Memory]:
-        """Current memories with exactly this subject and predicate, by id, with embeddings."""
-        params = {"namespace": namespace, "subject": subject, "predicate": predicate}
-        return self._memories("read/find_by_subject_predicate", params)
-
-    def memories_in_session(self, namespace: str, session_id: str) -> list[Memory]:
-        """Every memory (current or not) observed in the session, by id, with embeddings."""
-        params = {"namespace": namespace, "session_id": session_id}
-        return self._memories("read/memories_in_session", params)
-
-    def list_entities(self, namespace: str) -> list[Entity]:
-        """All (named) entities of the namespace, by id."""
-        rows = _collected(self._run("read/list_entities", {"namespace": namespace}), "entities")
-        return [codec.entity_from_record(row, namespace) for row in rows]
-
-    def count_memories(self, namespace: str) -> int:
-        """Number of memories of the namespace (all tiers, current or not)."""
-        return int(self._run("read/count_memories", {"namespace": namespace})[0]["count"])
-
-    def stats(self, namespace: str) -> dict[str, int]:
-        """Counts: ``memories``, ``current``, ``superseded``, ``cold``,
-        ``unretrievable``, ``entities``, ``relations``, ``sessions`` (with an observation)."""
-        row = self._run("read/stats", {"namespace": namespace})[0]
-        return {key: int(value) for key, value in row.items()}
-
-    def namespaces(self) -> list[str]:
-        """Namespaces holding at least one memory or entity, sorted."""
-        return [row["namespace"] for row in self._run("read/namespaces", {})]
-
-    # -- retrievers -----------------------------------------------------------
     def vector_search(
         self,
         namespace: str,
@@ -170,7 +62,7 @@ class Neo4jReads:
         include_history: bool = False,
         include_cold: bool = False,
     ) -> list[list[ScoredId]]:
-        """Top-``k`` memories by cosine (rounded to 6 decimals) for each query row.
+        """The plan, by server and namespace size (:mod:`._neo4j_plans`).
 
         On Neo4j 2026.06+ the vector index filters by namespace and visibility inside
         its graph walk (``SEARCH``, the ``cypher25`` statement): it is asked for one
@@ -184,23 +76,16 @@ class Neo4jReads:
         (``vector.similarity.cosine`` over the namespace). A batch of at least
         ``CLIENT_EXACT_MIN_ROWS`` rows (dedup) on a namespace of at most
         ``CLIENT_EXACT_MAX`` memories is searched exactly too, in numpy on the
-        namespace's vectors fetched once (:mod:`._neo4j_plans`). Otherwise a larger one goes
+        namespace's vectors fetched once. Otherwise a larger one goes
         through the HNSW index (``db.index.vector.queryNodes``), post-filtered by
         namespace and visibility and re-scored exactly: first with ``3·k`` over the
         namespace's share of the index's memories neighbours (at least 32), then,
         for a row left with fewer than ``k`` hits, ten times as many (at most
         10 000 each time); a row still short is searched exactly (an O(namespace)
-        scan: ~5 s at 100k memories). Query rows are L2-normalised; a zero
-        row scores 0 everywhere. Superseded and non-retrievable memories only
-        with ``include_history``, cold ones only with ``include_cold``.
-
-        Raises
-        ------
-        InvalidInputError
-            If ``embeddings`` is not (m, dim) or holds a non-finite value, or ``k < 1``.
+        scan: ~5 s at 100k memories).
         """
-        codec.check_k(k)
-        rows = codec.query_vectors(embeddings, self._dim)
+        check_k(k)
+        rows = unit_rows(embeddings, self._dim).tolist()
         if not rows:
             return []
         flags = {"include_history": include_history, "include_cold": include_cold}
@@ -218,9 +103,9 @@ class Neo4jReads:
                 )
                 params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
                 params["embeddings"] = [rows[i] for i in indexed]
-                for record in self._run("read/vector_search", params):
+                for record in self._exec.run("read/vector_search", params):
                     # the walk stops with fewer only when fewer memories pass the filter
-                    results[indexed[record["row"]]] = _scored(record["hits"])
+                    results[indexed[record["row"]]] = codec.scored(record["hits"])
                 for i in indexed:
                     if results[i] is None:
                         results[i] = []
@@ -236,15 +121,15 @@ class Neo4jReads:
                     break
                 params = {"namespace": namespace, "k": k, "fetch_k": attempt, **flags}
                 params["embeddings"] = [rows[i] for i in indexed]
-                for record in self._run("read/vector_search", params):
-                    hits = _scored(record["hits"])
+                for record in self._exec.run("read/vector_search", params):
+                    hits = codec.scored(record["hits"])
                     if len(hits) >= k:
                         results[indexed[record["row"]]] = hits
                 if attempt == MAX_FETCH_K:
                     break
         missing = [i for i, hits in enumerate(results) if hits is None]
         if client_exact and missing:
-            found = self._run("read/namespace_vectors", {"namespace": namespace, **flags})
+            found = self._exec.run("read/namespace_vectors", {"namespace": namespace, **flags})
             if found:
                 exact = plans.exact_cosine_top_k(
                     found[0]["ids"], found[0]["vectors"], [rows[i] for i in missing], k
@@ -255,28 +140,20 @@ class Neo4jReads:
         if missing:
             params = {"namespace": namespace, "k": k, **flags}
             params["embeddings"] = [rows[i] for i in missing]
-            for record in self._run("read/vector_search_exact", params):
-                results[missing[record["row"]]] = _scored(record["hits"])
+            for record in self._exec.run("read/vector_search_exact", params):
+                results[missing[record["row"]]] = codec.scored(record["hits"])
         return [hits or [] for hits in results]
 
     def text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool = False
     ) -> list[ScoredId]:
-        """Top-``k`` memories by Lucene's BM25 (k1 = 1.2, b = 0.75) of ``text``.
-
-        ``text`` is escaped (:func:`graphmem.store._neo4j_codec.lucene_escape`);
-        text without a ``\\w`` token returns ``[]``. Lucene ranks its best
+        """Lucene's BM25 (k1 = 1.2, b = 0.75) on the fulltext index, ``text`` escaped
+        (:func:`graphmem.store.lucene.lucene_escape`). Lucene ranks its best
         ``max(10·k, 100)`` hits, which are filtered by visibility; when fewer than
         ``k`` are left, all hits are ranked. Lucene's BM25 leaves out the
         constant factor ``k1 + 1`` (the ranking is the same) and takes IDF and the
-        average length over the whole index, every namespace included.
-
-        Raises
-        ------
-        InvalidInputError
-            If ``k < 1``.
-        """
-        codec.check_k(k)
+        average length over the whole index, every namespace included."""
+        check_k(k)
         escaped = codec.lucene_escape(text)
         if not tokenize(text) or not escaped:
             return []
@@ -301,18 +178,10 @@ class Neo4jReads:
         embedding: Vector | None = None,
         include_history: bool = False,
     ) -> list[EntityHit]:
-        """Memories mentioning any of ``entity_ids``: at most ``k``, by entities
-        mentioned desc, cosine to ``embedding`` desc (0 without one), id.
-        ``entity_ids`` of a hit are sorted; ``roles`` aligned with them, each the
-        strongest role (subject, object, mention).
-
-        Raises
-        ------
-        InvalidInputError
-            If ``embedding`` has the wrong dimension or ``k < 1``.
-        """
-        codec.check_k(k)
-        query = None if embedding is None else codec.query_vectors([embedding], self._dim)[0]
+        check_k(k)
+        query = (
+            None if embedding is None else unit_vector(embedding, self._dim, "embedding").tolist()
+        )
         ids = sorted(set(entity_ids))
         if not ids:
             return []
@@ -323,7 +192,7 @@ class Neo4jReads:
             "include_history": include_history,
         }
         max_exact = self._max_exact(namespace, k, query)
-        first = self._run("read/entity_contenders", {**params, "max_exact": max_exact})
+        first = self._exec.run("read/entity_contenders", {**params, "max_exact": max_exact})
         if not first or not first[0]["contenders"]:
             return []
         rows: list[Any] = []
@@ -335,12 +204,14 @@ class Neo4jReads:
                 "fetch_k": fetch_k,
                 "embedding": query,
             }
-            rows = _collected(self._run("read/entity_search_index", index_params), "hits")
+            rows = codec.collected(self._exec.run("read/entity_search_index", index_params), "hits")
             if len(rows) < k:  # other namespaces crowd the neighbourhood: look further
                 index_params["fetch_k"] = min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)
-                rows = _collected(self._run("read/entity_search_index", index_params), "hits")
+                rows = codec.collected(
+                    self._exec.run("read/entity_search_index", index_params), "hits"
+                )
             if len(rows) < k:  # too few of the tie among the neighbours: exactly after all
-                first = self._run("read/entity_contenders", {**params, "max_exact": ALL_HITS})
+                first = self._exec.run("read/entity_contenders", {**params, "max_exact": ALL_HITS})
         if len(rows) < k:
             second = {
                 "namespace": namespace,
@@ -349,7 +220,7 @@ class Neo4jReads:
                 "k": k,
                 "embedding": query,
             }
-            rows = _collected(self._run("read/entity_search", second), "hits")
+            rows = codec.collected(self._exec.run("read/entity_search", second), "hits")
         return [
             EntityHit(
                 memory_id=row["memory_id"],
@@ -370,19 +241,12 @@ class Neo4jReads:
         embedding: Vector | None = None,
         include_history: bool = False,
     ) -> list[ScoredId]:
-        """Memories whose time anchor lies in ``[start, end)``; score = cosine to
-        ``embedding`` when given, else ``1 / (1 + |anchor − centre| in days)``; at
-        most ``k`` by score desc then id.
-
-        Raises
-        ------
-        InvalidInputError
-            If a bound is naive, ``embedding`` has the wrong dimension or ``k < 1``.
-        """
-        codec.check_k(k)
-        codec.check_aware(start, "start")
-        codec.check_aware(end, "end")
-        query = None if embedding is None else codec.query_vectors([embedding], self._dim)[0]
+        check_k(k)
+        check_aware(start, "start")
+        check_aware(end, "end")
+        query = (
+            None if embedding is None else unit_vector(embedding, self._dim, "embedding").tolist()
+        )
         lo, hi = codec.micros(start), codec.micros(end)
         if hi <= lo:
             return []
@@ -394,7 +258,7 @@ class Neo4jReads:
         params = {**window, "k": k, "embedding": query, "include_history": include_history}
         exact = {**params, "bounds_sum_us": lo + hi}
         max_exact = self._max_exact(namespace, k, query)
-        found = self._run("read/time_window_search", {**exact, "max_exact": max_exact})
+        found = self._exec.run("read/time_window_search", {**exact, "max_exact": max_exact})
         if found and found[0]["inside"] > max_exact and self._filtered:
             # 2026.06+: the index filters by namespace, window and visibility in its walk
             fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
@@ -405,53 +269,42 @@ class Neo4jReads:
                 hits = self._hits("read/time_window_search_index", {**params, "fetch_k": attempt})
                 if len(hits) >= k:
                     return hits
-            found = self._run("read/time_window_search", {**exact, "max_exact": ALL_HITS})
-        return _scored(_collected(found, "hits"))
+            found = self._exec.run("read/time_window_search", {**exact, "max_exact": ALL_HITS})
+        return codec.scored(codec.collected(found, "hits"))
 
     def relation_subgraph(
         self, namespace: str, entity_ids: Sequence[str], max_hops: int
     ) -> list[Relation]:
-        """Distinct current relations (``valid_until`` unset) on paths of at most
-        ``max_hops`` from ``entity_ids``, walked in either direction; by id.
-
-        Raises
-        ------
-        InvalidInputError
-            If ``max_hops > 3`` (the Cypher pattern is bounded at 3 hops).
-        """
+        """Raises InvalidInputError if ``max_hops > 3`` (the Cypher pattern is bounded at
+        3 hops)."""
         if max_hops > MAX_HOPS:
             raise InvalidInputError(f"must be <= {MAX_HOPS}, got {max_hops}", field="max_hops")
         ids = list(dict.fromkeys(entity_ids))
         if max_hops < 1 or not ids:
             return []
         params = {"namespace": namespace, "entity_ids": ids, "max_hops": max_hops}
-        rows = _collected(self._run("read/relation_subgraph", params), "relations")
+        rows = codec.collected(self._exec.run("read/relation_subgraph", params), "relations")
         return [codec.relation_from_record(row, namespace) for row in rows]
 
     def memory_sessions(self, namespace: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
-        """The sessions each memory was observed in (through its turns), sorted, by
-        memory id; ids not stored or without a session are left out (one query, or none
-        right after :meth:`rank_fields` read them in this thread)."""
+        # one query through the turns, or none right after rank_fields read them in this thread
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return {}
-        memo = getattr(self._local, "sessions", None)
-        self._local.sessions = None  # answered once: a later call reads afresh
+        memo = self._exec.recall()  # answered once: a later call reads afresh
         if memo is not None and memo[0] == namespace and memo[1].issuperset(distinct):
             return {i: memo[2][i] for i in distinct if memo[2].get(i)}
-        rows = self._run("read/memory_sessions", {"namespace": namespace, "ids": distinct})
-        return {row[0]: tuple(sorted(row[1])) for row in _collected(rows, "rows") if row[1]}
+        rows = self._exec.run("read/memory_sessions", {"namespace": namespace, "ids": distinct})
+        return {row[0]: tuple(sorted(row[1])) for row in codec.collected(rows, "rows") if row[1]}
 
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
-        """Document frequency of each lower-cased term over the current memories,
-        through the fulltext index (approximate: Lucene's standard tokenizer splits
-        a few words, e.g. ``don't`` or ``3.5``, unlike :func:`graphmem.text.tokenize`).
-        ``n_docs`` is the number of current memories. Both may be up to
-        :data:`STATS_TTL_S` seconds old (they are cached per namespace and term)."""
+        """Through the fulltext index: approximate (Lucene's standard tokenizer splits
+        a few words, e.g. ``don't`` or ``3.5``, unlike :func:`graphmem.text.tokenize`),
+        and up to :data:`STATS_TTL_S` seconds old (cached per namespace and term)."""
         keys = list(dict.fromkeys(t.casefold() for t in terms))
         n_docs = self._stats.get(
             ("n_current", namespace),
-            lambda: int(self._run("read/count_current", {"namespace": namespace})[0]["count"]),
+            lambda: int(self._exec.run("read/count_current", {"namespace": namespace})[0]["count"]),
         )
         if not n_docs:
             return TermStats(n_docs=0, df=dict.fromkeys(keys, 0))
@@ -464,7 +317,7 @@ class Neo4jReads:
                 if isinstance(key, tuple) and (escaped := codec.lucene_escape(key[2]))
             ]
             if queries:
-                rows = self._run("read/term_df", {"namespace": namespace, "terms": queries})
+                rows = self._exec.run("read/term_df", {"namespace": namespace, "terms": queries})
                 for row in rows:
                     df[("df", namespace, row["term"])] = int(row["df"])
             return df
@@ -475,7 +328,10 @@ class Neo4jReads:
     # -- helpers --------------------------------------------------------------
     def _size(self, namespace: str) -> int:
         """Memories of the namespace, up to ``SIZE_TTL_S`` old (for choosing a query plan)."""
-        return self._sizes.get(("size", namespace), lambda: self.count_memories(namespace))
+        return self._sizes.get(
+            ("size", namespace),
+            lambda: codec.count(self._exec.run("read/count_memories", {"namespace": namespace})),
+        )
 
     def _large(self, namespace: str) -> bool:
         """Past exact_search_max: searches may go through the HNSW index."""
@@ -509,27 +365,9 @@ class Neo4jReads:
 
     def _all_size(self) -> int:
         """Memories of every namespace, up to ``SIZE_TTL_S`` old (the vector index's size)."""
-        return self._sizes.get(("all",), lambda: _count(self._run("read/count_all_memories", {})))
-
-    def _memories(self, name: str, params: Mapping[str, Any]) -> list[Memory]:
-        namespace = params["namespace"]
-        rows = _collected(self._run(name, params), "memories")
-        return [codec.memory_from_record(row, namespace) for row in rows]
+        return self._sizes.get(
+            ("all",), lambda: codec.count(self._exec.run("read/count_all_memories", {}))
+        )
 
     def _hits(self, name: str, params: Mapping[str, Any]) -> list[ScoredId]:
-        return _scored(_collected(self._run(name, params), "hits"))
-
-
-def _count(rows: Sequence[Mapping[str, Any]]) -> int:
-    """The ``count`` of a one-row counting statement (0 when it returned no row)."""
-    return int(rows[0]["count"]) if rows else 0
-
-
-def _collected(rows: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
-    """The list a one-row statement collected under ``key`` (read statements return their
-    results as one collected row: the driver's cost is per row, not per value)."""
-    return list(rows[0][key]) if rows else []
-
-
-def _scored(rows: Sequence[Mapping[str, Any]]) -> list[ScoredId]:
-    return [ScoredId(row["memory_id"], float(row["score"])) for row in rows]
+        return codec.scored(codec.collected(self._exec.run(name, params), "hits"))

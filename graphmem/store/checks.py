@@ -14,12 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.errors import InvalidInputError
+from graphmem.errors import InvalidInputError, WriteConflictError
 from graphmem.models import Entity, Memory, Relation
-from graphmem.store.base import AccessUpdate, WriteBatch, check_expected_versions
+from graphmem.store.records import AccessUpdate, WriteBatch
 from graphmem.types import Vector
 
-__all__ = ["check_access", "check_aware", "check_batch", "check_k", "check_vector"]
+__all__ = [
+    "check_access",
+    "check_aware",
+    "check_batch",
+    "check_expected_versions",
+    "check_k",
+    "check_vector",
+    "check_versions",
+    "unit_rows",
+    "unit_vector",
+]
 
 
 def check_k(k: int, field: str = "k") -> None:
@@ -45,6 +55,24 @@ def check_vector(value: Any, dim: int, field: str) -> Vector:
     if not np.all(np.isfinite(array)):
         raise InvalidInputError("embedding holds a non-finite value", field=field)
     return array.reshape(dim)
+
+
+def unit_vector(value: Any, dim: int, field: str) -> Vector:
+    """A query embedding: :func:`check_vector`, then L2-normalised (a zero vector stays
+    zero, and scores 0 everywhere)."""
+    array = check_vector(value, dim, field)
+    norm = float(np.linalg.norm(array))
+    return array / norm if norm > 0 else array
+
+
+def unit_rows(embeddings: Any, dim: int) -> Vector:
+    """The rows of an ``(m, dim)`` query matrix, each a :func:`unit_vector`; raises for
+    another shape (field ``embeddings``) or a bad row (``embeddings[i]``)."""
+    array = np.asarray(embeddings, dtype=np.float32)
+    if array.ndim != 2 or array.shape[1] != dim:
+        raise InvalidInputError(f"expected shape (m, {dim}), got {array.shape}", field="embeddings")
+    rows = [unit_vector(row, dim, f"embeddings[{i}]") for i, row in enumerate(array)]
+    return np.stack(rows) if rows else np.zeros((0, dim), dtype=np.float32)
 
 
 def check_batch(namespace: str, batch: WriteBatch, dim: int) -> None:
@@ -78,3 +106,33 @@ def check_access(updates: Sequence[AccessUpdate]) -> None:
                 raise InvalidInputError(
                     f"must be in [0, 1], got {value}", field=f"updates[{i}].{name}"
                 )
+
+
+def check_expected_versions(batch: WriteBatch) -> None:
+    """Raise :class:`InvalidInputError` unless every id of ``batch.expected_versions`` is
+    written or deleted by the batch, with a version ``>= 0``."""
+    written = {m.id for m in batch.memories} | set(batch.deleted_memory_ids)
+    for ident, version in batch.expected_versions.items():
+        if ident not in written:
+            raise InvalidInputError(
+                "names a memory the batch neither writes nor deletes",
+                field=f"expected_versions[{ident!r}]",
+            )
+        if version < 0:
+            raise InvalidInputError(
+                f"must be >= 0, got {version}", field=f"expected_versions[{ident!r}]"
+            )
+
+
+def check_versions(expected: dict[str, int], stored: dict[str, int], *, query: str) -> None:
+    """The compare-and-set of a checked write: raise :class:`WriteConflictError` naming
+    the ids whose stored version (0 when missing) differs from the expected one."""
+    conflicts = tuple(sorted(i for i, v in expected.items() if stored.get(i, 0) != v))
+    if conflicts:
+        shown = ", ".join(conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
+        raise WriteConflictError(
+            f"{len(conflicts)} memories changed since they were read ({shown}); another"
+            " writer committed first, nothing was written",
+            memory_ids=conflicts,
+            query=query,
+        )

@@ -13,11 +13,12 @@ import itertools
 import threading
 from collections.abc import Callable, Sequence
 from datetime import timedelta, timezone
+from typing import Generic, Protocol
 
 import numpy as np
 import pytest
 
-from graphmem.errors import InvalidInputError, WriteConflictError
+from graphmem.errors import InvalidInputError, StoreUnavailableError, WriteConflictError
 from graphmem.models import Entity, Memory, Observation, Relation
 from graphmem.store.base import AccessUpdate, MemoryStore, ScoredId, WriteBatch
 from graphmem.text import surface_hash
@@ -89,9 +90,11 @@ def by_id(*memories: Memory) -> list[Memory]:
 
 
 def _protocol_members() -> list[str]:
-    """The public methods and attributes ``MemoryStore`` declares."""
-    declared = {name for name in vars(MemoryStore) if not name.startswith("_")}
-    return sorted(declared | set(getattr(MemoryStore, "__annotations__", {})))
+    """The public methods and attributes ``MemoryStore`` declares, through its roles."""
+    roles = [c for c in MemoryStore.__mro__ if c not in (Protocol, Generic, object)]
+    declared = {name for role in roles for name in vars(role) if not name.startswith("_")}
+    annotated = {name for role in roles for name in getattr(role, "__annotations__", {})}
+    return sorted(declared | annotated)
 
 
 def _parameters(function: Callable[..., object]) -> list[tuple[str, object, object]]:
@@ -99,16 +102,41 @@ def _parameters(function: Callable[..., object]) -> list[tuple[str, object, obje
 
 
 def test_store_satisfies_the_protocol(store: MemoryStore) -> None:
-    """Every member of the protocol, and each method with the protocol's parameters
-    (names, kinds, defaults): a runtime_checkable ``isinstance`` checks names only."""
+    """Every member of the protocol (its roles'), and each method, as the store answers
+    it, with the protocol's parameters (names, kinds, defaults): a runtime_checkable
+    ``isinstance`` checks names only."""
     members = _protocol_members()
-    assert len(members) >= 20  # the walk found the protocol's methods
+    assert len(members) >= 30  # the walk found the roles' methods
     for name in members:
         assert hasattr(store, name), name
         declared = getattr(MemoryStore, name, None)
-        if callable(declared):
-            assert _parameters(declared) == _parameters(getattr(type(store), name)), name
+        if callable(declared):  # the protocol's function has `self`; the bound method not
+            assert _parameters(declared)[1:] == _parameters(getattr(store, name)), name
     store.open()  # idempotent
+    with store as entered:  # a context manager: opens, and closes at the end
+        assert entered is store
+        store.count_memories("no-such-namespace")
+    with pytest.raises(StoreUnavailableError):
+        store.count_memories("no-such-namespace")
+    store.open()  # a closed store opens again
+
+
+def test_health_and_server_info_describe_the_open_store(store: MemoryStore) -> None:
+    health = store.health()
+    assert health.ok and health.problems == ()
+    assert all(index.online for index in health.indexes)
+    if store.name == "neo4j":  # the indexes the store needs are listed, each ONLINE
+        names = {index.name for index in health.indexes}
+        assert {"memory_embedding", "memory_content"} <= names, names
+    info = store.server_info()
+    assert info.backend == store.name
+    assert info.version[0].isdigit() and info.location
+    assert dict(info.items())["backend"] == store.name
+    store.close()
+    for call in (store.health, store.server_info):
+        with pytest.raises(StoreUnavailableError):
+            call()
+    store.open()
 
 
 def test_write_then_get_round_trips_every_field(store: MemoryStore, ns: str) -> None:

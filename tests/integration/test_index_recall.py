@@ -65,7 +65,7 @@ def server(
     with _store(neo4j_server) as store:
         for start in range(0, N, 100):
             store.write(NAMESPACE, WriteBatch(memories=memories[start : start + 100]))
-        filtered = store.server_info()["cypher"] == "cypher25"
+        filtered = store.server_info().details["cypher"] == "cypher25"
     yield neo4j_server
     if filtered:  # give the next tests the configured (scalar) index back
         with _store(neo4j_server):
@@ -94,7 +94,7 @@ def test_a_lossy_index_raises_the_alert(
     server: Neo4jServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with _store(server) as store:
-        if store.server_info()["cypher"] != "cypher25":
+        if store.server_info().details["cypher"] != "cypher25":
             pytest.skip("Neo4j 5.26 has no vector.quantization.type to make the index lossy")
     monkeypatch.setenv("GRAPHMEM_NEO4J_VECTOR_QUANTIZATION", "binary")
     monkeypatch.setenv("GRAPHMEM_CANDIDATE_K", "10")  # ask the index for k, no more

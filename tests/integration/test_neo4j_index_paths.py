@@ -68,13 +68,13 @@ def filled(store: Neo4jStore) -> Iterator[tuple[str, str, Any]]:
 def _statements(monkeypatch: pytest.MonkeyPatch, store: Neo4jStore) -> list[str]:
     """The names of the statements ``store`` runs from now on (in order)."""
     names: list[str] = []
-    original = store._run
+    original = store.executor.run
 
     def spy(name: str, params: Any, **kw: Any) -> Any:
         names.append(name)
         return original(name, params, **kw)
 
-    monkeypatch.setattr(store, "_run", spy)
+    monkeypatch.setattr(store.executor, "run", spy)
     return names
 
 

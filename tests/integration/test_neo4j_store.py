@@ -99,13 +99,13 @@ def _query(driver: Driver, server: Neo4jServer, cypher: str, **params: Any) -> l
 def _spy(store: Neo4jStore, monkeypatch: pytest.MonkeyPatch) -> Calls:
     """Record every (statement, params) the store runs through its seam."""
     calls: Calls = []
-    original = store._run
+    original = store.executor.run
 
     def run(name: str, params: Mapping[str, Any], **options: Any) -> list[dict[str, Any]]:
         calls.append((name, dict(params)))
         return original(name, params, **options)
 
-    monkeypatch.setattr(store, "_run", run)
+    monkeypatch.setattr(store.executor, "run", run)
     return calls
 
 
@@ -222,11 +222,13 @@ def test_a_vector_index_of_another_dimension_is_refused(
 @pytest.mark.neo4j
 def test_server_info_names_the_server(store: Neo4jStore, neo4j_server: Neo4jServer) -> None:
     info = store.server_info()
-    assert info["version"].startswith(SUPPORTED_SERVERS)
-    assert info["agent"] == f"Neo4j/{info['version']}"
+    assert (info.backend, info.location) == ("neo4j", neo4j_server.uri)
+    assert info.version.startswith(SUPPORTED_SERVERS)
+    assert info.details["agent"] == f"Neo4j/{info.version}"
     # the statements follow the server: in-index filtered vector search from 2026.06 on
-    assert info["cypher"] == ("cypher25" if info["version"].startswith("2026.") else "cypher5")
-    assert info["database"] == neo4j_server.database
+    assert info.details["cypher"] == ("cypher25" if info.version.startswith("2026.") else "cypher5")
+    assert info.details["database"] == neo4j_server.database
+    assert info.edition in ("community", "enterprise")
 
 
 # -- the queries run on the indexes -------------------------------------------------------
@@ -379,10 +381,17 @@ def test_hnsw_falls_back_to_exact_when_the_namespace_filter_leaves_too_few(
         store.write(small, WriteBatch(memories=small_memories))
         # Over-fetch is sized by the namespace's share of the index; pretend the index holds
         # only this namespace, so that the crowded one fills both HNSW attempts.
-        monkeypatch.setattr(store, "_all_size", lambda: len(small_memories))
+        counted = store.executor.run
+
+        def run(name: str, params: Mapping[str, Any], **options: Any) -> list[dict[str, Any]]:
+            if name == "read/count_all_memories":
+                return [{"count": len(small_memories)}]
+            return counted(name, params, **options)
+
+        monkeypatch.setattr(store.executor, "run", run)
         calls = _spy(store, monkeypatch)
         [hits] = store.vector_search(small, centre[None, :], 5)
-        filtered = store.server_info()["cypher"] == "cypher25"
+        filtered = store.server_info().details["cypher"] == "cypher25"
     finally:
         store.close()
     assert sorted(h.memory_id for h in hits) == sorted(m.id for m in small_memories)

@@ -8,7 +8,8 @@ import pytest
 
 from graphmem.errors import ConfigurationError, InvalidInputError, WriteConflictError
 from graphmem.settings import Settings
-from graphmem.store.base import WriteBatch, check_expected_versions, check_versions
+from graphmem.store.base import WriteBatch
+from graphmem.store.checks import check_expected_versions, check_versions
 from graphmem.store.neo4j import Neo4jStore
 from graphmem.write.conflicts import retry_on_conflict
 
@@ -94,7 +95,7 @@ def test_conflict_and_timeout_settings_reach_their_users() -> None:
     defaults = Settings()
     assert (defaults.write_conflict_attempts, defaults.neo4j_transaction_timeout_s) == (8, 30.0)
     settings = Settings(neo4j_uri="bolt://127.0.0.1:7687", neo4j_transaction_timeout_s=2.5)
-    assert Neo4jStore.from_settings(settings)._timeout_s == 2.5
+    assert Neo4jStore.from_settings(settings).executor.timeout_s == 2.5
     with pytest.raises(ValueError):
         Settings(write_conflict_attempts=0)
     with pytest.raises(ValueError):

@@ -187,16 +187,18 @@ def test_parameters_ignore_comments_and_strings() -> None:
 
 # -- what the store really sends ------------------------------------------------------
 class RecordingStore(Neo4jStore):
-    """A Neo4jStore whose statement seam records calls and returns canned rows."""
+    """A Neo4jStore whose executor records every statement and returns canned rows (the
+    seam's key check still runs)."""
 
     def __init__(self) -> None:
         super().__init__("bolt://unused:7687", dim=DIM, exact_search_max=0)
         self.calls: list[tuple[str, frozenset[str]]] = []
+        setattr(self.executor, "run", self._record)  # noqa: B010 - shadow the seam's run
 
-    def _run(
-        self, name: str, params: Mapping[str, Any], *, write: bool = False
+    def _record(
+        self, name: str, params: Mapping[str, Any], **_options: Any
     ) -> list[dict[str, Any]]:
-        self._prepare(name, params)  # raises on keys that QUERY_PARAMS does not list
+        self.executor.prepare(name, params)  # raises on keys that QUERY_PARAMS does not list
         self.calls.append((name, frozenset(params)))
         if name in {"read/count_memories", "read/count_current"}:
             return [{"count": 10}]
@@ -282,7 +284,7 @@ def test_every_read_method_passes_exactly_its_statements_parameters() -> None:
 
 def test_the_filtered_vector_search_sends_its_variants_parameters() -> None:
     store = RecordingStore()
-    store._dialect = "cypher25"
+    store.executor.dialect = "cypher25"
     store.vector_search("ns", np.ones((1, DIM), dtype=np.float32), 3)
     assert ("read/vector_search", expected_params("read/vector_search", "cypher25")) in store.calls
     assert "read/vector_search_exact" not in {name for name, _ in store.calls}
@@ -327,7 +329,7 @@ def test_every_write_statement_gets_exactly_its_parameters() -> None:
 def test_the_seam_refuses_keys_the_statement_does_not_declare() -> None:
     store = RecordingStore()
     with pytest.raises(StoreError, match="read/count_memories"):
-        store._prepare("read/count_memories", {"namespace": "ns", "extra": 1})
+        store.executor.prepare("read/count_memories", {"namespace": "ns", "extra": 1})
 
 
 def test_access_updates_are_validated_before_any_query() -> None:

@@ -36,7 +36,7 @@ def test_make_store_passes_the_no_auth_choice(allowed: bool) -> None:
     store = make_store(settings)
     assert isinstance(store, Neo4jStore)
     assert store._allow_no_auth is allowed
-    assert store._password == "pw-123456"
+    assert store.executor.password == "pw-123456"
     assert Settings().neo4j_allow_no_auth is False  # refused unless asked for
 
 
