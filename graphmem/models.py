@@ -21,6 +21,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    computed_field,
     field_validator,
 )
 
@@ -334,7 +335,32 @@ class Explanation(BaseModel):
     weight: float
     rerank: str
     renderable: bool
-    extra: dict[str, Any] = {}
+    session_support: float | None = Field(
+        default=None,
+        description="What session support added to the RRF score (graphmem.retrieval.support);"
+        " None when the plan or the settings use none.",
+    )
+    newer_than: str | None = Field(
+        default=None,
+        description="The id of an older memory with a contradicting claim that this newer"
+        " one was moved above (graphmem.retrieval.currency), if any.",
+    )
+    formula: str = Field(
+        default="",
+        description="How ``weight`` was computed for this recall (profile and modes).",
+    )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def extra(self) -> dict[str, Any]:
+        """``session_support`` and ``newer_than`` where set, as one dict: the shape the
+        JSON output of recall carried them in before they were fields."""
+        out: dict[str, Any] = {}
+        if self.session_support is not None:
+            out["session_support"] = self.session_support
+        if self.newer_than is not None:
+            out["newer_than"] = self.newer_than
+        return out
 
 
 class RecallHit(BaseModel):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from graphmem.scoring import _checks
 
@@ -233,3 +234,91 @@ def unretrievable_after_days(
     if theta <= _checks.unit("floor", floor):
         return math.inf
     return tau_eff * math.log2(1.0 / theta)
+
+
+@dataclass(frozen=True, slots=True)
+class RankScore:
+    """One candidate's place in a recall's order (SPEC §3, §9.12): ``weight`` (the sort
+    key and the hit's weight, ``>= 0``), its ``freshness`` in ``[0, 1]`` and its
+    ``access_boost`` ``>= 1`` (tie-breaks, in that order)."""
+
+    weight: float
+    freshness: float
+    access_boost: float
+
+
+def rank_score(
+    relevance: float,
+    freshness: float,
+    access_boost: float,
+    *,
+    freshness_mode: str,
+    access_mode: str,
+) -> RankScore:
+    """A candidate's weight from its relevance (RRF, plus session support where the
+    plan uses it), freshness and access boost (SPEC §3 with the §9.12 departure).
+
+    ``"weight"`` mode multiplies a factor in, as SPEC §3's
+    ``weight = RRF × freshness × access_boost``; ``"tiebreak"`` (graphmem's default for
+    both, measured on LoCoMo: decay and use must not bury evidence) leaves it out of the
+    weight, and :func:`rank_order` uses it to order equal weights.
+
+    Parameters
+    ----------
+    relevance : float
+        ``>= 0``.
+    freshness : float
+        In ``[0, 1]`` (:func:`freshness`).
+    access_boost : float
+        ``>= 1`` (:func:`access_boost`).
+    freshness_mode, access_mode : {"weight", "tiebreak"}
+        ``Settings.freshness_mode`` and ``Settings.access_mode``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown mode or an input out of range.
+
+    Examples
+    --------
+    >>> rank_score(1 / 61, 0.5, 1.5, freshness_mode="weight", access_mode="weight").weight
+    0.012295081967213115
+    >>> rank_score(1 / 61, 0.5, 1.5, freshness_mode="tiebreak", access_mode="tiebreak").weight
+    0.01639344262295082
+    """
+    for name, mode in (("freshness_mode", freshness_mode), ("access_mode", access_mode)):
+        if mode not in ("weight", "tiebreak"):
+            raise ValueError(f"{name} must be 'weight' or 'tiebreak', got {mode!r}")
+    factor = access_boost if access_mode == "weight" else 1.0
+    fresh = freshness if freshness_mode == "weight" else 1.0
+    weight = final_weight(relevance, fresh, factor)
+    _checks.unit("freshness", freshness)
+    return RankScore(weight, freshness, access_boost)
+
+
+def rank_order(scores: Mapping[str, RankScore], confidences: Mapping[str, float]) -> list[str]:
+    """Ids best first: by weight, then freshness, then access boost, then confidence
+    (each descending), then id — a total order, so a recall is deterministic.
+
+    Parameters
+    ----------
+    scores : mapping of str to RankScore
+        Memory id → its score (:func:`rank_score`).
+    confidences : mapping of str to float
+        Memory id → confidence; every id of ``scores`` must be present.
+
+    Raises
+    ------
+    KeyError
+        When an id of ``scores`` has no confidence.
+    """
+    return sorted(
+        scores,
+        key=lambda i: (
+            -scores[i].weight,
+            -scores[i].freshness,
+            -scores[i].access_boost,
+            -confidences[i],
+            i,
+        ),
+    )

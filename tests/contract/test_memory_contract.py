@@ -451,6 +451,7 @@ def test_the_explanation_names_the_weight_formula(
     result = gm.recall(ns, "What does Uma restore?", record_access=False)
     assert result.plan == "entity-centric"  # no MMR: session support is on
     assert formula in result.notes
+    assert {hit.explanation.formula for hit in result.hits} == {formula}  # typed, per hit
     exploratory = gm.recall(ns, "Who restores clocks?", record_access=False)
     assert exploratory.plan == "exploratory"  # MMR plans get no session support
     assert formula.replace("(RRF + session support)", "RRF") in exploratory.notes

@@ -111,7 +111,11 @@ def test_a_newer_contradicting_memory_outranks_the_older(memory: GraphMem, ns: s
     assert memory.get(ns, old).superseded_by is None  # both current: no triple, no merge
     result = memory.recall(ns, "Where does Nia live?", record_access=False)
     assert ids(result)[:2] == [new, old]
-    assert result.hits[0].explanation.extra["newer_than"] == old
+    assert result.hits[0].explanation.newer_than == old
+    assert result.hits[1].explanation.newer_than is None
+    # the JSON output keeps the field it always had (``extra``) beside the typed one
+    dumped = result.model_dump(mode="json")["hits"][0]["explanation"]
+    assert dumped["newer_than"] == dumped["extra"]["newer_than"] == old
 
 
 def test_an_unretrievable_memory_still_answers_a_question_about_it(

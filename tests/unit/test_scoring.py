@@ -42,6 +42,7 @@ from graphmem.scoring import (
     updated_stability,
     weighted_rrf,
 )
+from graphmem.scoring.ranking import RankScore, rank_order, rank_score
 from graphmem.settings import Settings
 
 S = Settings()
@@ -120,6 +121,34 @@ def test_seed_001_appendix_c_end_to_end() -> None:
     )
     assert fused["m"] == pytest.approx(0.03226, abs=1e-5)
     assert final_weight(fused["m"], fresh, boost) == pytest.approx(0.0421, abs=1e-4)
+
+
+def test_rank_score_modes_against_seed_001_appendix_c() -> None:
+    """SPEC §3's weight (RRF × freshness × access boost) in "weight" mode, and RRF alone
+    with both factors as tie-breaks (graphmem's default, §9.12), on App. C's numbers."""
+    # App. C: m is 3rd in semantic and 1st in BM25 (k = 60); 90 days at τ = 90; 4 accesses
+    rrf, fresh, boost = 1 / 63 + 1 / 61, 0.5, 1 + math.log(5)
+    spec = rank_score(rrf, fresh, boost, freshness_mode="weight", access_mode="weight")
+    assert spec.weight == pytest.approx(0.0421, abs=1e-4)
+    default = rank_score(rrf, fresh, boost, freshness_mode="tiebreak", access_mode="tiebreak")
+    assert default.weight == pytest.approx(0.03226, abs=1e-5)
+    assert (default.freshness, default.access_boost) == (fresh, boost)
+    only_fresh = rank_score(rrf, fresh, boost, freshness_mode="weight", access_mode="tiebreak")
+    assert only_fresh.weight == pytest.approx(0.01613, abs=1e-5)
+    with pytest.raises(ValueError, match="freshness_mode"):
+        rank_score(rrf, fresh, boost, freshness_mode="multiply", access_mode="weight")
+
+
+def test_rank_order_breaks_ties_by_freshness_boost_confidence_then_id() -> None:
+    scores = {
+        "e": RankScore(0.02, 0.9, 1.0),
+        "d": RankScore(0.03, 0.1, 1.0),
+        "c": RankScore(0.02, 0.9, 2.0),
+        "b": RankScore(0.02, 0.9, 1.0),
+        "a": RankScore(0.02, 0.5, 3.0),
+    }
+    confidences = {"a": 0.9, "b": 0.7, "c": 0.5, "d": 0.5, "e": 0.7}
+    assert rank_order(scores, confidences) == ["d", "c", "b", "e", "a"]
 
 
 def test_seed_000_spam_ceiling_stays_below_min_confidence() -> None:

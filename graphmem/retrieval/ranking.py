@@ -1,0 +1,338 @@
+"""Ranking of a recall's fused candidates (SPEC §3, §4, §9.6, §9.11–§9.12).
+
+:class:`Ranker` turns the weighted-RRF scores of a recall into its hits:
+hydrate the candidates' rank fields (one store call), admit them (history,
+retrievability, types) and gate them by confidence, add session support
+(:mod:`graphmem.retrieval.support`), weigh and order them with the pure
+:func:`graphmem.scoring.ranking.rank_score` / :func:`~graphmem.scoring.ranking.rank_order`
+(or the composite profile), diversify (MMR), move a newer contradicting memory
+above the older one (:mod:`graphmem.retrieval.currency`), rerank, and explain
+each hit (:class:`graphmem.models.Explanation`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
+from graphmem.retrieval.currency import prefer_newer
+from graphmem.retrieval.planner import Plan
+from graphmem.retrieval.rerank import NoopReranker, Reranker
+from graphmem.retrieval.retrievers import Hit
+from graphmem.retrieval.support import session_support
+from graphmem.scoring import (
+    access_boost,
+    composite_relevance,
+    confidence_gate,
+    decayed_salience,
+    freshness,
+    mmr,
+    renderable,
+)
+from graphmem.scoring.ranking import RankScore, rank_order, rank_score
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore, RankFields, Vector
+from graphmem.write.compat import Claim
+
+_DAY = 86_400.0
+
+
+def days_between(later: datetime, earlier: datetime | None) -> float:
+    """Days from ``earlier`` to ``later``, at least 0 (0 when ``earlier`` is None)."""
+    return 0.0 if earlier is None else max(0.0, (later - earlier).total_seconds() / _DAY)
+
+
+def ms_since(mark: float) -> float:
+    """Milliseconds since ``mark`` (a :func:`time.perf_counter` value)."""
+    return (time.perf_counter() - mark) * 1000.0
+
+
+def without_session_support(plan: Plan) -> bool:
+    """A plan that diversifies (MMR) is not given a prior that concentrates; nor is one
+    that walks a relation, whose evidence lies in other sessions (issue 12)."""
+    return plan.mmr or plan.name == "relational"
+
+
+def weight_formula(settings: Settings, plan: Plan, query: RecallQuery) -> str:
+    """How this recall's weights are computed, in words, for its explanation."""
+    if query.profile == "composite":
+        return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
+    plain = without_session_support(plan) or settings.session_support <= 0.0
+    relevance = "RRF" if plain else "(RRF + session support)"
+    factors = [relevance]
+    ties: list[str] = []
+    (factors if settings.freshness_mode == "weight" else ties).append("freshness")
+    (factors if settings.access_mode == "weight" else ties).append("access boost")
+    formula = "weight = " + " × ".join(factors)
+    if ties:
+        formula += f"; ties broken by {', then '.join(ties)}"
+    if settings.update_rank_margin >= 0.0:
+        formula += "; a newer contradicting memory ranks above the older one"
+    return formula
+
+
+@dataclass(slots=True)
+class _Candidates:
+    """The admitted candidates of one recall with their scores (``memories``: those
+    hydrated with embeddings, for MMR and the composite profile)."""
+
+    pool: list[RankFields]
+    scores: dict[str, RankScore]
+    support: dict[str, float]
+    memories: dict[str, Memory]
+
+
+class Ranker:
+    """Ranks a recall's fused candidates; see the module docstring.
+
+    Parameters
+    ----------
+    store : MemoryStore
+        Read only: rank fields, memories, sessions.
+    settings : Settings
+        The ranking constants (SPEC §8).
+    reranker : Reranker
+        Applied when the plan asks for it (:class:`NoopReranker`: none configured).
+    """
+
+    def __init__(self, store: MemoryStore, settings: Settings, reranker: Reranker) -> None:
+        self._store = store
+        self._settings = settings
+        self._reranker = reranker
+
+    def rank(
+        self,
+        namespace: str,
+        query: RecallQuery,
+        plan: Plan,
+        hits: dict[str, list[Hit]],
+        rrf: dict[str, float],
+        now: datetime,
+        embedding: Vector,
+        timings: dict[str, float],
+    ) -> list[RecallHit]:
+        """The recall's hits, best first (at most ``plan.k``), each explained.
+
+        ``rrf``: fused score per candidate id; ``now``: the time freshness is measured
+        at; ``timings["hydration"]`` gets the milliseconds spent reading the store.
+        """
+        cfg = self._settings
+        need_vectors = plan.mmr or query.profile == "composite"
+        # A reranker sees the top max(k, rerank_depth) (MMR included): reordering only the
+        # k it returns could not bring in anything the fusion ranked just below k.
+        rerank = plan.rerank and not isinstance(self._reranker, NoopReranker)
+        cut = max(plan.k, cfg.rerank_depth) if rerank else plan.k
+        found = self._score(namespace, query, plan, hits, rrf, now, embedding, timings)
+        ids = rank_order(found.scores, {f.memory_id: f.confidence for f in found.pool})
+        if plan.mmr and ids:
+            ids = mmr(
+                {i: found.scores[i].weight for i in ids},
+                {
+                    i: _vector(found.memories[i])
+                    for i in ids
+                    if found.memories[i].embedding is not None
+                },
+                k=cut,
+                lam=cfg.mmr_lambda,
+            )
+        ids = ids[:cut]
+        memories = found.memories
+        if not need_vectors:
+            mark = time.perf_counter()
+            memories = {m.id: m for m in self._store.get_memories(namespace, ids)}
+            timings["hydration"] += ms_since(mark)
+        order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
+        order, newer_than = self._prefer_newer(order, query, hits)
+        order, rerank_note = self._rerank(order, query, plan, rerank)
+        formula = weight_formula(cfg, plan, query)
+        ranks = {
+            name: {h.memory_id: (i + 1, h) for i, h in enumerate(hs)} for name, hs in hits.items()
+        }
+        return [
+            self._hit(m, plan, ranks, rrf, found, newer_than, rerank_note, formula) for m in order
+        ]
+
+    def _score(
+        self,
+        namespace: str,
+        query: RecallQuery,
+        plan: Plan,
+        hits: Mapping[str, list[Hit]],
+        rrf: dict[str, float],
+        now: datetime,
+        embedding: Vector,
+        timings: dict[str, float],
+    ) -> _Candidates:
+        """Hydrate, admit, gate, add session support and weigh every candidate."""
+        cfg = self._settings
+        mark = time.perf_counter()
+        memories: dict[str, Memory] = {}
+        if plan.mmr or query.profile == "composite":  # they read every candidate's vector
+            stored = self._store.get_memories(namespace, list(rrf), with_embeddings=True)
+            memories = {m.id: m for m in stored}
+            fields = {m.id: RankFields.of(m) for m in stored}
+        else:  # score every candidate on its rank fields; hydrate only what is returned
+            fields = {f.memory_id: f for f in self._store.rank_fields(namespace, list(rrf))}
+        timings["hydration"] = ms_since(mark)
+        direct = direct_hits(hits, cfg.direct_hit_rank)
+        pool = [f for f in fields.values() if admissible(f, query, direct)]
+        kept = confidence_gate(
+            {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.min_confidence
+        )
+        pool = [f for f in pool if f.memory_id in kept]
+        support = (
+            {}
+            if without_session_support(plan)
+            else self._session_support(namespace, {f.memory_id: rrf[f.memory_id] for f in pool})
+        )
+        scores: dict[str, RankScore] = {}
+        for f in pool:
+            fresh = freshness(
+                days_between(now, f.last_observed_at),
+                cfg.half_life_days[f.type],
+                f.stability,
+                floor=cfg.freshness_floor,
+            )
+            boost = access_boost(f.access_count)
+            if query.profile == "composite":
+                weight = self._composite(memories[f.memory_id], embedding, now)
+                scores[f.memory_id] = RankScore(weight, fresh, boost)
+            else:
+                scores[f.memory_id] = rank_score(
+                    rrf[f.memory_id] + support.get(f.memory_id, 0.0),
+                    fresh,
+                    boost,
+                    freshness_mode=cfg.freshness_mode,
+                    access_mode=cfg.access_mode,
+                )
+        return _Candidates(pool, scores, support, memories)
+
+    def _prefer_newer(
+        self, order: list[Memory], query: RecallQuery, hits: Mapping[str, list[Hit]]
+    ) -> tuple[list[Memory], dict[str, str]]:
+        """A newer memory ranks above an older one it contradicts (§9.9 at read time;
+        :func:`graphmem.retrieval.currency.prefer_newer`). Returns the order and, per
+        moved memory, the id of the older one it now outranks."""
+        cfg = self._settings
+        if cfg.update_rank_margin < 0.0 or len(order) <= 1 or query.profile == "composite":
+            return order, {}
+        by_id = {m.id: m for m in order}
+        ranked_ids, newer_than = prefer_newer(
+            [m.id for m in order],
+            {m.id: Claim.of(m) for m in order if m.extractor != "verbatim"},
+            {m.id: m.last_observed_at for m in order},
+            {h.memory_id: h.score for h in hits.get("semantic", [])},
+            margin=cfg.update_rank_margin,
+        )
+        return [by_id[i] for i in ranked_ids], newer_than
+
+    def _rerank(
+        self, order: list[Memory], query: RecallQuery, plan: Plan, rerank: bool
+    ) -> tuple[list[Memory], str]:
+        """The reranker's order of the top candidates, cut to ``plan.k``, and the note
+        the explanation carries."""
+        if rerank:
+            reranked = self._reranker.rerank(query.text, order)
+            position = {mid: i for i, (mid, _) in enumerate(reranked)}
+            order = sorted(order, key=lambda m: position.get(m.id, len(position)))[: plan.k]
+            return order, f"{self._reranker.name} (applied)"
+        if not plan.rerank:
+            return order, "off for this plan"
+        return order, f"{self._reranker.name} (not applied)"
+
+    def _hit(
+        self,
+        m: Memory,
+        plan: Plan,
+        ranks: Mapping[str, Mapping[str, tuple[int, Hit]]],
+        rrf: Mapping[str, float],
+        found: _Candidates,
+        newer_than: Mapping[str, str],
+        rerank_note: str,
+        formula: str,
+    ) -> RecallHit:
+        score = found.scores[m.id]
+        per = {
+            name: RetrieverScore(rank=r[m.id][0], score=r[m.id][1].score, detail=r[m.id][1].detail)
+            for name, r in ranks.items()
+            if m.id in r
+        }
+        explanation = Explanation(
+            plan=plan.name,
+            retrievers=per,
+            rrf=rrf[m.id],
+            freshness=score.freshness,
+            access_boost=score.access_boost,
+            confidence=m.confidence,
+            weight=score.weight,
+            rerank=rerank_note,
+            renderable=renderable(m.confidence, render_gate=self._settings.render_gate),
+            session_support=found.support.get(m.id),
+            newer_than=newer_than.get(m.id),
+            formula=formula,
+        )
+        return RecallHit(
+            memory=m.model_copy(update={"embedding": None}),
+            weight=score.weight,
+            explanation=explanation,
+        )
+
+    def _session_support(self, namespace: str, scores: dict[str, float]) -> dict[str, float]:
+        """Session support of the admitted candidates (graphmem.retrieval.support): one
+        store call for their sessions, none when the setting is off."""
+        cfg = self._settings
+        if cfg.session_support <= 0.0 or not scores:
+            return {}
+        sessions = self._store.memory_sessions(namespace, list(scores))
+        return session_support(
+            scores,
+            sessions,
+            weight=cfg.session_support,
+            depth=cfg.session_support_depth,
+            above_chance=cfg.session_support_mode == "above_chance",
+        )
+
+    def _composite(self, m: Memory, embedding: Vector, now: datetime) -> float:
+        """Seed 004 composite profile: w1·similarity + w2·salience + w3·confidence."""
+        cfg = self._settings
+        sim = float(np.dot(_vector(m), embedding)) if m.embedding is not None else 0.0
+        sal = decayed_salience(
+            m.salience,
+            days_between(now, m.last_accessed_at or m.last_observed_at),
+            decay_rate=cfg.salience_decay[m.type],
+            stability=m.stability,
+            stability_scaling=cfg.salience_stability_scaling,
+        )
+        return composite_relevance(max(0.0, sim), sal, m.confidence, weights=cfg.composite_weights)
+
+
+def admissible(f: RankFields, query: RecallQuery, direct: set[str]) -> bool:
+    """Whether a candidate may be returned: current (unless ``include_history``),
+    retrievable or a direct hit (SPEC §9.11), of a requested type when ``types`` is set."""
+    if not query.include_history and not f.current:
+        return False
+    if not query.include_history and not f.retrievable and f.memory_id not in direct:
+        return False  # SPEC §9.11: out of broad context, reachable when targeted
+    if query.types is not None:
+        return f.type in query.types and not f.type_uncertain
+    return True
+
+
+def direct_hits(hits: Mapping[str, list[Hit]], depth: int) -> set[str]:
+    """Ids a question targets directly (SPEC §9.11): in the top ``depth`` of the
+    semantic, BM25 or entity list."""
+    return {
+        h.memory_id
+        for name in ("semantic", "bm25", "entity")
+        for h in hits.get(name, [])[:depth]
+        if not h.associative
+    }
+
+
+def _vector(m: Memory) -> Vector:
+    return np.asarray(m.embedding, dtype=np.float32)
