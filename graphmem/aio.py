@@ -149,6 +149,14 @@ class AsyncGraphMem:
         """:meth:`GraphMem.remember`: persist memory candidates, all or nothing."""
         return await self.run_sync(self.sync.remember, namespace, list(candidates))
 
+    async def remember_text(
+        self, namespace: str, messages: str | Sequence[Any], **options: Any
+    ) -> WriteReport:
+        """:meth:`GraphMem.remember_text`: extract memories from conversation with the
+        chat model, then remember them (nothing written when extraction fails)."""
+        text = messages if isinstance(messages, str) else list(messages)
+        return await self.run_sync(self.sync.remember_text, namespace, text, **options)
+
     async def remember_many(
         self,
         namespace: str,

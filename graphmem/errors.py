@@ -10,6 +10,7 @@
     ├── EntityNotFoundError          no entity with that name or alias in the namespace
     ├── ConfigurationError           settings that cannot work together
     ├── EmbeddingError               the embedding model failed or is missing
+    ├── ExtractionError              the LLM extractor or judge failed (nothing written)
     └── StoreError                   anything the store reports
         ├── StoreUnavailableError    cannot reach / open the store
         ├── AuthenticationError      credentials refused
@@ -92,6 +93,13 @@ class EmbedderMismatchError(ConfigurationError):
 
 class EmbeddingError(GraphMemError):
     """The embedding model could not be loaded or failed on input."""
+
+
+class ExtractionError(GraphMemError):
+    """The LLM extractor or judge (SPEC §11) failed: the ``openai`` client is missing,
+    the server cannot be reached, answers an error status, times out, refuses, or
+    answers no JSON of the asked schema after one retry. Raised before anything is
+    written."""
 
 
 class StoreError(GraphMemError):

@@ -125,6 +125,12 @@ class FacadeBase:
         self.owns_store = owns_store
         self.embedder = embedder or make_embedder(self.settings)
         self._clock = clock or utc_now
+        if self.settings.llm_judge:  # the chat model judges what no judge was given for
+            from graphmem.extract.judge import LLMJudge
+
+            llm_judge = LLMJudge.from_settings(self.settings)
+            judge, claim_judge = judge or llm_judge, claim_judge or llm_judge
+            pair_judge = pair_judge or llm_judge
         self.claim_judge = claim_judge
         self.pair_judge = pair_judge
         self._dictionaries: dict[str, EntityDictionary] = {}

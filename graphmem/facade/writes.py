@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -27,6 +28,9 @@ from graphmem.store.base import (
     versions_read,
 )
 from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
+
+if TYPE_CHECKING:  # pragma: no cover
+    from graphmem.extract.conversation import LLMExtractor, Message
 
 
 class Writes(Reads):
@@ -72,6 +76,61 @@ class Writes(Reads):
             finally:
                 self._invalidate(namespace)
         return report.model_copy(update={"attempts": attempts}) if attempts > 1 else report
+
+    def remember_text(
+        self,
+        namespace: str,
+        messages: str | Iterable[Message | Mapping[str, Any]],
+        *,
+        session_id: str = "default",
+        speaker: str | None = None,
+        observed_at: datetime | None = None,
+        extractor: LLMExtractor | None = None,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> WriteReport:
+        """Extract memories from raw conversation with the LLM extractor and remember
+        them (SPEC §11; :mod:`graphmem.extract.conversation`).
+
+        Parameters
+        ----------
+        namespace : str
+        messages : str or iterable of Message or mapping
+            One text, or messages ``{"content", "speaker", "observed_at",
+            "session_id", "turn_id"}`` (all but ``content`` optional).
+        session_id, speaker : optional
+            For messages that name none (``speaker``: of a plain text).
+        observed_at : datetime, optional
+            Time of messages that carry none (default: now); event times like
+            "yesterday" are resolved against each message's time.
+        extractor : LLMExtractor, optional
+            Default: the chat model ``GRAPHMEM_LLM_*`` configure.
+        on_batch : callable, optional
+            Called with each extracted batch's message count (progress).
+
+        Raises
+        ------
+        InvalidInputError
+            A message is invalid (the field is named); nothing written.
+        ConfigurationError
+            No model configured (``GRAPHMEM_LLM_MODEL``).
+        ExtractionError
+            The model failed, refused or answered no valid JSON; nothing written.
+        InvalidMemoryError, StoreError
+            As ``remember``.
+        """
+        from graphmem.extract.conversation import LLMExtractor, as_messages
+
+        validate_namespace(namespace)
+        parsed = as_messages(
+            messages,
+            observed_at=observed_at or self._clock(),
+            session_id=session_id,
+            speaker=speaker,
+        )
+        llm = extractor or LLMExtractor.from_settings(self.settings)
+        self.open()
+        known = [entity.name for entity in self.store.list_entities(namespace)]
+        return self.remember(namespace, llm.extract(parsed, known, on_batch=on_batch))
 
     def remember_many(
         self,
