@@ -89,16 +89,37 @@ def ingest(
     batch_size: Annotated[int, typer.Option(min=1, help="Candidates per atomic write.")] = 256,
     as_json: JsonOut = False,
     extractor: ExtractorOpt = None,
+    extract: Annotated[
+        bool,
+        typer.Option(
+            "--extract",
+            help=(
+                "PATH is raw conversation, not candidates: the chat model GRAPHMEM_LLM_MODEL"
+                ' (at GRAPHMEM_LLM_BASE_URL) extracts the memories (README "LLM'
+                ' extraction"). A .jsonl file holds one message per line'
+                ' ({"content", "speaker", "observed_at", "session_id"}); any other file one'
+                ' message per line, "Name: text" naming the speaker.'
+            ),
+        ),
+    ] = False,
+    session_id: Annotated[
+        str, typer.Option("--session", help="With --extract: session of messages naming none.")
+    ] = "default",
 ) -> None:
-    """Remember every candidate in a JSONL file (see README "Input format").
+    """Remember every candidate in a JSONL file (see README "Input format"), or with
+    --extract the memories a chat model finds in a conversation.
 
     The whole file is validated first: a bad line aborts with its line number
-    and nothing is written. The summary counts what became of each line: new
-    (a new current memory), merged (a new observation of a stored one),
-    superseded (stored, but an older memory it conflicts with stays current) and
-    rejected; they add up to the lines. "replaced" counts the older memories that
-    new lines superseded (SPEC §9.9).
+    and nothing is written (with --extract, nothing is written either when the
+    model fails). The summary counts what became of each candidate: new (a new
+    current memory), merged (a new observation of a stored one), superseded
+    (stored, but an older memory it conflicts with stays current) and rejected;
+    they add up to the candidates. "replaced" counts the older memories that new
+    candidates superseded (SPEC §9.9).
     """
+    if extract:
+        _ingest_conversation(path, namespace, store, data_dir, session_id, as_json, extractor)
+        return
     candidates = read_jsonl(path)
     totals = {
         "candidates": len(candidates),
@@ -133,6 +154,49 @@ def ingest(
             f" [bold]{namespace}[/]: {totals['created']} new, {totals['merged']} merged,"
             f" {totals['superseded']} superseded, {totals['rejected']} rejected"
             f" ({totals['replaced']} older memories replaced)"
+        )
+
+
+def _ingest_conversation(
+    path: str,
+    namespace: str,
+    store: StoreOpt,
+    data_dir: DataDir,
+    session_id: str,
+    as_json: bool,
+    extractor: ExtractorOpt,
+) -> None:
+    from graphmem.extract.conversation import read_conversation
+
+    if path == "-":
+        messages = read_conversation(sys.stdin, jsonl=False)
+    else:
+        file = Path(path)
+        if not file.is_file():
+            raise InvalidInputError(f"no such file: {str(file)!r}", field="path")
+        with file.open(encoding="utf-8") as handle:
+            messages = read_conversation(handle, jsonl=file.suffix.lower() == ".jsonl")
+    chosen = {"extractor": extractor.value} if extractor is not None else {}
+    with common.open_memory(store, data_dir, **chosen) as memory, progress_bar() as progress:
+        task = progress.add_task("extracting", total=len(messages))
+        report = memory.remember_text(
+            namespace,
+            messages,
+            session_id=session_id,
+            on_batch=lambda n: progress.advance(task, n),
+        )
+        model = memory.settings.llm_model
+    totals = {"messages": len(messages), "candidates": len(report.outcomes)}
+    for outcome in ("created", "merged", "superseded", "rejected"):
+        totals[outcome] = report.outcomes.count(outcome)
+    if as_json:
+        console.print_json(json.dumps({"namespace": namespace, "model": model, **totals}))
+    else:
+        console.print(
+            f"[green]extracted[/] {totals['candidates']} memories from {len(messages)} messages"
+            f" with {model} into namespace [bold]{namespace}[/]: {totals['created']} new,"
+            f" {totals['merged']} merged, {totals['superseded']} superseded,"
+            f" {totals['rejected']} rejected"
         )
 
 

@@ -38,7 +38,7 @@ from graphmem.models import EntityMention, MemoryCandidate, RelationInput
 from graphmem.settings import MEMORY_TYPES, SOURCE_LEVELS, Settings
 from graphmem.timeparse import parse_time_window
 
-__all__ = ["EXTRACTION_SCHEMA", "LLMExtractor", "Message", "as_messages"]
+__all__ = ["EXTRACTION_SCHEMA", "LLMExtractor", "Message", "as_messages", "read_conversation"]
 
 _KINDS = ("Person", "Organization", "Place", "Event", "Work", "Product", "Group", "Thing")
 _ROLES = ("subject", "object", "mention")
@@ -123,6 +123,44 @@ def as_messages(
                 }
             )
         )
+    return out
+
+
+_SPEAKER_LINE = re.compile(r"^\s*([^\s:][^:]{0,60}?)\s*:\s+(\S.*)$")
+
+
+def read_conversation(lines: Iterable[str], *, jsonl: bool) -> list[dict[str, Any]]:
+    """Messages of a conversation file (``graphmem ingest --extract``).
+
+    ``jsonl``: one JSON object per line with the fields of :class:`Message`
+    (``content`` required). Else plain text, one message per non-blank line, a
+    leading ``Name:`` naming the speaker.
+
+    Raises
+    ------
+    InvalidInputError
+        A line that is no JSON object (``field="line N"``).
+    """
+    out: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if jsonl:
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidInputError(
+                    f"not valid JSON ({exc.msg})", field=f"line {number}"
+                ) from exc
+            if not isinstance(raw, dict):
+                raise InvalidInputError("each line must be a JSON object", field=f"line {number}")
+            out.append(raw)
+            continue
+        match = _SPEAKER_LINE.match(line)
+        if match is not None and not match.group(1).strip().isdigit():
+            out.append({"speaker": match.group(1).strip(), "content": match.group(2).strip()})
+        else:
+            out.append({"content": line.strip()})
     return out
 
 
