@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from graphmem.mcp.tools import ToolContext, graphmem_tool, tool_errors
+from graphmem.mcp.registry import ToolContext, graphmem_tool, tool_errors
 from graphmem.models import FaithfulnessReport
 
 __all__ = ["check_answer"]

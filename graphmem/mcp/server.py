@@ -1,6 +1,6 @@
 """Build and run graphmem's MCP server (the official SDK's high-level ``MCPServer``).
 
-:func:`build_server` registers every tool of :data:`graphmem.mcp.tools.TOOLS` (and of
+:func:`build_server` registers every tool of :data:`graphmem.mcp.registry.TOOLS` (and of
 the modules in :data:`TOOL_MODULES`) on an :class:`~mcp.server.mcpserver.MCPServer`
 bound to one :class:`~graphmem.aio.AsyncGraphMem`; :func:`serve` opens the store,
 loads the embedding model once, logs that the server is ready, and runs it over
@@ -19,14 +19,18 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
 from graphmem.aio import AsyncGraphMem
-from graphmem.mcp.tools import TOOLS, ToolContext, bind
+from graphmem.mcp.registry import TOOLS, ToolContext, bind
 from graphmem.memory import validate_namespace
 
 log = logging.getLogger("graphmem.mcp")
 
 # Modules whose import registers more tools with ``graphmem_tool`` (optional ones
 # that fail to import are skipped). Add a module here to extend the server.
-TOOL_MODULES: tuple[str, ...] = ("graphmem.mcp.tools", "graphmem.mcp.guard_tools")
+TOOL_MODULES: tuple[str, ...] = (
+    "graphmem.mcp.tools",
+    "graphmem.mcp.kg_tools",
+    "graphmem.mcp.guard_tools",
+)
 
 Transport = Literal["stdio", "streamable-http"]
 

@@ -1,152 +1,42 @@
-"""The MCP tools: graphmem's own, and mcp-neo4j-memory's mapped onto graphmem.
-
-Each tool is an ``async`` function ``(ctx, namespace, **arguments) -> model``
-registered with :func:`graphmem_tool`; the server
-(:func:`graphmem.mcp.server.build_server`) binds ``ctx`` and, with one namespace
-per server, ``namespace``, so the schema a client sees has only the tool's own
-arguments (plus ``namespace`` with ``--multi-namespace``). Arguments are typed
-with pydantic, so the SDK validates them against the published schema; graphmem's
-own errors become tool errors that name the field (:func:`tool_errors`).
-
-To add a tool (e.g. from another module)::
-
-    @graphmem_tool(title="Check an answer", read_only=True)
-    async def check_answer(ctx: ToolContext, namespace: str, answer: str) -> SomeModel:
-        \"\"\"What an LLM should know to call it.\"\"\"
-
-and import that module before the server is built (see ``server.TOOL_MODULES``).
-"""
+"""graphmem's own MCP tools: remember, recall, about_entity, get_memory, confirm,
+correct, forget_session, list_namespaces, stats (registered with
+:func:`graphmem.mcp.registry.graphmem_tool`; the registry's names are re-exported
+here for the modules that extend the server)."""
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from graphmem.aio import AsyncGraphMem
-from graphmem.errors import (
-    EntityNotFoundError,
-    GraphMemError,
-    InvalidInputError,
-    MemoryNotFoundError,
+from graphmem.mcp.registry import (
+    TOOLS,
+    MemoryId,
+    SessionArg,
+    ToolContext,
+    ToolFailure,
+    ToolSpec,
+    bind,
+    graphmem_tool,
+    tool_errors,
 )
 from graphmem.mcp.schemas import (
-    AddedObservations,
     ConfirmOut,
     CorrectOut,
     EntityOut,
     ForgetOut,
     HitOut,
-    KgEntity,
-    KgRelation,
-    KnowledgeGraph,
     MemoryBrief,
     MemoryIn,
     MemoryOut,
     NamespacesOut,
-    ObservationAddition,
     RecallOut,
     RelationOut,
     RememberOut,
     StatsOut,
 )
-from graphmem.models import AwareDatetime, Entity, Memory, Relation
+from graphmem.models import AwareDatetime
 from graphmem.settings import MemoryTypeName
-from graphmem.store.base import memory_pages
-
-ToolFunction = Callable[..., Awaitable[Any]]
-
-
-@dataclass(frozen=True)
-class ToolContext:
-    """What every tool gets: the async facade, and the server's fixed namespace
-    (None with ``--multi-namespace``)."""
-
-    memory: AsyncGraphMem
-    namespace: str | None
-    session_id: str = "mcp"
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    """A registered tool and its MCP hints (``read_only``: changes nothing;
-    ``destructive``: may delete or overwrite; ``idempotent``: repeating it changes
-    nothing more; ``namespaced``: takes a namespace)."""
-
-    function: ToolFunction
-    name: str
-    title: str
-    read_only: bool
-    destructive: bool
-    idempotent: bool
-    namespaced: bool
-
-
-TOOLS: dict[str, ToolSpec] = {}
-
-
-def graphmem_tool(
-    *,
-    title: str,
-    read_only: bool = False,
-    destructive: bool = False,
-    idempotent: bool = False,
-    namespaced: bool = True,
-    name: str | None = None,
-) -> Callable[[ToolFunction], ToolFunction]:
-    """Register a tool function (its docstring is the description the LLM reads)."""
-
-    def register(function: ToolFunction) -> ToolFunction:
-        spec = ToolSpec(
-            function=function,
-            name=name or function.__name__,
-            title=title,
-            read_only=read_only,
-            destructive=destructive,
-            idempotent=idempotent,
-            namespaced=namespaced,
-        )
-        TOOLS[spec.name] = spec
-        return function
-
-    return register
-
-
-class ToolFailure(ToolError):
-    """A tool error for the client: one line, the field named; never a traceback (the
-    SDK returns a ``ToolError``'s message as an ``is_error`` result)."""
-
-
-@contextmanager
-def tool_errors() -> Iterator[None]:
-    """Turn graphmem's errors into :class:`ToolFailure` messages an LLM can act on."""
-    try:
-        yield
-    except MemoryNotFoundError as exc:
-        raise ToolFailure(f"memory_id: {exc} (recall or search first to get a memory id)") from exc
-    except EntityNotFoundError as exc:
-        raise ToolFailure(
-            f"name: {exc} (find_memories_by_name or recall show the known entities)"
-        ) from exc
-    except InvalidInputError as exc:
-        raise ToolFailure(str(exc)) from exc
-    except GraphMemError as exc:
-        raise ToolFailure(f"{type(exc).__name__}: {exc}") from exc
-
-
-# ------------------------------------------------------------------ argument types
-MemoryId = Annotated[
-    str, Field(min_length=1, max_length=200, description="A memory id from recall.")
-]
-SessionArg = Annotated[
-    str | None,
-    Field(None, max_length=200, description="Conversation/session id to record (optional)."),
-]
 
 
 def _report(report: Any) -> RememberOut:
@@ -396,260 +286,6 @@ async def stats(ctx: ToolContext, namespace: str) -> StatsOut:
     with tool_errors():
         counts = await ctx.memory.stats(namespace)
     return StatsOut(namespace=namespace, counts=counts)
-
-
-# ------------------------------------------------------- mcp-neo4j-memory's tools
-def _words(relation_type: str) -> str:
-    return relation_type.replace("_", " ").lower()
-
-
-@graphmem_tool(title="Create entities")
-async def create_entities(
-    ctx: ToolContext,
-    namespace: str,
-    entities: Annotated[
-        list[KgEntity], Field(min_length=1, description="Entities with their observations.")
-    ],
-) -> list[KgEntity]:
-    """(mcp-neo4j-memory compatible) Create entities in the knowledge graph. Each
-    observation becomes a memory about its entity; an entity without observations is
-    remembered as '<name> is a <type>'. Known entities are merged, not duplicated."""
-    items: list[dict[str, Any]] = []
-    for entity in entities:
-        mention = {"name": entity.name, "kind": entity.type, "role": "subject"}
-        statements = entity.observations or [f"{entity.name} is a {entity.type}"]
-        for statement in statements:
-            items.append(
-                {
-                    "content": statement,
-                    "type": "Fact" if entity.observations else "Entity",
-                    "extractor": "verbatim",
-                    "session_id": ctx.session_id,
-                    "entities": [mention],
-                }
-            )
-    with tool_errors():
-        await ctx.memory.remember(namespace, items)
-    return entities
-
-
-@graphmem_tool(title="Create relations")
-async def create_relations(
-    ctx: ToolContext,
-    namespace: str,
-    relations: Annotated[
-        list[KgRelation], Field(min_length=1, description="Relations, in active voice.")
-    ],
-) -> list[KgRelation]:
-    """(mcp-neo4j-memory compatible) Create relations between entities, in active voice
-    (source WORKS_AT target). Each becomes a Relation memory asserting it; missing
-    entities are created."""
-    items = [
-        {
-            "content": f"{r.source} {_words(r.relationType)} {r.target}",
-            "type": "Relation",
-            "extractor": "verbatim",
-            "session_id": ctx.session_id,
-            "entities": [
-                {"name": r.source, "role": "subject"},
-                {"name": r.target, "role": "object"},
-            ],
-            "relations": [{"source": r.source, "predicate": r.relationType, "target": r.target}],
-        }
-        for r in relations
-    ]
-    with tool_errors():
-        await ctx.memory.remember(namespace, items)
-    return relations
-
-
-@graphmem_tool(title="Add observations")
-async def add_observations(
-    ctx: ToolContext,
-    namespace: str,
-    observations: Annotated[
-        list[ObservationAddition],
-        Field(min_length=1, description="Per entity, the statements to add."),
-    ],
-) -> list[AddedObservations]:
-    """(mcp-neo4j-memory compatible) Add observations to entities: each becomes a memory
-    about the entity (an entity not known yet is created)."""
-    items: list[dict[str, Any]] = []
-    for addition in observations:
-        for statement in addition.observations:
-            items.append(
-                {
-                    "content": statement,
-                    "extractor": "verbatim",
-                    "session_id": ctx.session_id,
-                    "entities": [{"name": addition.entityName, "role": "subject"}],
-                }
-            )
-    with tool_errors():
-        report = await ctx.memory.remember(namespace, items)
-    out: list[AddedObservations] = []
-    ids = iter(report.memory_ids)
-    for addition in observations:
-        out.append(
-            AddedObservations(
-                entityName=addition.entityName,
-                addedObservations=list(addition.observations),
-                memoryIds=[next(ids, None) for _ in addition.observations],
-            )
-        )
-    return out
-
-
-def _graph(
-    memories: list[Memory], entities: dict[str, Entity], relations: list[Relation]
-) -> KnowledgeGraph:
-    """mcp-neo4j-memory's view: each entity with the contents of the memories that
-    mention it as observations; relations with both ends named."""
-    observations: dict[str, list[str]] = {}
-    for memory in memories:
-        for mention in memory.mentions:
-            if mention.entity_id in entities:
-                observations.setdefault(mention.entity_id, []).append(memory.content)
-    shown = [e for e in entities.values() if e.id in observations]
-    kg_relations = [
-        KgRelation(
-            source=entities[r.source_id].name,
-            target=entities[r.target_id].name,
-            relationType=r.predicate,
-        )
-        for r in relations
-        if r.source_id in entities and r.target_id in entities
-    ]
-    return KnowledgeGraph(
-        entities=[
-            KgEntity(name=e.name, type=e.kind, observations=list(dict.fromkeys(observations[e.id])))
-            for e in shown
-        ],
-        relations=_unique(kg_relations),
-    )
-
-
-def _unique(relations: list[KgRelation]) -> list[KgRelation]:
-    seen: set[tuple[str, str, str]] = set()
-    out: list[KgRelation] = []
-    for r in relations:
-        key = (r.source, r.relationType, r.target)
-        if key not in seen:
-            seen.add(key)
-            out.append(r)
-    return out
-
-
-@graphmem_tool(title="Search memories (graph view)", read_only=True)
-async def search_memories(
-    ctx: ToolContext,
-    namespace: str,
-    query: Annotated[str, Field(min_length=1, max_length=4000, description="What to search for.")],
-) -> KnowledgeGraph:
-    """(mcp-neo4j-memory compatible) Search the knowledge graph: the entities of the
-    best-matching memories (graphmem's recall, k = 10), each with those memories as
-    observations, and their relations. Memories naming no entity are not shown here;
-    recall returns them ranked, with confidence."""
-    with tool_errors():
-        result = await ctx.memory.recall(namespace, query, k=10)
-        memories = [hit.memory for hit in result.hits]
-        known = await ctx.memory.run_sync(ctx.memory.sync.store.list_entities, namespace)
-        by_id = {e.id: e for e in known}
-        ids = sorted({m.entity_id for mem in memories for m in mem.mentions})
-        relations = await ctx.memory.run_sync(
-            ctx.memory.sync.store.relation_subgraph, namespace, ids, 1
-        )
-    return _graph(memories, by_id, relations)
-
-
-@graphmem_tool(title="Find memories by name", read_only=True, idempotent=True)
-async def find_memories_by_name(
-    ctx: ToolContext,
-    namespace: str,
-    names: Annotated[
-        list[str], Field(min_length=1, description="Exact entity names (or aliases) to open.")
-    ],
-) -> KnowledgeGraph:
-    """(mcp-neo4j-memory compatible) Open entities by exact name or alias: each with the
-    current memories about it as observations, and their relations. Unknown names are
-    skipped."""
-    entities: dict[str, KgEntity] = {}
-    relations: list[KgRelation] = []
-    for name in names:
-        try:
-            with tool_errors():
-                report = await ctx.memory.about_entity(namespace, name, limit=200)
-        except ToolFailure as exc:
-            if isinstance(exc.__cause__, EntityNotFoundError):
-                continue
-            raise
-        entities[report.entity.id] = KgEntity(
-            name=report.entity.name,
-            type=report.entity.kind,
-            observations=[m.content for m in report.memories],
-        )
-        relations.extend(
-            KgRelation(source=r.source, target=r.target, relationType=r.predicate)
-            for r in report.relations
-        )
-    return KnowledgeGraph(entities=list(entities.values()), relations=_unique(relations))
-
-
-@graphmem_tool(title="Read the whole graph", read_only=True, idempotent=True)
-async def read_graph(ctx: ToolContext, namespace: str) -> KnowledgeGraph:
-    """(mcp-neo4j-memory compatible) The whole knowledge graph of the namespace: every
-    entity with the current memories about it as observations, and every current
-    relation. Large on a big namespace: prefer recall or find_memories_by_name."""
-    store = ctx.memory.sync.store
-
-    def read() -> tuple[list[Memory], dict[str, Entity], list[Relation]]:
-        with tool_errors():
-            ctx.memory.sync.open()
-            memories: list[Memory] = []
-            for page in memory_pages(store, namespace, 1000):
-                memories.extend(m for m in page if m.is_current)
-            entities = {e.id: e for e in store.list_entities(namespace)}
-            relations = store.relation_subgraph(namespace, sorted(entities), 1)
-        return memories, entities, relations
-
-    memories, entities, relations = await ctx.memory.run_sync(read)
-    return _graph(memories, entities, relations)
-
-
-def bind(spec: ToolSpec, ctx: ToolContext) -> ToolFunction:
-    """The function the SDK registers: ``ctx`` bound and, with a fixed namespace,
-    ``namespace`` too; its signature (hence the schema) drops what is bound."""
-    signature = inspect.signature(spec.function, eval_str=True)
-    params = list(signature.parameters.values())[1:]  # drop ctx
-    fixed = ctx.namespace if spec.namespaced else None
-    if spec.namespaced and fixed is not None:
-        params = [p for p in params if p.name != "namespace"]
-    elif spec.namespaced:
-        params = [
-            p.replace(
-                annotation=Annotated[
-                    str,
-                    Field(
-                        min_length=1,
-                        max_length=128,
-                        description="Namespace (user / agent / tenant) to work in.",
-                    ),
-                ]
-            )
-            if p.name == "namespace"
-            else p
-            for p in params
-        ]
-
-    async def call(**arguments: Any) -> Any:
-        if fixed is not None:
-            arguments["namespace"] = fixed
-        return await spec.function(ctx, **arguments)
-
-    call.__name__ = spec.name
-    call.__doc__ = spec.function.__doc__
-    call.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
-    return call
 
 
 __all__ = [
