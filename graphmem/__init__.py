@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from graphmem.aio import AsyncGraphMem
     from graphmem.memory import GraphMem
     from graphmem.models import (
-        ConsolidationReport,
         Entity,
         EntityMention,
         Explanation,
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
         RelationInput,
         WriteReport,
     )
+    from graphmem.reports import ConsolidationReport
     from graphmem.settings import Settings
 
 # The facade, the models and the settings are imported on first use (PEP 562), so that
@@ -55,10 +55,10 @@ _LAZY: dict[str, str] = {
     "AsyncGraphMem": "graphmem.aio",
     "GraphMem": "graphmem.memory",
     "Settings": "graphmem.settings",
+    "ConsolidationReport": "graphmem.reports",
     **{
         name: "graphmem.models"
         for name in (
-            "ConsolidationReport",
             "Entity",
             "EntityMention",
             "Explanation",

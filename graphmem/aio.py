@@ -32,18 +32,8 @@ from graphmem.about import EntityReport
 from graphmem.entities import EntityDictionary
 from graphmem.errors import InvalidInputError
 from graphmem.memory import GraphMem
-from graphmem.models import (
-    ConsolidationReport,
-    Entity,
-    EntityDrift,
-    FaithfulnessReport,
-    Memory,
-    MemoryCandidate,
-    RecallQuery,
-    RecallResult,
-    ReembedReport,
-    WriteReport,
-)
+from graphmem.models import Entity, Memory, MemoryCandidate, RecallQuery, RecallResult, WriteReport
+from graphmem.reports import ConsolidationReport, EntityDrift, FaithfulnessReport, ReembedReport
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryFilter
 from graphmem.write.lifecycle import CORRECTION_SESSION

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from graphmem.cli.common import DataDir, JsonOut, Namespace, StoreOpt, console, open_memory
 from graphmem.errors import InvalidInputError
-from graphmem.models import ConsistencyReport, EntityDrift, FaithfulnessReport
+from graphmem.reports import ConsistencyReport, EntityDrift, FaithfulnessReport
 
 __all__ = [
     "drift_command",

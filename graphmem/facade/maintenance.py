@@ -14,12 +14,8 @@ from graphmem.facade.reads import Reads
 from graphmem.guards.consistency import consistency_scan
 from graphmem.guards.drift import namespace_drift
 from graphmem.guards.faithfulness import check_faithfulness
-from graphmem.models import (
-    ConsolidationReport,
-    EntityDrift,
-    FaithfulnessReport,
-    RecallResult,
-)
+from graphmem.models import RecallResult
+from graphmem.reports import ConsolidationReport, EntityDrift, FaithfulnessReport
 from graphmem.write.consolidation import consolidate, reactivate_associated
 
 

@@ -17,12 +17,8 @@ from graphmem.errors import (
 )
 from graphmem.facade.base import field_error, validate_namespace
 from graphmem.facade.reads import Reads
-from graphmem.models import (
-    Memory,
-    MemoryCandidate,
-    ReembedReport,
-    WriteReport,
-)
+from graphmem.models import Memory, MemoryCandidate, WriteReport
+from graphmem.reports import ReembedReport
 from graphmem.store.base import (
     WriteBatch,
     versions_read,

@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphmem.models import RiskLevel
+from graphmem.reports import RiskLevel
 
 __all__ = [
     "CRITICAL_WORDS",

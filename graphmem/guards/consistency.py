@@ -47,7 +47,8 @@ import numpy as np
 from graphmem.entities import EntityDictionary
 from graphmem.errors import WriteConflictError
 from graphmem.guards.judge import PairJudge
-from graphmem.models import ConsistencyPair, ConsistencyReport, Memory
+from graphmem.models import Memory
+from graphmem.reports import ConsistencyPair, ConsistencyReport
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, WriteBatch, memory_pages, versions_read
 from graphmem.write.compat import Claim, Compatibility, Reason, check, claim_of, one_sided

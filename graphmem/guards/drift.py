@@ -30,7 +30,8 @@ from datetime import datetime
 
 import numpy as np
 
-from graphmem.models import Entity, EntityDrift, Memory, Relation
+from graphmem.models import Entity, Memory, Relation
+from graphmem.reports import EntityDrift
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, memory_pages
 

@@ -40,7 +40,8 @@ from graphmem.guards.claims import (
     text_words,
 )
 from graphmem.guards.judge import ClaimJudge
-from graphmem.models import ClaimCheck, FaithfulnessReport, Memory
+from graphmem.models import Memory
+from graphmem.reports import ClaimCheck, FaithfulnessReport
 
 __all__ = ["JUDGE_CANDIDATES", "canonical_names", "check_faithfulness", "missing_terms"]
 

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from graphmem.mcp.registry import ToolContext, graphmem_tool, tool_errors
-from graphmem.models import FaithfulnessReport
+from graphmem.reports import FaithfulnessReport
 
 __all__ = ["check_answer"]
 

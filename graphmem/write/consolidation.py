@@ -31,7 +31,8 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.errors import InvalidInputError
-from graphmem.models import ConsolidationReport, Memory, Tier
+from graphmem.models import Memory, Tier
+from graphmem.reports import ConsolidationReport
 from graphmem.scoring import (
     freshness,
     is_retrievable,
