@@ -17,34 +17,26 @@ neither is a timed test.
   precise plan needs a specificity of 0.8 that no question over this data
   reaches).
 
-Synthetic memories: sentences from templates over 400 people, 60 places, 40
-activities and 24 months; each mentions a person and a place (co-occurrence
-relations between them, plus a person–person ``KNOWS`` chain), has an event time
-in 2023–2024 and — so that 100k can be built in minutes on 2 cores — a
-**random unit embedding** (seeded). The query embedding is real; the semantic
-retriever's results are then meaningless, its cost is not.
+Synthetic memories (:mod:`graphmem.synthetic`): sentences from templates, each
+mentioning a person and a place, with a seeded **random unit embedding**. The query
+embedding is real; the semantic retriever's results are then meaningless, its cost
+is not.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import resource
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
-import numpy as np
-
 from graphmem.memory import GraphMem
-from graphmem.models import Entity, Memory, Mention, Observation, Relation
-from graphmem.store.base import WriteBatch
-from graphmem.text import content_hash, entity_id, memory_id, relation_id, surface_hash
-from graphmem.write.relations import CO_OCCURS
+from graphmem.synthetic import bench_queries, synthetic_batches
 from graphmem.write.scores import compute_confidence
 
 Progress = Callable[[int], None]
@@ -52,125 +44,6 @@ Progress = Callable[[int], None]
 #: Write batches per timed ingest chunk (bench_ingest alternates raw encode and ingest
 #: chunks, so both see the same machine load; within a chunk ingest prefetches).
 INGEST_CHUNK_BATCHES = 4
-
-FIRST = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia", "Quin", "Rae", "Sol", "Tao"]  # fmt: skip
-LAST = ["Abbott", "Baker", "Costa", "Diaz", "Evans", "Fujita", "Garcia", "Haddad", "Ito", "Jensen", "Kowal", "Lopez", "Moreau", "Nakamura", "Okafor", "Petrov", "Quinn", "Rossi", "Silva", "Tanaka"]  # fmt: skip
-PLACES = [f"{a} {b}" for a in ("North", "South", "East", "West", "Old", "New") for b in ("Harbor", "Ridge", "Market", "Valley", "Park", "Bridge", "Hill", "Garden", "Square", "Lake")]  # fmt: skip
-ACTIVITIES = ["went hiking", "painted a mural", "ran a half marathon", "adopted a puppy", "started pottery classes", "visited a museum", "baked sourdough", "joined a choir", "went camping", "fixed a bicycle", "planted tomatoes", "learned to surf", "watched a play", "hosted a dinner", "wrote a poem", "built a bookshelf", "took a photo class", "went birdwatching", "played chess", "sang karaoke"] * 2  # fmt: skip
-QUERIES = (
-    "What did {person} do in March 2024?",
-    "Where did {person} go hiking?",
-    "Who knows {person}?",
-    "What happened last summer?",
-    "pottery classes",
-    "Tell me something interesting",
-    "What did {person} do at {place}?",
-    "Which people painted a mural in 2023?",
-    "event {note}",
-)
-
-
-def _people(count: int = 400) -> list[str]:
-    return [f"{FIRST[i % 20]} {LAST[(i // 20) % 20]}" for i in range(count)]
-
-
-def synthetic_batches(
-    namespace: str, n: int, dim: int, *, confidence: float, batch_size: int = 5000, seed: int = 7
-) -> Iterator[WriteBatch]:
-    """Yield ``WriteBatch`` objects building ``n`` synthetic memories (see module doc).
-
-    ``confidence`` is what the write pipeline gives a direct verbatim Event
-    with n = 1; the bulk path skips the pipeline, so the caller computes it.
-    """
-    rng = np.random.default_rng(seed)
-    people = _people()
-    start = datetime(2023, 1, 1, tzinfo=UTC)
-    conf = confidence
-    entities = {
-        name: Entity(id=entity_id(name), namespace=namespace, name=name, kind=kind)
-        for names, kind in ((people, "Person"), (PLACES, "Place"))
-        for name in names
-    }
-    relations: dict[str, Relation] = {}
-    first_batch = True
-    for offset in range(0, n, batch_size):
-        size = min(batch_size, n - offset)
-        vectors = rng.standard_normal((size, dim)).astype(np.float32)
-        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        memories: list[Memory] = []
-        for j in range(size):
-            i = offset + j
-            person, place = people[i % len(people)], PLACES[(i * 7) % len(PLACES)]
-            when = start + timedelta(hours=(i * 37) % (24 * 730))
-            text = f"{person} {ACTIVITIES[(i * 3) % len(ACTIVITIES)]} at {place} (note {i})."
-            chash = content_hash("Event", None, None, text)
-            ident = memory_id(namespace, chash)
-            memories.append(
-                Memory(
-                    id=ident,
-                    namespace=namespace,
-                    type="Event",
-                    content=text,
-                    source_level="direct",
-                    source_strength=0.95,
-                    extractor="verbatim",
-                    extractor_confidence=1.0,
-                    type_prior=0.85,
-                    n=1,
-                    observations=(
-                        Observation(
-                            session_id=f"s{i // 50}",
-                            turn_id=f"t{i}",
-                            observed_at=when,
-                            source_level="direct",
-                            surface_hash=surface_hash(text),
-                        ),
-                    ),
-                    confidence=conf,
-                    created_at=when,
-                    last_observed_at=when,
-                    event_time=when,
-                    content_hash=chash,
-                    mentions=(
-                        Mention(entity_id=entities[person].id, role="subject"),
-                        Mention(entity_id=entities[place].id, role="object"),
-                    ),
-                    embedding=tuple(vectors[j].tolist()),
-                )
-            )
-            rid = relation_id(namespace, entities[person].id, CO_OCCURS, entities[place].id)
-            relations.setdefault(
-                rid,
-                Relation(
-                    id=rid,
-                    namespace=namespace,
-                    source_id=entities[person].id,
-                    target_id=entities[place].id,
-                    predicate=CO_OCCURS,
-                    confidence=conf,
-                    memory_id=ident,
-                ),
-            )
-        batch = WriteBatch(memories=memories)
-        if first_batch:
-            batch.entities = list(entities.values())
-            for a, b in itertools.pairwise(people):
-                rid = relation_id(namespace, entities[a].id, "KNOWS", entities[b].id)
-                batch.relations.append(
-                    Relation(
-                        id=rid,
-                        namespace=namespace,
-                        source_id=entities[a].id,
-                        target_id=entities[b].id,
-                        predicate="KNOWS",
-                        confidence=0.9,
-                        memory_id=memories[0].id,
-                    )
-                )
-            first_batch = False
-        written = {m.id for m in memories}
-        batch.relations.extend(r for r in relations.values() if r.memory_id in written)
-        yield batch
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -228,17 +101,6 @@ def build_namespace(
     if progress:
         progress(done)
     return time.perf_counter() - started
-
-
-def bench_queries(n: int) -> list[str]:
-    """The fixed query set for a namespace of ``n`` synthetic memories."""
-    people = _people()
-    return [
-        q.format(
-            person=people[(i * 13) % len(people)], place=PLACES[i % len(PLACES)], note=n // 2 + 1
-        )
-        for i, q in enumerate(QUERIES)
-    ]
 
 
 def bench_latency(
