@@ -111,20 +111,9 @@ class BM25Index:
         return self._rows[lo:hi], self._freqs[lo:hi]
 
     def matches(self, query: Sequence[str]) -> tuple[IntArray, FloatArray]:
-        """The documents containing a query token, with their BM25 scores.
-
-        Parameters
-        ----------
-        query : sequence of str
-            Query tokens (same tokeniser as the documents); may be empty.
-
-        Returns
-        -------
-        rows : numpy.ndarray of int64
-            Ascending rows of the documents containing at least one query token.
-        scores : numpy.ndarray of float64
-            Their scores, ``> 0`` (exactly :meth:`scores` at those rows).
-        """
+        """The documents containing a query token (``query`` as for :meth:`scores`):
+        their ascending rows (int64) and their BM25 scores, ``> 0`` (float64, exactly
+        :meth:`scores` at those rows)."""
         dense = self.scores(query)
         touched = np.zeros(self._n_docs, dtype=np.bool_)
         for term in query:

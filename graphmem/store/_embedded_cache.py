@@ -124,26 +124,14 @@ class IndexCache:
             return value
 
     def _build_vectors(self, conn: sqlite3.Connection, namespace: str) -> VectorIndex:
-        rows = sorted(
-            conn.execute(
-                "SELECT id, embedding, superseded_by IS NULL, retrievable, tier = 'hot'"
-                " FROM memories WHERE namespace = ? AND embedding IS NOT NULL",
-                (namespace,),
-            )
-        )
+        rows = _flagged(conn, namespace, "embedding", " AND embedding IS NOT NULL")
         matrix = np.zeros((len(rows), self._dim), dtype=np.float32)
         for i, row in enumerate(rows):
             matrix[i] = sql.decode_embedding(row[1])
         return VectorIndex([r[0] for r in rows], matrix, _flags(rows))
 
     def _build_text(self, conn: sqlite3.Connection, namespace: str) -> TextIndex:
-        rows = sorted(
-            conn.execute(
-                "SELECT id, content, superseded_by IS NULL, retrievable, tier = 'hot'"
-                " FROM memories WHERE namespace = ?",
-                (namespace,),
-            )
-        )
+        rows = _flagged(conn, namespace, "content")
         documents = [tokenize(r[1]) for r in rows]
         return TextIndex([r[0] for r in rows], documents, _flags(rows), k1=self._k1, b=self._b)
 
@@ -153,6 +141,20 @@ def _version(conn: sqlite3.Connection, namespace: str) -> int:
         "SELECT version FROM namespace_versions WHERE namespace = ?", (namespace,)
     ).fetchone()
     return 0 if row is None else int(row[0])
+
+
+def _flagged(
+    conn: sqlite3.Connection, namespace: str, column: str, where: str = ""
+) -> list[tuple[Any, ...]]:
+    """Rows ``(id, column, current, retrievable, hot)`` of the namespace's memories, by id
+    (``column`` and ``where`` are this module's constants, never user text)."""
+    return sorted(
+        conn.execute(
+            f"SELECT id, {column}, superseded_by IS NULL, retrievable, tier = 'hot'"
+            f" FROM memories WHERE namespace = ?{where}",
+            (namespace,),
+        )
+    )
 
 
 def _flags(rows: Sequence[tuple[Any, ...]]) -> Flags:
@@ -165,13 +167,7 @@ def _flags(rows: Sequence[tuple[Any, ...]]) -> Flags:
 
 
 def _build_times(conn: sqlite3.Connection, namespace: str) -> TimeIndex:
-    rows = sorted(
-        conn.execute(
-            "SELECT id, time_anchor, superseded_by IS NULL, retrievable, tier = 'hot'"
-            " FROM memories WHERE namespace = ?",
-            (namespace,),
-        )
-    )
+    rows = _flagged(conn, namespace, "time_anchor")
     anchors = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
     return TimeIndex([r[0] for r in rows], anchors, _flags(rows))
 

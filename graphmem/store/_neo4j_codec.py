@@ -32,7 +32,7 @@ from graphmem.store.lucene import MAX_QUERY_WORDS as MAX_QUERY_WORDS
 from graphmem.store.lucene import lucene_escape as lucene_escape
 from graphmem.store.lucene import lucene_query as lucene_query
 from graphmem.store.lucene import ns_key as ns_key
-from graphmem.store.records import ACCESS_FIELDS, AccessUpdate, ScoredId, WriteBatch
+from graphmem.store.records import ACCESS_FIELDS, AccessUpdate, EntityHit, ScoredId, WriteBatch
 
 # Memory fields stored as node properties of the same name.
 MEMORY_PROPERTIES: tuple[str, ...] = (
@@ -352,11 +352,16 @@ def collected(rows: Sequence[Mapping[str, Any]], key: str) -> list[Any]:
     return list(rows[0][key]) if rows else []
 
 
-def count(rows: Sequence[Mapping[str, Any]]) -> int:
-    """The ``count`` of a one-row counting statement (0 when it returned no row)."""
-    return int(rows[0]["count"]) if rows else 0
-
-
 def scored(rows: Sequence[Mapping[str, Any]]) -> list[ScoredId]:
     """``(memory_id, score)`` rows as :class:`ScoredId`."""
     return [ScoredId(row["memory_id"], float(row["score"])) for row in rows]
+
+
+def entity_hit(row: Mapping[str, Any]) -> EntityHit:
+    """An ``entity_search`` hit row as :class:`EntityHit`."""
+    return EntityHit(
+        memory_id=row["memory_id"],
+        entity_ids=tuple(row["entity_ids"]),
+        roles=tuple(row["roles"]),
+        similarity=float(row["similarity"]),
+    )

@@ -139,16 +139,21 @@ class Neo4jExecutor:
             raise ConfigurationError(f"invalid Neo4j URI {self.uri!r}: {exc}") from exc
 
     # -- the per-thread read memo ---------------------------------------------
-    def remember(self, value: Any) -> None:
-        """Keep ``value`` for this thread's next :meth:`recall`, unless a write comes first
-        (every write path forgets it)."""
-        self._local.memo = value
+    def remember(self, key: str, value: Any) -> None:
+        """Keep ``value`` under ``key`` for this thread's next :meth:`recall` of it, unless
+        a write comes first (every write path forgets them all). A read that fetched more
+        than it was asked for (``rank_fields`` reads the sessions too) leaves it for the
+        read that asks next."""
+        memo: dict[str, Any] | None = getattr(self._local, "memo", None)
+        if memo is None:
+            self._local.memo = memo = {}
+        memo[key] = value
 
-    def recall(self) -> Any:
-        """What this thread last remembered (None when a write came since), once."""
-        value = getattr(self._local, "memo", None)
-        self._local.memo = None
-        return value
+    def recall(self, key: str) -> Any:
+        """What this thread last remembered under ``key`` (None when a write came since),
+        once: a later recall of it reads None."""
+        memo: dict[str, Any] | None = getattr(self._local, "memo", None)
+        return None if memo is None else memo.pop(key, None)
 
     def _forget(self) -> None:
         self._local.memo = None

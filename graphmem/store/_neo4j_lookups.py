@@ -59,7 +59,7 @@ class Neo4jLookups:
                 current=bool(row[7]),
                 retrievable=bool(row[8]),
             )
-        self._exec.remember((namespace, frozenset(distinct), sessions))
+        self._exec.remember("sessions", (namespace, frozenset(distinct), sessions))
         return [found[i] for i in ids if i in found]
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:

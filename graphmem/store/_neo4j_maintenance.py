@@ -8,7 +8,7 @@ the lower id to the higher; ``DETACH DELETE`` of a memory removes them. No drive
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from graphmem.models import Memory
 from graphmem.store import _neo4j_codec as codec
@@ -32,33 +32,33 @@ class Neo4jMaintenance:
     def scan_memories(
         self, namespace: str, after_id: str | None, limit: int, *, with_embeddings: bool = False
     ) -> list[Memory]:
-        check_k(limit, field="limit")
-        params = {
-            "namespace": namespace,
-            "after_id": after_id or "",
-            "limit": limit,
-            "with_embeddings": with_embeddings,
-        }
-        rows = self._exec.run("maintenance/scan_memories", params)
-        return [
-            codec.memory_from_record(row, namespace) for row in codec.collected(rows, "memories")
-        ]
+        extra = {"with_embeddings": with_embeddings}
+        return self._page("maintenance/scan_memories", namespace, after_id, limit, extra)
 
     def list_memories(
         self, namespace: str, where: MemoryFilter, after_id: str | None, limit: int
     ) -> list[Memory]:
-        check_k(limit, field="limit")
-        params = {
-            "namespace": namespace,
-            "after_id": after_id or "",
-            "limit": limit,
+        extra = {
             "tier": None if where.cold is None else ("cold" if where.cold else "hot"),
             "retrievable": where.retrievable,
             "superseded": where.superseded,
             "types": list(where.types) or None,
             "entity_ids": list(where.entity_ids) or None,
         }
-        rows = self._exec.run("maintenance/list_memories", params)
+        return self._page("maintenance/list_memories", namespace, after_id, limit, extra)
+
+    def _page(
+        self,
+        name: str,
+        namespace: str,
+        after_id: str | None,
+        limit: int,
+        extra: Mapping[str, object],
+    ) -> list[Memory]:
+        """Up to ``limit`` memories with ``id > after_id`` of a paging statement."""
+        check_k(limit, field="limit")
+        params = {"namespace": namespace, "after_id": after_id or "", "limit": limit, **extra}
+        rows = self._exec.run(name, params)
         return [
             codec.memory_from_record(row, namespace) for row in codec.collected(rows, "memories")
         ]

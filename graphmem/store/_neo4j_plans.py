@@ -1,22 +1,25 @@
 """How the Neo4j store chooses its query plans, and the small caches behind the choice.
 
-Pure helpers of :mod:`graphmem.store._neo4j_reads`: a TTL cache for the counts that
-choose between an exact scan and the HNSW index, the thresholds of that choice (each
+Helpers of :mod:`graphmem.store._neo4j_reads`: a TTL cache for the counts that
+choose between an exact scan and the HNSW index, the :class:`Planner` that reads them
+and makes the choice, the thresholds of that choice (each
 measured on the 2-core bench machine, Neo4j 5.26 Community, 384-d vectors) and the
 exact cosine top-k a many-row search computes here instead of in Cypher.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
-from graphmem.store.base import ScoredId
+from graphmem.store._neo4j_exec import Neo4jExecutor
+from graphmem.store.records import ScoredId
 
 # Namespaces of at most this many memories are searched by exact cosine rather than through
 # the vector index (Neo4jStore's exact_search_max default), per server: on 5.26 the index is
@@ -73,6 +76,14 @@ SIZE_TTL_S = 10.0
 INDEXED_CANDIDATES_MIN = 2_000
 INDEX_OVERFETCH = 3
 INDEX_COST = 2
+
+# The HNSW index is asked for at least MIN_FETCH_K and at most MAX_FETCH_K neighbours before
+# the namespace / visibility post-filter (see vector_search); a second attempt takes
+# OVERFETCH_RETRY times as many.
+OVERFETCH_RETRY = 10
+MIN_FETCH_K = 100
+MAX_FETCH_K = 10_000
+ALL_HITS = 2**31 - 1  # the fulltext "limit" (and max_exact) that means every hit
 
 _V = TypeVar("_V")
 
@@ -143,3 +154,73 @@ def exact_cosine_top_k(
         order = np.lexsort((names, -row))[:k]
         out.append([ScoredId(str(names[j]), float(row[j])) for j in order])
     return out
+
+
+class Planner:
+    """The counts that choose a Neo4j query plan (namespace sizes, cached ``SIZE_TTL_S``)
+    and the choices made of them, for :class:`~graphmem.store._neo4j_reads.Neo4jRetrievers`.
+    ``exact_search_max``: see :class:`~graphmem.store.neo4j.Neo4jStore` (None: by server)."""
+
+    def __init__(self, executor: Neo4jExecutor, exact_search_max: int | None) -> None:
+        self._exec = executor
+        self._exact_search_max_setting = exact_search_max
+        self._sizes = TTLCache(SIZE_TTL_S, STATS_MAX_ENTRIES)
+
+    @property
+    def filtered(self) -> bool:
+        """The vector index filters inside the graph walk (Neo4j 2026.06+)."""
+        return self._exec.dialect is not None
+
+    @property
+    def exact_search_max(self) -> int:
+        if self._exact_search_max_setting is not None:
+            return self._exact_search_max_setting
+        return FILTERED_EXACT_MAX if self.filtered else POST_FILTER_EXACT_MAX
+
+    def size(self, namespace: str) -> int:
+        """Memories of the namespace, up to ``SIZE_TTL_S`` old (for choosing a query plan)."""
+        return self._sizes.get(
+            ("size", namespace),
+            lambda: _count(self._exec.run("read/count_memories", {"namespace": namespace})),
+        )
+
+    def large(self, namespace: str) -> bool:
+        """Past exact_search_max: searches may go through the HNSW index."""
+        return self.size(namespace) > self.exact_search_max
+
+    def max_exact(self, namespace: str, k: int, query: list[float] | None) -> int:
+        """Up to how many candidates entity_search / time_window_search compute every
+        cosine; past it the HNSW index reads fewer vectors.
+
+        The index takes ``INDEX_OVERFETCH·k·N/C`` neighbours for ``C`` candidates among
+        the ``N`` memories it holds, and a neighbour costs about ``INDEX_COST`` exact
+        cosines (measured at 100k), so it pays once ``C > sqrt(INDEX_COST·INDEX_OVERFETCH·k·N)``.
+        Without a query direction, or in a namespace searched exactly, never. On 2026.06+
+        (the index filters in its walk, a few ms) past ``FILTERED_EXACT_MAX``, as vector_search.
+        """
+        if query is None or not any(query) or not self.large(namespace):
+            return ALL_HITS
+        if self.filtered:  # a filtered index search costs about as much as this many cosines
+            return max(FILTERED_EXACT_MAX, k)
+        crossing = math.isqrt(INDEX_COST * INDEX_OVERFETCH * k * self.all_size()) + 1
+        return max(INDEXED_CANDIDATES_MIN, k, crossing)
+
+    def index_fetch_k(self, namespace: str, k: int, candidates: int) -> int:
+        """HNSW neighbours to take for ``k`` hits among ``candidates`` memories:
+        ``INDEX_OVERFETCH·k`` over their share of what the index walks (every namespace's
+        memories on 5.26; the namespace's on 2026.06+, where it filters in its walk)."""
+        # on 2026.06+ the index's walk is filtered to the namespace: only its share counts
+        indexed = self.size(namespace) if self.filtered else self.all_size()
+        share = candidates / max(indexed, candidates, 1)
+        return min(MAX_FETCH_K, max(MIN_FETCH_K, math.ceil(INDEX_OVERFETCH * k / share)))
+
+    def all_size(self) -> int:
+        """Memories of every namespace, up to ``SIZE_TTL_S`` old (the vector index's size)."""
+        return self._sizes.get(
+            ("all",), lambda: _count(self._exec.run("read/count_all_memories", {}))
+        )
+
+
+def _count(rows: Sequence[Mapping[str, Any]]) -> int:
+    """The ``count`` of a one-row counting statement (0 when it returned no row)."""
+    return int(rows[0]["count"]) if rows else 0

@@ -21,14 +21,10 @@ from graphmem.store.records import EntityHit, ScoredId, TermStats
 from graphmem.text import tokenize
 from graphmem.types import Vector
 
-# The HNSW index is asked for at least MIN_FETCH_K and at most MAX_FETCH_K neighbours before
-# the namespace / visibility post-filter (see vector_search; OVERFETCH is text_search's).
-OVERFETCH = 10
-OVERFETCH_RETRY = 10
-MIN_FETCH_K = 100
-MAX_FETCH_K = 10_000
-ALL_HITS = 2**31 - 1  # the fulltext "limit" that means every hit
 MAX_HOPS = 3  # relation_subgraph's Cypher pattern is bounded at 3 hops
+
+
+OVERFETCH = 10  # text_search asks Lucene for max(OVERFETCH·k, MIN_FETCH_K) hits
 
 
 class Neo4jRetrievers:
@@ -38,20 +34,8 @@ class Neo4jRetrievers:
     def __init__(self, executor: Neo4jExecutor, *, dim: int, exact_search_max: int | None) -> None:
         self._exec = executor
         self._dim = dim
-        self._exact_search_max_setting = exact_search_max
         self._stats = plans.TTLCache(plans.STATS_TTL_S, plans.STATS_MAX_ENTRIES)
-        self._sizes = plans.TTLCache(plans.SIZE_TTL_S, plans.STATS_MAX_ENTRIES)
-
-    @property
-    def _filtered(self) -> bool:
-        """The vector index filters inside the graph walk (Neo4j 2026.06+)."""
-        return self._exec.dialect is not None
-
-    @property
-    def _exact_search_max(self) -> int:
-        if self._exact_search_max_setting is not None:
-            return self._exact_search_max_setting
-        return plans.FILTERED_EXACT_MAX if self._filtered else plans.POST_FILTER_EXACT_MAX
+        self._plans = plans.Planner(executor, exact_search_max)
 
     def vector_search(
         self,
@@ -92,43 +76,83 @@ class Neo4jRetrievers:
         results: list[list[ScoredId] | None] = [None] * len(rows)
         batch = len(rows) >= plans.CLIENT_EXACT_MIN_ROWS  # a dedup batch, not a recall
         client_exact = batch and (
-            not self._large(namespace) or self._size(namespace) <= plans.CLIENT_EXACT_MAX
+            not self._plans.large(namespace)
+            or self._plans.size(namespace) <= plans.CLIENT_EXACT_MAX
         )
-        if self._filtered and self._large(namespace) and not client_exact:
-            indexed = [i for i, row in enumerate(rows) if any(row)]
-            if indexed:
-                by_size = math.ceil(self._size(namespace) / plans.FILTERED_MEMORIES_PER_FETCH)
-                fetch_k = max(
-                    plans.FILTERED_MIN_FETCH_K, k, min(plans.FILTERED_OVERFETCH * k, by_size)
-                )
-                params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
-                params["embeddings"] = [rows[i] for i in indexed]
-                for record in self._exec.run("read/vector_search", params):
-                    # the walk stops with fewer only when fewer memories pass the filter
-                    results[indexed[record["row"]]] = codec.scored(record["hits"])
-                for i in indexed:
-                    if results[i] is None:
-                        results[i] = []
-        elif k <= MAX_FETCH_K and self._large(namespace) and not client_exact:
-            share = self._size(namespace) / max(self._all_size(), self._size(namespace), 1)
-            fetch_k = max(
-                plans.VECTOR_MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / max(share, 1e-9))
-            )
-            fetch_k = min(fetch_k, MAX_FETCH_K)
-            for attempt in (fetch_k, min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)):
-                indexed = [i for i, row in enumerate(rows) if results[i] is None and any(row)]
-                if not indexed:
-                    break
-                params = {"namespace": namespace, "k": k, "fetch_k": attempt, **flags}
-                params["embeddings"] = [rows[i] for i in indexed]
-                for record in self._exec.run("read/vector_search", params):
-                    hits = codec.scored(record["hits"])
-                    if len(hits) >= k:
-                        results[indexed[record["row"]]] = hits
-                if attempt == MAX_FETCH_K:
-                    break
+        if self._plans.filtered and self._plans.large(namespace) and not client_exact:
+            self._vector_filtered(namespace, rows, k, flags, results)
+        elif k <= plans.MAX_FETCH_K and self._plans.large(namespace) and not client_exact:
+            self._vector_post_filtered(namespace, rows, k, flags, results)
+        self._vector_exact(namespace, rows, k, flags, results, client=client_exact)
+        return [hits or [] for hits in results]
+
+    # Each _vector_* plan fills the rows of ``results`` (aligned with ``rows``) it answers.
+    def _vector_filtered(
+        self,
+        namespace: str,
+        rows: list[list[float]],
+        k: int,
+        flags: dict[str, bool],
+        results: list[list[ScoredId] | None],
+    ) -> None:
+        """2026.06+: the index filters in its walk; every row with a direction is answered."""
+        indexed = [i for i, row in enumerate(rows) if any(row)]
+        if not indexed:
+            return
+        by_size = math.ceil(self._plans.size(namespace) / plans.FILTERED_MEMORIES_PER_FETCH)
+        fetch_k = max(plans.FILTERED_MIN_FETCH_K, k, min(plans.FILTERED_OVERFETCH * k, by_size))
+        params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
+        params["embeddings"] = [rows[i] for i in indexed]
+        for record in self._exec.run("read/vector_search", params):
+            # the walk stops with fewer only when fewer memories pass the filter
+            results[indexed[record["row"]]] = codec.scored(record["hits"])
+        for i in indexed:
+            if results[i] is None:
+                results[i] = []
+
+    def _vector_post_filtered(
+        self,
+        namespace: str,
+        rows: list[list[float]],
+        k: int,
+        flags: dict[str, bool],
+        results: list[list[ScoredId] | None],
+    ) -> None:
+        """5.26: the HNSW index post-filtered, twice at most; a row left short stays None."""
+        share = self._plans.size(namespace) / max(
+            self._plans.all_size(), self._plans.size(namespace), 1
+        )
+        fetch_k = max(
+            plans.VECTOR_MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / max(share, 1e-9))
+        )
+        fetch_k = min(fetch_k, plans.MAX_FETCH_K)
+        for attempt in (fetch_k, min(fetch_k * plans.OVERFETCH_RETRY, plans.MAX_FETCH_K)):
+            indexed = [i for i, row in enumerate(rows) if results[i] is None and any(row)]
+            if not indexed:
+                break
+            params = {"namespace": namespace, "k": k, "fetch_k": attempt, **flags}
+            params["embeddings"] = [rows[i] for i in indexed]
+            for record in self._exec.run("read/vector_search", params):
+                hits = codec.scored(record["hits"])
+                if len(hits) >= k:
+                    results[indexed[record["row"]]] = hits
+            if attempt == plans.MAX_FETCH_K:
+                break
+
+    def _vector_exact(
+        self,
+        namespace: str,
+        rows: list[list[float]],
+        k: int,
+        flags: dict[str, bool],
+        results: list[list[ScoredId] | None],
+        *,
+        client: bool,
+    ) -> None:
+        """The rows still unanswered, exactly: in numpy on the namespace's vectors fetched
+        once (``client``, a dedup batch), else by a cosine scan in Cypher."""
         missing = [i for i, hits in enumerate(results) if hits is None]
-        if client_exact and missing:
+        if client and missing:
             found = self._exec.run("read/namespace_vectors", {"namespace": namespace, **flags})
             if found:
                 exact = plans.exact_cosine_top_k(
@@ -142,7 +166,6 @@ class Neo4jRetrievers:
             params["embeddings"] = [rows[i] for i in missing]
             for record in self._exec.run("read/vector_search_exact", params):
                 results[missing[record["row"]]] = codec.scored(record["hits"])
-        return [hits or [] for hits in results]
 
     def text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool = False
@@ -161,12 +184,12 @@ class Neo4jRetrievers:
             "namespace": namespace,
             "lucene": codec.lucene_query(namespace, escaped),
             "k": k,
-            "fetch_k": max(k * OVERFETCH, MIN_FETCH_K),
+            "fetch_k": max(k * OVERFETCH, plans.MIN_FETCH_K),
             "include_history": include_history,
         }
         hits = self._hits("read/text_search", params)
         if len(hits) < k:  # too few visible among the best fetch_k: search all hits
-            hits = self._hits("read/text_search", {**params, "fetch_k": ALL_HITS})
+            hits = self._hits("read/text_search", {**params, "fetch_k": plans.ALL_HITS})
         return hits
 
     def entity_search(
@@ -191,13 +214,13 @@ class Neo4jRetrievers:
             "k": k,
             "include_history": include_history,
         }
-        max_exact = self._max_exact(namespace, k, query)
+        max_exact = self._plans.max_exact(namespace, k, query)
         first = self._exec.run("read/entity_contenders", {**params, "max_exact": max_exact})
         if not first or not first[0]["contenders"]:
             return []
         rows: list[Any] = []
         if first[0]["contenders"] > max_exact:  # a large tie: through the vector index
-            fetch_k = self._index_fetch_k(namespace, k, first[0]["contenders"])
+            fetch_k = self._plans.index_fetch_k(namespace, k, first[0]["contenders"])
             index_params = {
                 **params,
                 "floor": first[0]["floor"],
@@ -206,12 +229,14 @@ class Neo4jRetrievers:
             }
             rows = codec.collected(self._exec.run("read/entity_search_index", index_params), "hits")
             if len(rows) < k:  # other namespaces crowd the neighbourhood: look further
-                index_params["fetch_k"] = min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)
+                index_params["fetch_k"] = min(fetch_k * plans.OVERFETCH_RETRY, plans.MAX_FETCH_K)
                 rows = codec.collected(
                     self._exec.run("read/entity_search_index", index_params), "hits"
                 )
             if len(rows) < k:  # too few of the tie among the neighbours: exactly after all
-                first = self._exec.run("read/entity_contenders", {**params, "max_exact": ALL_HITS})
+                first = self._exec.run(
+                    "read/entity_contenders", {**params, "max_exact": plans.ALL_HITS}
+                )
         if len(rows) < k:
             second = {
                 "namespace": namespace,
@@ -221,15 +246,7 @@ class Neo4jRetrievers:
                 "embedding": query,
             }
             rows = codec.collected(self._exec.run("read/entity_search", second), "hits")
-        return [
-            EntityHit(
-                memory_id=row["memory_id"],
-                entity_ids=tuple(row["entity_ids"]),
-                roles=tuple(row["roles"]),
-                similarity=float(row["similarity"]),
-            )
-            for row in rows
-        ]
+        return [codec.entity_hit(row) for row in rows]
 
     def time_window_search(
         self,
@@ -257,19 +274,21 @@ class Neo4jRetrievers:
         }
         params = {**window, "k": k, "embedding": query, "include_history": include_history}
         exact = {**params, "bounds_sum_us": lo + hi}
-        max_exact = self._max_exact(namespace, k, query)
+        max_exact = self._plans.max_exact(namespace, k, query)
         found = self._exec.run("read/time_window_search", {**exact, "max_exact": max_exact})
-        if found and found[0]["inside"] > max_exact and self._filtered:
+        if found and found[0]["inside"] > max_exact and self._plans.filtered:
             # 2026.06+: the index filters by namespace, window and visibility in its walk
             fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
             return self._hits("read/time_window_search_index", {**params, "fetch_k": fetch_k})
         if found and found[0]["inside"] > max_exact:  # a wide window: through the index
-            fetch_k = self._index_fetch_k(namespace, k, found[0]["inside"])
-            for attempt in (fetch_k, min(fetch_k * OVERFETCH_RETRY, MAX_FETCH_K)):
+            fetch_k = self._plans.index_fetch_k(namespace, k, found[0]["inside"])
+            for attempt in (fetch_k, min(fetch_k * plans.OVERFETCH_RETRY, plans.MAX_FETCH_K)):
                 hits = self._hits("read/time_window_search_index", {**params, "fetch_k": attempt})
                 if len(hits) >= k:
                     return hits
-            found = self._exec.run("read/time_window_search", {**exact, "max_exact": ALL_HITS})
+            found = self._exec.run(
+                "read/time_window_search", {**exact, "max_exact": plans.ALL_HITS}
+            )
         return codec.scored(codec.collected(found, "hits"))
 
     def relation_subgraph(
@@ -291,7 +310,7 @@ class Neo4jRetrievers:
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return {}
-        memo = self._exec.recall()  # answered once: a later call reads afresh
+        memo = self._exec.recall("sessions")  # answered once: a later call reads afresh
         if memo is not None and memo[0] == namespace and memo[1].issuperset(distinct):
             return {i: memo[2][i] for i in distinct if memo[2].get(i)}
         rows = self._exec.run("read/memory_sessions", {"namespace": namespace, "ids": distinct})
@@ -324,50 +343,6 @@ class Neo4jRetrievers:
 
         found = self._stats.get_many([("df", namespace, key) for key in keys], count)
         return TermStats(n_docs=n_docs, df={key: found[("df", namespace, key)] for key in keys})
-
-    # -- helpers --------------------------------------------------------------
-    def _size(self, namespace: str) -> int:
-        """Memories of the namespace, up to ``SIZE_TTL_S`` old (for choosing a query plan)."""
-        return self._sizes.get(
-            ("size", namespace),
-            lambda: codec.count(self._exec.run("read/count_memories", {"namespace": namespace})),
-        )
-
-    def _large(self, namespace: str) -> bool:
-        """Past exact_search_max: searches may go through the HNSW index."""
-        return self._size(namespace) > self._exact_search_max
-
-    def _max_exact(self, namespace: str, k: int, query: list[float] | None) -> int:
-        """Up to how many candidates entity_search / time_window_search compute every
-        cosine; past it the HNSW index reads fewer vectors (:mod:`._neo4j_plans`).
-
-        The index takes ``INDEX_OVERFETCH·k·N/C`` neighbours for ``C`` candidates among
-        the ``N`` memories it holds, and a neighbour costs about ``INDEX_COST`` exact
-        cosines (measured at 100k), so it pays once ``C > sqrt(INDEX_COST·INDEX_OVERFETCH·k·N)``.
-        Without a query direction, or in a namespace searched exactly, never. On 2026.06+
-        (the index filters in its walk, a few ms) past ``FILTERED_EXACT_MAX``, as vector_search.
-        """
-        if query is None or not any(query) or not self._large(namespace):
-            return ALL_HITS
-        if self._filtered:  # a filtered index search costs about as much as this many cosines
-            return max(plans.FILTERED_EXACT_MAX, k)
-        crossing = math.isqrt(plans.INDEX_COST * plans.INDEX_OVERFETCH * k * self._all_size()) + 1
-        return max(plans.INDEXED_CANDIDATES_MIN, k, crossing)
-
-    def _index_fetch_k(self, namespace: str, k: int, candidates: int) -> int:
-        """HNSW neighbours to take for ``k`` hits among ``candidates`` memories:
-        ``INDEX_OVERFETCH·k`` over their share of what the index walks (every namespace's
-        memories on 5.26; the namespace's on 2026.06+, where it filters in its walk)."""
-        # on 2026.06+ the index's walk is filtered to the namespace: only its share counts
-        indexed = self._size(namespace) if self._filtered else self._all_size()
-        share = candidates / max(indexed, candidates, 1)
-        return min(MAX_FETCH_K, max(MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / share)))
-
-    def _all_size(self) -> int:
-        """Memories of every namespace, up to ``SIZE_TTL_S`` old (the vector index's size)."""
-        return self._sizes.get(
-            ("all",), lambda: codec.count(self._exec.run("read/count_all_memories", {}))
-        )
 
     def _hits(self, name: str, params: Mapping[str, Any]) -> list[ScoredId]:
         return codec.scored(codec.collected(self._exec.run(name, params), "hits"))

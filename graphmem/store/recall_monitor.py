@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.store.base import MemoryStore, memory_pages
+from graphmem.store.checks import check_k
 
 __all__ = ["NamespaceRecall", "exact_searchable", "index_recall", "recall_at_k"]
 
@@ -147,23 +148,12 @@ def index_recall(
     InvalidInputError
         If ``sample < 1`` or ``k < 1`` (from the store for ``k``).
     """
-    if sample < 1:
-        from graphmem.errors import InvalidInputError
-
-        raise InvalidInputError(f"must be >= 1, got {sample}", field="sample")
+    check_k(sample, field="sample")
     ids, unit = exact if exact is not None else exact_searchable(store, namespace)
     if not ids:
         return NamespaceRecall(namespace, 0, 0, k, 1.0, 1.0)
-    if queries is None:
-        rng = np.random.default_rng(seed)
-        chosen = rng.choice(len(ids), size=min(sample, len(ids)), replace=False)
-        probe = unit[np.sort(chosen)]
-    else:
-        probe = np.asarray(queries, dtype=np.float64)
-        norms = np.linalg.norm(probe, axis=1, keepdims=True)
-        probe = probe[norms[:, 0] > 0] / norms[norms[:, 0] > 0]
     recalls: list[float] = []
-    for row in probe:
+    for row in _probes(unit, sample, queries, seed):
         [hits] = store.vector_search(namespace, row[None, :].astype(np.float32), search_k or k)
         scores = unit @ row
         recalls.append(recall_at_k([h.memory_id for h in hits], scores, ids, k))
@@ -177,3 +167,21 @@ def index_recall(
         recall=round(float(np.mean(recalls)), 4),
         worst=round(float(np.min(recalls)), 4),
     )
+
+
+def _probes(
+    unit: npt.NDArray[np.float64],
+    sample: int,
+    queries: npt.NDArray[np.float32] | None,
+    seed: int,
+) -> npt.NDArray[np.float64]:
+    """The query rows: ``queries`` normalised (zero rows dropped), else a seeded sample
+    of ``sample`` stored unit vectors, in stored order."""
+    if queries is None:
+        rng = np.random.default_rng(seed)
+        chosen = rng.choice(len(unit), size=min(sample, len(unit)), replace=False)
+        return unit[np.sort(chosen)]
+    probe = np.asarray(queries, dtype=np.float64)
+    norms = np.linalg.norm(probe, axis=1, keepdims=True)
+    kept: npt.NDArray[np.float64] = probe[norms[:, 0] > 0] / norms[norms[:, 0] > 0]
+    return kept

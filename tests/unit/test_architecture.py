@@ -6,6 +6,10 @@
   reaches into another object's private attribute (``memory._reader``,
   ``store._driver``); ``self._x`` and ``cls._x`` are the object's own.
 - The subpackages import each other without a cycle (``write`` ↔ ``retrieval`` was one).
+- The stores are composed, not inherited: no class of ``graphmem/store/`` derives from
+  another of its classes except :class:`~graphmem.store._composed.ComposedStore` and the
+  role protocols, and none raises ``NotImplementedError`` (a stub a subclass must fill);
+  store modules stay under 400 lines and their functions under 60.
 """
 
 from __future__ import annotations
@@ -137,3 +141,96 @@ def test_private_attributes_are_found() -> None:
     source = "memory._reader.flush()\nself._lock\ncls._cache\nmemory.flush()\nx.__class__\n"
     found = private_attributes(ROOT / "perf.py", source)
     assert [hit.split(" ", 1)[1] for hit in found] == ["memory._reader"]
+
+
+# -- the stores' structure ------------------------------------------------------------
+STORE = ROOT / "store"
+# bases a store class may name: the composition root and the role protocols
+ALLOWED_STORE_BASES = frozenset(
+    {
+        "ComposedStore",
+        "StoreLifecycle",
+        "StoreWrites",
+        "StoreMaintenance",
+        "StoreLookups",
+        "StoreRetrievers",
+    }
+)
+
+
+def inherited_store_classes(sources: dict[str, str]) -> list[str]:
+    """``Class(Base)`` where both are classes of ``sources`` (store modules) and ``Base``
+    is not an allowed one: an inheritance chain between a backend's parts."""
+    trees = {name: ast.parse(source) for name, source in sources.items()}
+    defined = {
+        node.name
+        for tree in trees.values()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+    found = []
+    for name, tree in trees.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for base in node.bases:
+                base_name = ast.unparse(base).split("[")[0].rpartition(".")[2]
+                if base_name in defined and base_name not in ALLOWED_STORE_BASES:
+                    found.append(f"{name}: {node.name}({base_name})")
+    return found
+
+
+def not_implemented_stubs(name: str, source: str) -> list[str]:
+    """Every ``raise NotImplementedError`` in ``source``."""
+    return [
+        f"{name}:{node.lineno}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Raise)
+        and node.exc is not None
+        and "NotImplementedError" in ast.unparse(node.exc)
+    ]
+
+
+def long_functions(name: str, source: str, limit: int = 60) -> list[str]:
+    """Functions of ``source`` longer than ``limit`` lines (docstring included)."""
+    return [
+        f"{name}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > limit
+    ]
+
+
+def _store_sources() -> dict[str, str]:
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(STORE.glob("*.py"))}
+
+
+def test_the_stores_are_composed_not_inherited() -> None:
+    sources = _store_sources()
+    assert not inherited_store_classes(sources), inherited_store_classes(sources)
+    stubs = [hit for name, source in sources.items() for hit in not_implemented_stubs(name, source)]
+    assert not stubs, stubs
+
+
+def test_store_modules_and_functions_stay_small() -> None:
+    sources = _store_sources()
+    big = [f"{name} ({n} lines)" for name, s in sources.items() if (n := len(s.splitlines())) > 400]
+    assert not big, big
+    long = [hit for name, source in sources.items() for hit in long_functions(name, source)]
+    assert not long, long
+
+
+def test_the_structure_checks_catch_what_they_name() -> None:
+    chain = {
+        "_reads.py": "class Reads:\n    pass\n",
+        "_maintenance.py": "class Maintenance(Reads):\n    pass\n",
+        "store.py": "class Store(ComposedStore):\n    pass\nclass ComposedStore:\n    pass\n",
+    }
+    assert inherited_store_classes(chain) == ["_maintenance.py: Maintenance(Reads)"]
+    stub = "class A:\n    def run(self):\n        raise NotImplementedError  # by B\n"
+    assert not_implemented_stubs("a.py", stub) == ["a.py:3"]
+    assert not_implemented_stubs("a.py", "raise ValueError('NotImplemented')\n") == []
+    body = "def f():\n" + "    x = 1\n" * 60
+    assert long_functions("f.py", body) == ["f.py:1 f (61 lines)"]
+    assert long_functions("f.py", "def f():\n" + "    x = 1\n" * 59) == []
