@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import (
     AuthenticationError,
+    ClosedError,
     ConfigurationError,
     ConstraintViolationError,
     EmbeddingError,
@@ -89,6 +90,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AsyncGraphMem",
     "AuthenticationError",
+    "ClosedError",
     "ConfigurationError",
     "ConsolidationReport",
     "ConstraintViolationError",

@@ -11,6 +11,7 @@
     ├── ConfigurationError           settings that cannot work together
     ├── EmbeddingError               the embedding model failed or is missing
     ├── ExtractionError              the LLM extractor or judge failed (nothing written)
+    ├── ClosedError                  a GraphMem used after close() (open() reopens it)
     └── StoreError                   anything the store reports
         ├── StoreUnavailableError    cannot reach / open the store
         ├── AuthenticationError      credentials refused
@@ -76,6 +77,11 @@ class EntityNotFoundError(GraphMemError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class ClosedError(GraphMemError, RuntimeError):
+    """A :class:`graphmem.GraphMem` was used after :meth:`~graphmem.GraphMem.close` (or the
+    end of its ``with`` block). Nothing was read or written; ``open()`` reopens it."""
 
 
 class ConfigurationError(GraphMemError):

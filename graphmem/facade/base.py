@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from graphmem.embedding import Embedder, EmbedderWrapper, make_embedder, unwrap
 from graphmem.entities import EntityDictionary, EntityExtractor
 from graphmem.errors import (
+    ClosedError,
     EmbedderMismatchError,
     InvalidMemoryError,
     InvalidQueryError,
@@ -142,6 +143,8 @@ class FacadeBase:
         # changed since its reads conflicts and is recomputed (``_retrying``).
         self._namespace_locks: dict[str, threading.RLock] = {}
         self._opened = False
+        # set by close(): calls refuse (ClosedError) until open() is called again
+        self._closed = False
         # the entity (and relation) extractor of the write path
         self.extractor: EntityExtractor = extractor or make_extractor(self.settings.extractor)
         # namespace -> the embedder that wrote its vectors, read on open (issue 17)
@@ -179,6 +182,7 @@ class FacadeBase:
             another dimension than the store's vector index.
         """
         with self._lock:
+            self._closed = False
             if not self._opened:
                 self.store.open()
                 self._opened = True
@@ -188,10 +192,26 @@ class FacadeBase:
                     self.embedder.embed(["graphmem: check the embedding dimension"])
         return self
 
+    def _use(self) -> None:
+        """Open on first use (lazily); after :meth:`close`, refuse until :meth:`open`.
+
+        Raises
+        ------
+        ClosedError
+            When the facade was closed (and not opened again).
+        """
+        if self._closed:
+            raise ClosedError(
+                "this GraphMem is closed (close() was called, or its with block ended);"
+                " call open() to use it again"
+            )
+        self.open()
+
     @property
     def closed(self) -> bool:
         """True until the store is opened (``open()``, ``with`` or first use), and again
-        after ``close()``."""
+        after ``close()`` — then every call raises :class:`~graphmem.errors.ClosedError`
+        until ``open()`` (or a new ``with`` block) reopens it."""
         return not self._opened
 
     @property
@@ -229,9 +249,11 @@ class FacadeBase:
 
     def close(self) -> None:
         """Write pending access updates, stop the worker threads and close the store if
-        the facade owns it (``owns_store``). Idempotent; the facade can be opened again
-        afterwards (``open()``, ``with`` or any call)."""
+        the facade owns it (``owns_store``). Closing twice is harmless. Afterwards every
+        call raises :class:`~graphmem.errors.ClosedError` until :meth:`open` (or a new
+        ``with`` block) reopens the facade."""
         with self._lock:
+            self._closed = True
             self._reader.close()
             self._prefetcher.close()
             if self._opened:

@@ -58,7 +58,7 @@ class Maintenance(Reads):
                 raise InvalidInputError("must be timezone-aware", field=name)
         if batch_size < 1:
             raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
-        self.open()
+        self._use()
         self._check_embedder(namespace)
         self._reader.flush()
         with self._namespace_lock(namespace):
@@ -102,7 +102,7 @@ class Maintenance(Reads):
         and return to hot. Returns their ids; see
         :func:`graphmem.write.consolidation.reactivate_associated`."""
         validate_namespace(namespace)
-        self.open()
+        self._use()
         return reactivate_associated(
             self.store,
             self.settings,
@@ -146,7 +146,7 @@ class Maintenance(Reads):
         validate_namespace(namespace)
         if not isinstance(answer, str) or not answer.strip() or len(answer) > 20_000:
             raise InvalidInputError("must be 1-20000 characters, not blank", field="answer")
-        self.open()
+        self._use()
         if memories is None:
             recalled = self.recall(namespace, query or answer, k=k, record_access=False)
             ids = [hit.memory.id for hit in recalled.hits]
@@ -190,7 +190,7 @@ class Maintenance(Reads):
         validate_namespace(namespace)
         if since is not None and since.utcoffset() is None:
             raise InvalidInputError("must be timezone-aware", field="since")
-        self.open()
+        self._use()
         self._reader.flush()
         ids = None if name is None else [self.entity(namespace, name).id]
         return namespace_drift(self.store, self.settings, namespace, entity_ids=ids, since=since)

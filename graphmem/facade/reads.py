@@ -61,14 +61,14 @@ class Reads(FacadeBase):
                 raise InvalidQueryError(
                     f"unknown retriever(s) {sorted(unknown)}", field="query.retrievers"
                 )
-        self.open()
+        self._use()
         self._check_embedder(namespace)
         return self._reader.recall(namespace, parsed)
 
     def get(self, namespace: str, memory_id: str, *, with_embedding: bool = False) -> Memory:
         """A memory with its provenance (observations: session, turn, time)."""
         validate_namespace(namespace)
-        self.open()
+        self._use()
         self._reader.flush()
         found = self.store.get_memories(namespace, [memory_id], with_embeddings=with_embedding)
         if not found:
@@ -101,7 +101,7 @@ class Reads(FacadeBase):
             raise InvalidInputError("must be a non-blank entity name", field="name")
         if not 1 <= limit <= 1000:
             raise InvalidInputError(f"must be in 1..1000, got {limit}", field="limit")
-        self.open()
+        self._use()
         self._reader.flush()
         known = self._dictionary(namespace)
         entity = resolve_entity(known, name)
@@ -112,13 +112,13 @@ class Reads(FacadeBase):
     def stats(self, namespace: str) -> dict[str, int]:
         """Counts for the namespace (memories, current, superseded, cold, entities, ...)."""
         validate_namespace(namespace)
-        self.open()
+        self._use()
         self._reader.flush()
         return self.store.stats(namespace)
 
     def namespaces(self) -> list[str]:
         """Namespaces with data in the store."""
-        self.open()
+        self._use()
         return self.store.namespaces()
 
     def entity(self, namespace: str, name: str) -> Entity:
@@ -130,7 +130,7 @@ class Reads(FacadeBase):
             When no entity of the namespace has that name (field ``name``).
         """
         validate_namespace(namespace)
-        self.open()
+        self._use()
         entity = resolve_entity(self._dictionary(namespace), name) if name.strip() else None
         if entity is None:
             raise InvalidInputError(
@@ -175,7 +175,7 @@ class Reads(FacadeBase):
         """
         validate_namespace(namespace)
         where = where or MemoryFilter()
-        self.open()
+        self._use()
         self._reader.flush()
         if entity is not None:
             found = self._dictionary(namespace).resolve(entity)
@@ -199,7 +199,7 @@ class Reads(FacadeBase):
             (``field="memory_id"``; the message lists them).
         """
         validate_namespace(namespace)
-        self.open()
+        self._use()
         self._reader.flush()
         if self.store.get_memories(namespace, [memory_id]):
             return memory_id

@@ -61,7 +61,7 @@ class Writes(Reads):
                 raise InvalidMemoryError(
                     exc.errors()[0]["msg"], field=field_error(exc, f"candidates[{i}]")
                 ) from exc
-        self.open()
+        self._use()
         self._reader.flush()
         with self._namespace_lock(namespace):
             self._record_embedder(namespace)
@@ -124,7 +124,7 @@ class Writes(Reads):
             speaker=speaker,
         )
         llm = extractor or LLMExtractor.from_settings(self.settings)
-        self.open()
+        self._use()
         known = [entity.name for entity in self.store.list_entities(namespace)]
         return self.remember(namespace, llm.extract(parsed, known, on_batch=on_batch))
 
@@ -278,7 +278,7 @@ class Writes(Reads):
         validate_namespace(namespace)
         if batch_size < 1:
             raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
-        self.open()
+        self._use()
         deleted: list[str] = []
         updated: list[str] = []
 
@@ -304,7 +304,7 @@ class Writes(Reads):
     def delete_namespace(self, namespace: str) -> int:
         """Delete everything in ``namespace``; returns the number of memories removed."""
         validate_namespace(namespace)
-        self.open()
+        self._use()
         with self._namespace_lock(namespace):
             self._invalidate(namespace)
             deleted = self.store.delete_namespace(namespace)
@@ -338,7 +338,7 @@ class Writes(Reads):
         validate_namespace(namespace)
         if batch_size < 1:
             raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
-        self.open()
+        self._use()
         self._reader.flush()
         mine = self.embedder_record
         store_dim = getattr(self.store, "dim", mine.dim)

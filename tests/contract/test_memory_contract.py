@@ -473,3 +473,39 @@ def test_async_facade_has_every_method_of_graphmem() -> None:
         assert list(inspect.signature(twin).parameters) == list(
             inspect.signature(method).parameters
         ), name
+
+
+def test_a_closed_facade_refuses_every_call_until_reopened(
+    store: MemoryStore, ns: str, clock: Clock
+) -> None:
+    """httpx-style lifecycle: use after close() raises ClosedError (nothing read or
+    written), closing twice is harmless, open() reopens."""
+    from graphmem import ClosedError
+
+    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock, owns_store=False)
+    gm.remember(ns, [cand("Ines grows figs")])
+    gm.close()
+    gm.close()  # harmless
+    assert gm.closed
+    calls = {
+        "remember": lambda: gm.remember(ns, [cand("Ines grows plums")]),
+        "recall": lambda: gm.recall(ns, "what does Ines grow?"),
+        "stats": lambda: gm.stats(ns),
+        "namespaces": gm.namespaces,
+        "consolidate": lambda: gm.consolidate(ns),
+        "delete_namespace": lambda: gm.delete_namespace(ns),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ClosedError, match=r"closed.*open\(\)"):
+            call()
+        assert gm.closed, name
+    assert [m.content for m in store.scan_memories(ns, None, 10)] == ["Ines grows figs"]
+    with gm.open():  # reopens; the with block closes it again
+        assert not gm.closed
+        assert gm.stats(ns)["memories"] == 1
+    with pytest.raises(ClosedError):
+        gm.recall(ns, "figs")
+    unused = GraphMem(Settings(), store=store, embedder=HashEmbedder(), owns_store=False)
+    unused.close()  # closing a facade never opened is harmless too, and final
+    with pytest.raises(ClosedError):
+        unused.stats(ns)
