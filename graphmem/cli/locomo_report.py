@@ -56,8 +56,17 @@ def systems(report: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]
 
 def print_report(out: Console, report: dict[str, Any]) -> None:
     """Print the module docstring's tables for one corpus report."""
-    imp = report["import"]
     corpus = report["corpus"]
+    _print_pipeline(out, report, corpus)
+    _print_systems(out, report, corpus)
+    _print_plans(out, report, corpus)
+    _print_asked_twice(out, report, corpus)
+    _print_notes(out, report, corpus)
+
+
+def _print_pipeline(out: Console, report: dict[str, Any], corpus: str) -> None:
+    """The full pipeline by category (5 apart)."""
+    imp = report["import"]
     out.print(
         f"\n[bold]LoCoMo {corpus}[/] — store {report['store']}, model {report['model']}, "
         f"{report['conversations']} conversations, {report['memories']} memories "
@@ -73,6 +82,9 @@ def print_report(out: Console, report: dict[str, Any]) -> None:
     table.add_row(f"5 {CATEGORIES[5]} (apart)", *_cells(report["by_category"]["5"]))
     out.print(table)
 
+
+def _print_systems(out: Console, report: dict[str, Any], corpus: str) -> None:
+    """Every system (pipeline, retrievers alone, ablations, peer, baselines): the headline metrics and R@10 by category."""
     full = report["overall"]["R@10"]
     table = _metric_table(f"every system, categories 1–4 — {corpus}", "system")
     table.add_column("multi-hop All@10", justify="right")
@@ -98,6 +110,9 @@ def print_report(out: Console, report: dict[str, Any]) -> None:
     out.print(table)
     out.print(by_category)
 
+
+def _print_plans(out: Console, report: dict[str, Any], corpus: str) -> None:
+    """The plans the planner chose per category, with R@10 per plan."""
     plans = sorted({p for counts in report["plans"].values() for p in counts})
     table = Table(title=f"plans chosen by category — {corpus}")
     table.add_column("category")
@@ -112,6 +127,9 @@ def print_report(out: Console, report: dict[str, Any]) -> None:
     table.add_row("R@10 (1–4)", *[_fmt(by_plan.get(p, {}).get("R@10")) for p in plans])
     out.print(table)
 
+
+def _print_asked_twice(out: Console, report: dict[str, Any], corpus: str) -> None:
+    """Both passes of the asked-twice run (BENCHMARKS.md §3), when it ran."""
     twice = report.get("asked_twice")
     if twice is not None:
         table = _metric_table(
@@ -122,6 +140,9 @@ def print_report(out: Console, report: dict[str, Any]) -> None:
         table.caption = f"R@10 change {twice['R@10 change']:+.4f} (BENCHMARKS.md §3: ≥ −0.005)"
         out.print(table)
 
+
+def _print_notes(out: Console, report: dict[str, Any], corpus: str) -> None:
+    """Replay mismatches, skipped rows, the peer, and the seconds per phase."""
     notes = []
     if "replay_mismatches" in report:
         notes.append(f"replayed plans vs live recall: {report['replay_mismatches']} mismatches")

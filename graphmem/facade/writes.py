@@ -1,24 +1,20 @@
-"""The facade's writes: remember, confirm, correct, forget, delete, re-embed (SPEC §2)."""
+"""The facade's writes: remember, confirm, correct, forget, delete (SPEC §2)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from graphmem.errors import (
-    EmbedderMismatchError,
     InvalidInputError,
     InvalidMemoryError,
 )
 from graphmem.facade.base import field_error, validate_namespace
 from graphmem.facade.reads import Reads
 from graphmem.models import Memory, MemoryCandidate, WriteReport
-from graphmem.reports import ReembedReport
 from graphmem.store.base import (
     WriteBatch,
     versions_read,
@@ -311,85 +307,6 @@ class Writes(Reads):
             if self._records is not None:
                 self._records.pop(namespace, None)
             return deleted
-
-    def reembed(
-        self,
-        namespace: str,
-        *,
-        batch_size: int = 256,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> ReembedReport:
-        """Re-embed every memory of ``namespace`` (all tiers, current or not) with this
-        facade's embedder and record it as the namespace's embedder (issue 17).
-
-        This is how a namespace written by another embedder is converted. Pages of ``batch_size`` memories, each written
-        in one compare-and-set transaction (a page another writer changed meanwhile is
-        re-read and re-embedded). ``progress(done, total)`` is called after each page.
-        Safe to interrupt and re-run: the record changes only after the last page.
-
-        Raises
-        ------
-        InvalidInputError
-            For an invalid namespace or ``batch_size < 1``.
-        ConfigurationError
-            When the embedder's dimension differs from the store's vector index (a
-            model of another dimension needs a new store).
-        """
-        validate_namespace(namespace)
-        if batch_size < 1:
-            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
-        self._use()
-        self._reader.flush()
-        mine = self.embedder_record
-        store_dim = getattr(self.store, "dim", mine.dim)
-        if store_dim != mine.dim:
-            raise EmbedderMismatchError(
-                f"the store's vector index has {store_dim} dimensions and {mine} has"
-                f" {mine.dim}: re-embedding cannot change a store's dimension; write the"
-                " memories into a store created for this model",
-                namespaces=(namespace,),
-            )
-        started = time.perf_counter()
-        with self._namespace_lock(namespace):
-            before = self.store.embedder_records().get(namespace)
-            total = self.store.count_memories(namespace)
-            done = 0
-            after_id: str | None = None
-            while True:
-                memories, _attempts = self._retrying(
-                    namespace, partial(self._reembed_page, namespace, after_id, batch_size)
-                )
-                if not memories:
-                    break
-                after_id = memories[-1].id
-                done += len(memories)
-                if progress is not None:
-                    progress(done, max(total, done))
-            self.store.set_embedder_record(namespace, mine)
-            with self._lock:
-                if self._records is not None:
-                    self._records[namespace] = mine
-            self._invalidate(namespace)
-        return ReembedReport(
-            namespace=namespace,
-            memories=done,
-            before=None if before is None else str(before),
-            after=str(mine),
-            seconds=time.perf_counter() - started,
-        )
-
-    def _reembed_page(self, namespace: str, after_id: str | None, limit: int) -> list[Memory]:
-        """Re-embed and write (compare-and-set) the next page of ``namespace``; returns it."""
-        memories = self.store.scan_memories(namespace, after_id, limit)
-        if memories:
-            vectors = self.embedder.embed([m.content for m in memories])
-            updated = [
-                m.model_copy(update={"embedding": tuple(map(float, v))})
-                for m, v in zip(memories, vectors, strict=True)
-            ]
-            batch = WriteBatch(memories=updated, expected_versions=versions_read(memories))
-            self.store.write(namespace, batch)
-        return memories
 
 
 def _content(candidate: MemoryCandidate | Mapping[str, Any]) -> str | None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.errors import InvalidInputError
-from graphmem.locomo.ablation import ablation_variants, alone, cache_question, replay
+from graphmem.locomo.ablation import Variant, ablation_variants, alone, cache_question, replay
 from graphmem.locomo.baselines import score_baselines
 from graphmem.locomo.corpus import CORPORA, Corpus, gold_units, import_conversation, unit_candidates
 from graphmem.locomo.dataset import Conversation, total_report
@@ -30,6 +31,7 @@ from graphmem.locomo.metrics import (
 from graphmem.locomo.peer import PeerSearch
 from graphmem.memory import GraphMem
 from graphmem.models import RecallQuery
+from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import NoopReranker
 from graphmem.settings import RETRIEVERS
 
@@ -86,10 +88,9 @@ def run_bench(
 
     started = time.perf_counter()
     n_units = sum(len(unit_candidates(c, corpus)) for c in conversations)
+    on_import = tick(f"import {corpus}", n_units)
     imported = [
-        import_conversation(
-            memory, c, corpus, batch_size=batch_size, progress=tick(f"import {corpus}", n_units)
-        )
+        import_conversation(memory, c, corpus, batch_size=batch_size, progress=on_import)
         for c in conversations
     ]
     import_s = time.perf_counter() - started
@@ -104,43 +105,113 @@ def run_bench(
     variants = [alone(name) for name in retrievers]
     if ablation:
         variants.extend(ablation_variants(rerank=not isinstance(reader.reranker, NoopReranker)))
-    rows: dict[str, list[Row]] = defaultdict(list)
-    by_plan: dict[str, list[Row]] = defaultdict(list)
-    plans: dict[str, Counter[str]] = defaultdict(Counter)
-    mismatches = 0
-    seconds: dict[str, float] = defaultdict(float)
+    tally = _Tally()
     for conv, (namespace, stands_for, _), questions in zip(
         conversations, imported, asked, strict=True
     ):
-
-        def score(ids: Sequence[str], gold: set[str]) -> dict[str, float]:
-            return score_ranking([stands_for.get(mid, ()) for mid in ids], gold)  # noqa: B023
-
         for qa, gold in questions:
+            asking = _Question(namespace, stands_for, gold, qa.category)
             base = RecallQuery(text=qa.question, k=k, reference_time=conv.now, record_access=False)
-            mark = time.perf_counter()
-            result = memory.recall(namespace, base)
-            seconds["recall"] += time.perf_counter() - mark
-            live = [h.memory.id for h in result.hits]
-            plans[str(qa.category)][result.plan] += 1
-            rows["pipeline"].append((qa.category, score(live, gold)))
-            by_plan[result.plan].append(rows["pipeline"][-1])
-            if variants:
-                mark = time.perf_counter()
-                cached = cache_question(reader, namespace, base)
-                mismatches += replay(reader, cached, cached.plan) != live
-                for variant in variants:
-                    ids = replay(reader, cached, cached.plan_for(variant, memory.settings))
-                    rows[variant.name].append((qa.category, score(ids, gold)))
-                seconds["replay"] += time.perf_counter() - mark
-            if isinstance(peer, PeerSearch):
-                mark = time.perf_counter()
-                vector = memory.embedder.embed([qa.question])[0]
-                ids = peer.search(namespace, qa.question, vector, k)
-                rows["peer"].append((qa.category, score(ids, gold)))
-                seconds["peer"] += time.perf_counter() - mark
+            _ask(memory, asking, base, variants, peer, tally, k)
             advance(1)
-    report: dict[str, Any] = {
+    report = _report(memory, conversations, corpus, n_units, imported, retrievers, tally)
+    report["seconds"] = {"import": round(import_s, 2)} | {
+        name: round(value, 2) for name, value in tally.seconds.items()
+    }
+    if variants:
+        report["replay_mismatches"] = tally.mismatches
+    if ablation:
+        report["ablation"] = _ablation_rows(reader, variants, tally)
+    if isinstance(peer, PeerSearch):
+        report["peer"] = with_categories(tally.rows["peer"]) | peer.describe()
+    elif peer is not None:
+        report["peer"] = {"skipped": peer}
+    if baseline:
+        started = time.perf_counter()
+        report["baselines"] = score_baselines(memory, imported, asked)
+        report["seconds"]["baselines"] = round(time.perf_counter() - started, 2)
+    if asked_twice:
+        started = time.perf_counter()
+        on_ask = tick(f"asked twice {corpus}", 2 * sum(map(len, asked)))
+        report["asked_twice"] = _asked_twice(memory, conversations, imported, asked, k, on_ask)
+        report["seconds"]["asked_twice"] = round(time.perf_counter() - started, 2)
+    return report
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What the questions of a run add up to: scored rows per variant, rows and counts
+    per plan, replay mismatches, seconds per phase."""
+
+    rows: dict[str, list[Row]] = field(default_factory=lambda: defaultdict(list))
+    by_plan: dict[str, list[Row]] = field(default_factory=lambda: defaultdict(list))
+    plans: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    mismatches: int = 0
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+
+@dataclass(frozen=True, slots=True)
+class _Question:
+    """One question's scoring context: its namespace, the units each memory stands for,
+    the gold units and the category."""
+
+    namespace: str
+    stands_for: dict[str, tuple[str, ...]]
+    gold: set[str]
+    category: int
+
+    def score(self, ids: Sequence[str]) -> Row:
+        ranked = [self.stands_for.get(mid, ()) for mid in ids]
+        return (self.category, score_ranking(ranked, self.gold))
+
+
+def _ask(
+    memory: GraphMem,
+    question: _Question,
+    base: RecallQuery,
+    variants: Sequence[Variant],
+    peer: PeerSearch | str | None,
+    tally: _Tally,
+    k: int,
+) -> None:
+    """Ask one question of the live pipeline, replay it for every variant, ask the peer."""
+    mark = time.perf_counter()
+    result = memory.recall(question.namespace, base)
+    tally.seconds["recall"] += time.perf_counter() - mark
+    live = [h.memory.id for h in result.hits]
+    tally.plans[str(question.category)][result.plan] += 1
+    tally.rows["pipeline"].append(question.score(live))
+    tally.by_plan[result.plan].append(tally.rows["pipeline"][-1])
+    if variants:
+        mark = time.perf_counter()
+        reader = memory.recall_pipeline
+        cached = cache_question(reader, question.namespace, base)
+        tally.mismatches += replay(reader, cached, cached.plan) != live
+        for variant in variants:
+            ids = replay(reader, cached, cached.plan_for(variant, memory.settings))
+            tally.rows[variant.name].append(question.score(ids))
+        tally.seconds["replay"] += time.perf_counter() - mark
+    if isinstance(peer, PeerSearch):
+        mark = time.perf_counter()
+        vector = memory.embedder.embed([base.text])[0]
+        ids = peer.search(question.namespace, base.text, vector, k)
+        tally.rows["peer"].append(question.score(ids))
+        tally.seconds["peer"] += time.perf_counter() - mark
+
+
+def _report(
+    memory: GraphMem,
+    conversations: Sequence[Conversation],
+    corpus: Corpus,
+    n_units: int,
+    imported: Sequence[tuple[str, dict[str, tuple[str, ...]], int]],
+    retrievers: Sequence[str],
+    tally: _Tally,
+) -> dict[str, Any]:
+    """The report's headline part: the run's shape, the pipeline's metrics overall, per
+    category and per plan, and each retriever alone."""
+    rows = tally.rows
+    return {
         "corpus": corpus,
         "store": str(getattr(memory.store, "name", type(memory.store).__name__)),
         "model": memory.embedder.name,
@@ -151,43 +222,27 @@ def run_bench(
         "overall": summarize(rows["pipeline"], HEADLINE),
         "by_category": {str(c): summarize(rows["pipeline"], (c,)) for c in CATEGORIES},
         "retrievers": {name: with_categories(rows[f"alone {name}"]) for name in retrievers},
-        "plans": {c: dict(sorted(counts.items())) for c, counts in sorted(plans.items())},
-        "by_plan": {p: summarize(r, HEADLINE) for p, r in sorted(by_plan.items())},
+        "plans": {c: dict(sorted(counts.items())) for c, counts in sorted(tally.plans.items())},
+        "by_plan": {p: summarize(r, HEADLINE) for p, r in sorted(tally.by_plan.items())},
         "import": total_report(conversations).as_dict(),
         "namespaces": [ns for ns, _, _ in imported],
-        "seconds": {"import": round(import_s, 2)}
-        | {name: round(value, 2) for name, value in seconds.items()},
     }
-    if variants:
-        report["replay_mismatches"] = mismatches
-    if ablation:
-        report["ablation"] = {
-            v.name: with_categories(rows[v.name]) for v in variants if v.name.startswith(_ABLATION)
+
+
+def _ablation_rows(
+    reader: RecallPipeline, variants: Sequence[Variant], tally: _Tally
+) -> dict[str, Any]:
+    """The ablation rows (``without``, ``planner``, ``rerank`` variants)."""
+    out: dict[str, Any] = {
+        v.name: with_categories(tally.rows[v.name])
+        for v in variants
+        if v.name.startswith(_ABLATION)
+    }
+    if isinstance(reader.reranker, NoopReranker):
+        out["rerank"] = {
+            "skipped": "no reranker configured (GRAPHMEM_RERANKER_MODEL): rerank on = off"
         }
-        if isinstance(reader.reranker, NoopReranker):
-            report["ablation"]["rerank"] = {
-                "skipped": "no reranker configured (GRAPHMEM_RERANKER_MODEL): rerank on = off"
-            }
-    if isinstance(peer, PeerSearch):
-        report["peer"] = with_categories(rows["peer"]) | peer.describe()
-    elif peer is not None:
-        report["peer"] = {"skipped": peer}
-    if baseline:
-        started = time.perf_counter()
-        report["baselines"] = score_baselines(memory, imported, asked)
-        report["seconds"]["baselines"] = round(time.perf_counter() - started, 2)
-    if asked_twice:
-        started = time.perf_counter()
-        report["asked_twice"] = _asked_twice(
-            memory,
-            conversations,
-            imported,
-            asked,
-            k,
-            tick(f"asked twice {corpus}", 2 * sum(map(len, asked))),
-        )
-        report["seconds"]["asked_twice"] = round(time.perf_counter() - started, 2)
-    return report
+    return out
 
 
 def _asked_twice(
