@@ -210,6 +210,14 @@ class Memory(BaseModel):
     valid_until: AwareDatetime | None = None
     superseded_by: str | None = None
     content_hash: str
+    key: str | None = Field(
+        None,
+        description=(
+            "Contextual key (graphmem.write.keys): the text the BM25 retriever indexes,"
+            " built at write time from the memory's context (session date or event time,"
+            " the neighbouring turns of its session); None: the key is the content."
+        ),
+    )
     mentions: tuple[Mention, ...] = ()
     embedding: tuple[float, ...] | None = Field(None, repr=False)
     version: int = Field(

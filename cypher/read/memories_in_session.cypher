@@ -7,7 +7,7 @@ RETURN collect(m {
   .id, .namespace, .type, .type_uncertain, .content, .subject, .predicate, .object,
   .source_level, .source_strength, .hearsay, .extractor, .extractor_confidence, .type_prior,
   .n, .observations_json, .grounding, .confidence, .access_count, .accessed_sessions,
-  .stability, .salience, .retrievable, .tier, .superseded_by, .content_hash, .version,
+  .stability, .salience, .retrievable, .tier, .superseded_by, .content_hash, .key, .version,
   // times as ISO 8601 text: the driver builds a DateTime ~100x slower than fromisoformat
   last_accessed_at: toString(m.last_accessed_at), created_at: toString(m.created_at),
   last_observed_at: toString(m.last_observed_at), event_time: toString(m.event_time),

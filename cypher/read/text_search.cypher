@@ -1,9 +1,10 @@
-// BM25 (Lucene, k1 = 1.2, b = 0.75) over memory content. $lucene is the escaped user text
-// restricted to the namespace inside Lucene: 'ns_key:<key>^0 AND content:(<terms>)'. IDF and
+// BM25 (Lucene, k1 = 1.2, b = 0.75) over memory search text (the contextual key, else the
+// content). $lucene is the escaped user text restricted to the namespace inside Lucene:
+// 'ns_key:<key>^0 AND search_text:(<terms>)'. IDF and
 // average length are those of the whole index (every namespace), not of this namespace.
 // Lucene returns its best $fetch_k hits; the caller asks again for all of them when the
 // visibility filter leaves fewer than $k. One row.
-CALL db.index.fulltext.queryNodes('memory_content', $lucene, {limit: $fetch_k})
+CALL db.index.fulltext.queryNodes('memory_search_text', $lucene, {limit: $fetch_k})
 YIELD node, score
 WHERE node.namespace = $namespace
   AND score > 0

@@ -115,6 +115,7 @@ _EAGER_COMMANDS: tuple[tuple[str | None, Callable[..., None]], ...] = (
     ("delete-namespace", write_cmds.delete_namespace),
     (None, maintenance_cmds.consolidate),
     (None, maintenance_cmds.reembed),
+    (None, maintenance_cmds.rekey),
     (None, read_cmds.stats),
 )
 for _name, _command in _EAGER_COMMANDS:

@@ -1,4 +1,4 @@
-"""The maintenance commands: ``consolidate`` and ``reembed`` (registered by
+"""The maintenance commands: ``consolidate``, ``reembed`` and ``rekey`` (registered by
 :mod:`graphmem.cli.main`)."""
 
 from __future__ import annotations
@@ -135,4 +135,65 @@ def reembed(
             f"{r.seconds:.1f}",
             f"{rate:.0f}",
         )
+    console.print(table)
+
+
+def rekey(
+    namespace: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--namespace", "-n", help="Namespace to re-key (repeat for several; or --all)."
+        ),
+    ] = None,
+    all_namespaces: Annotated[
+        bool, typer.Option("--all", help="Every namespace of the store.")
+    ] = False,
+    batch_size: Annotated[
+        int, typer.Option(min=1, help="Memories per page: one transaction each.")
+    ] = 256,
+    store: StoreOpt = None,
+    data_dir: DataDir = None,
+    as_json: JsonOut = False,
+) -> None:
+    """Rebuild the contextual keys that BM25 searches (migration for existing data).
+
+    A conversation turn is indexed under a key built from its context: its session's
+    date (or the event time its words name: "yesterday" said on 8 May 2023 is
+    "[7 May 2023]") and its neighbouring turns; its content stays the claim. Memories
+    written before keys existed, or with GRAPHMEM_CONTEXTUAL_KEYS=false, have none:
+    `graphmem rekey -n NS` (or --all) builds them from the stored turns of each session
+    (with GRAPHMEM_CONTEXTUAL_KEYS=false it clears them). Idempotent; safe to re-run.
+    """
+    from graphmem.write.keys import rebuild_keys
+
+    if bool(namespace) == all_namespaces:
+        raise typer.BadParameter("give --namespace/-n NS (repeatable) or --all", param_hint="-n")
+    memory = common.open_memory(store, data_dir)
+    rows: list[dict[str, object]] = []
+    try:
+        memory.open()
+        targets = list(namespace or [])
+        if all_namespaces:
+            targets = sorted(memory.store.namespaces())
+        with progress_bar() as progress:
+            for name in targets:
+                task = progress.add_task(f"re-key {name}", total=None)
+
+                def advance(done: int, total: int, task: TaskID = task) -> None:
+                    progress.update(task, completed=done, total=total)
+
+                total, changed = rebuild_keys(
+                    memory.store, name, memory.settings, page_size=batch_size, progress=advance
+                )
+                rows.append({"namespace": name, "memories": total, "changed": changed})
+    finally:
+        memory.close()
+    if as_json:
+        console.print_json(json.dumps(rows))
+        return
+    table = Table(title="contextual keys rebuilt")
+    for column in ("namespace", "memories", "changed"):
+        table.add_column(column, justify="left" if column == "namespace" else "right")
+    for row in rows:
+        table.add_row(str(row["namespace"]), str(row["memories"]), str(row["changed"]))
     console.print(table)

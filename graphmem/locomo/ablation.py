@@ -14,7 +14,10 @@ own fusion and ranking code, not a copy — for each variant's plan:
   no rerank;
 - ``rerank off`` / ``rerank on``: the question's own plan with rerank forced
   off / on for every plan (only with a reranker configured: otherwise both
-  equal the pipeline and the rows say so).
+  equal the pipeline and the rows say so);
+- ``keys off``: the question's own plan with the BM25 list computed over the
+  memories' content instead of their contextual keys (:class:`ContentBM25`,
+  the SPEC's BM25 as the embedded store computes it; issue 15).
 
 ``replay(live plan)`` must give the live recall's ranking exactly; the bench
 checks it on every question and reports the mismatches (0 expected).
@@ -27,17 +30,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from graphmem.models import RecallQuery
+import numpy as np
+
+from graphmem.models import Memory, RecallQuery
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.planner import Plan
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.settings import RETRIEVERS, Settings
+from graphmem.store.lucene import lucene_idf
+from graphmem.text import tokenize
 
 __all__ = [
     "PLANNER_OFF",
     "RERANK_OFF",
     "RERANK_ON",
     "CachedQuestion",
+    "ContentBM25",
     "Variant",
     "ablation_variants",
     "alone",
@@ -84,11 +92,18 @@ def cache_question(
     return CachedQuestion(query, ctx, plan, now, hits)
 
 
-def replay(reader: RecallPipeline, cached: CachedQuestion, plan: Plan) -> list[str]:
+def replay(
+    reader: RecallPipeline,
+    cached: CachedQuestion,
+    plan: Plan,
+    hits: Mapping[str, list[Hit]] | None = None,
+) -> list[str]:
     """The memory ids the pipeline returns for ``cached`` under ``plan``, best first:
-    the retrievers with a positive weight in ``plan`` contribute their cached lists,
-    exactly as :meth:`RecallPipeline.recall` runs only those."""
-    active = {n: hs for n, hs in cached.hits.items() if plan.weights.get(n, 0.0) > 0}
+    the retrievers with a positive weight in ``plan`` contribute their cached lists
+    (``hits`` replaces them where given), exactly as :meth:`RecallPipeline.recall`
+    runs only those."""
+    lists = {**cached.hits, **(hits or {})}
+    active = {n: hs for n, hs in lists.items() if plan.weights.get(n, 0.0) > 0}
     ranked = reader.fuse_and_rank(cached.query, cached.ctx, plan, cached.now, active, {})
     return [hit.memory.id for hit in ranked]
 
@@ -150,3 +165,38 @@ def ablation_variants(
     if rerank:
         found.extend((RERANK_OFF, RERANK_ON))
     return tuple(found)
+
+
+class ContentBM25:
+    """BM25 over the memories' *content* (SPEC §3: k1 = 1.2, b = 0.75, Lucene's IDF), as
+    the store's BM25 retriever ranks them with contextual keys off (the "keys off"
+    ablation row). Every memory given counts (the bench recalls with history)."""
+
+    def __init__(self, memories: Sequence[Memory], *, k1: float = 1.2, b: float = 0.75) -> None:
+        self._ids = [m.id for m in memories]
+        docs = [tokenize(m.content) for m in memories]
+        self._lengths = np.array([len(d) for d in docs], dtype=np.float64)
+        self._avgdl = float(self._lengths.mean()) if docs and self._lengths.sum() else 1.0
+        self._tf: dict[str, dict[int, int]] = {}
+        for row, doc in enumerate(docs):
+            for term in doc:
+                counts = self._tf.setdefault(term, {})
+                counts[row] = counts.get(row, 0) + 1
+        self._k1, self._b = k1, b
+
+    def search(self, text: str, k: int) -> list[Hit]:
+        """Top ``k`` memories with a query term, by score desc then id."""
+        scores = np.zeros(len(self._ids), dtype=np.float64)
+        n = len(self._ids)
+        norm = self._k1 * (1 - self._b + self._b * self._lengths / self._avgdl)
+        for term in tokenize(text):
+            postings = self._tf.get(term)
+            if not postings:
+                continue
+            rows = np.fromiter(postings, dtype=np.int64)
+            tf = np.fromiter(postings.values(), dtype=np.float64)
+            idf = lucene_idf(n, len(postings))
+            scores[rows] += idf * tf * (self._k1 + 1) / (tf + norm[rows])
+        found = [i for i in np.flatnonzero(scores > 0)]
+        found.sort(key=lambda i: (-scores[i], self._ids[i]))
+        return [Hit(self._ids[i], float(scores[i])) for i in found[:k]]

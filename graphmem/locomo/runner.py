@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.errors import InvalidInputError
-from graphmem.locomo.ablation import Variant, ablation_variants, alone, cache_question, replay
+from graphmem.locomo.ablation import (
+    ContentBM25,
+    Variant,
+    ablation_variants,
+    alone,
+    cache_question,
+    replay,
+)
 from graphmem.locomo.baselines import score_baselines
 from graphmem.locomo.corpus import CORPORA, Corpus, gold_units, import_conversation, unit_candidates
 from graphmem.locomo.dataset import Conversation, total_report
@@ -30,15 +37,16 @@ from graphmem.locomo.metrics import (
 )
 from graphmem.locomo.peer import PeerSearch
 from graphmem.memory import GraphMem
-from graphmem.models import RecallQuery
+from graphmem.models import Memory, RecallQuery
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import NoopReranker
 from graphmem.settings import RETRIEVERS
+from graphmem.store.base import memory_pages
 
 __all__ = ["Progress", "run_bench"]
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, phase total)
-_ABLATION = ("without ", "planner ", "rerank ")
+_ABLATION = ("without ", "planner ", "rerank ", "keys ")
 
 
 def run_bench(
@@ -109,8 +117,10 @@ def run_bench(
     for conv, (namespace, stands_for, _), questions in zip(
         conversations, imported, asked, strict=True
     ):
+        # "keys off" (issue 15): BM25 over the content, as the store ranks without keys
+        content = ContentBM25(_all_memories(memory, namespace)) if ablation else None
         for qa, gold in questions:
-            asking = _Question(namespace, stands_for, gold, qa.category)
+            asking = _Question(namespace, stands_for, gold, qa.category, content)
             base = RecallQuery(text=qa.question, k=k, reference_time=conv.now, record_access=False)
             _ask(memory, asking, base, variants, peer, tally, k)
             advance(1)
@@ -159,6 +169,7 @@ class _Question:
     stands_for: dict[str, tuple[str, ...]]
     gold: set[str]
     category: int
+    content: ContentBM25 | None = None
 
     def score(self, ids: Sequence[str]) -> Row:
         ranked = [self.stands_for.get(mid, ()) for mid in ids]
@@ -190,6 +201,11 @@ def _ask(
         for variant in variants:
             ids = replay(reader, cached, cached.plan_for(variant, memory.settings))
             tally.rows[variant.name].append(question.score(ids))
+        if question.content is not None:  # "keys off": BM25 over content, not keys
+            plain = {"bm25": question.content.search(base.text, cached.ctx.k)}
+            tally.rows["keys off"].append(
+                question.score(replay(reader, cached, cached.plan, plain))
+            )
         tally.seconds["replay"] += time.perf_counter() - mark
     if isinstance(peer, PeerSearch):
         mark = time.perf_counter()
@@ -232,17 +248,24 @@ def _report(
 def _ablation_rows(
     reader: RecallPipeline, variants: Sequence[Variant], tally: _Tally
 ) -> dict[str, Any]:
-    """The ablation rows (``without``, ``planner``, ``rerank`` variants)."""
+    """The ablation rows (``without``, ``planner``, ``rerank`` variants, ``keys off``)."""
     out: dict[str, Any] = {
         v.name: with_categories(tally.rows[v.name])
         for v in variants
         if v.name.startswith(_ABLATION)
     }
+    if "keys off" in tally.rows:
+        out["keys off"] = with_categories(tally.rows["keys off"])
     if isinstance(reader.reranker, NoopReranker):
         out["rerank"] = {
             "skipped": "no reranker configured (GRAPHMEM_RERANKER_MODEL): rerank on = off"
         }
     return out
+
+
+def _all_memories(memory: GraphMem, namespace: str) -> list[Memory]:
+    """Every memory of ``namespace`` (for the "keys off" row's content BM25)."""
+    return [m for page in memory_pages(memory.store, namespace, 1000) for m in page]
 
 
 def _asked_twice(

@@ -131,7 +131,8 @@ class IndexCache:
         return VectorIndex([r[0] for r in rows], matrix, _flags(rows))
 
     def _build_text(self, conn: sqlite3.Connection, namespace: str) -> TextIndex:
-        rows = _flagged(conn, namespace, "content")
+        # BM25 reads the contextual key (Memory.key) when the memory has one, else its content
+        rows = _flagged(conn, namespace, "coalesce(json_extract(body, '$.key'), content)")
         documents = [tokenize(r[1]) for r in rows]
         return TextIndex([r[0] for r in rows], documents, _flags(rows), k1=self._k1, b=self._b)
 

@@ -64,6 +64,7 @@ MEMORY_PROPERTIES: tuple[str, ...] = (
     "valid_until",
     "superseded_by",
     "content_hash",
+    "key",
 )
 # The DATETIME ones among them (read back as text, see :func:`instant`).
 _MEMORY_TIMES = ("last_accessed_at", "created_at", "last_observed_at", "event_time", "valid_until")
@@ -134,6 +135,8 @@ def memory_row(memory: Memory, dim: int, *, keep_access: bool = False) -> dict[s
     # so only values in one zone compare as instants (the window bounds are UTC too).
     props["time_anchor"] = memory.time_anchor.astimezone(UTC)
     props["ns_key"] = ns_key(memory.namespace)
+    # what the memory_search_text fulltext index (the BM25 retriever) searches
+    props["search_text"] = memory.key if memory.key is not None else memory.content
     embedding = None if memory.embedding is None else vector(memory.embedding, dim, "embedding")
     if embedding is None:
         props["embedding"] = None  # removes a stored one

@@ -182,7 +182,7 @@ class Neo4jRetrievers:
             return []
         params = {
             "namespace": namespace,
-            "lucene": codec.lucene_query(namespace, escaped),
+            "lucene": codec.lucene_query(namespace, escaped, field="search_text"),
             "k": k,
             "fetch_k": max(k * OVERFETCH, plans.MIN_FETCH_K),
             "include_history": include_history,
@@ -331,7 +331,10 @@ class Neo4jRetrievers:
         def count(missing: list[Hashable]) -> dict[Hashable, int]:
             df: dict[Hashable, int] = dict.fromkeys(missing, 0)
             queries = [
-                {"term": key[2], "lucene": codec.lucene_query(namespace, escaped)}
+                {
+                    "term": key[2],
+                    "lucene": codec.lucene_query(namespace, escaped, field="search_text"),
+                }
                 for key in missing
                 if isinstance(key, tuple) and (escaped := codec.lucene_escape(key[2]))
             ]

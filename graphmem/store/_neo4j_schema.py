@@ -122,6 +122,8 @@ def apply_schema(
             continue
         params = {key: values[key] for key in expected_params(name, executor.dialect) or ()}
         executor.run(name, params, write=True, timeout_s=slow)
+        if stem == "012_memory_search_text":  # older memories: searched by their content
+            executor.run("maintenance/backfill_search_text", {}, write=True, timeout_s=slow)
         executor.run("maintenance/record_migration", {"name": stem}, write=True)
         logger.info("neo4j schema: applied %s", stem)
     executor.run("maintenance/await_indexes", {"timeout_s": index_timeout_s}, timeout_s=slow)

@@ -62,10 +62,11 @@ def ns_key(namespace: str) -> str:
     return "ns" + hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:32]
 
 
-def lucene_query(namespace: str, escaped: str) -> str:
-    """A fulltext query for ``escaped`` terms inside ``namespace``; the namespace clause
-    is boosted by 0 so the score is the BM25 of the content terms alone."""
-    return f"ns_key:{ns_key(namespace)}^0 AND content:({escaped})"
+def lucene_query(namespace: str, escaped: str, *, field: str = "content") -> str:
+    """A fulltext query for ``escaped`` terms of ``field`` inside ``namespace``; the
+    namespace clause is boosted by 0 so the score is the BM25 of the field's terms alone.
+    The store searches ``search_text`` (the contextual key, else the content)."""
+    return f"ns_key:{ns_key(namespace)}^0 AND {field}:({escaped})"
 
 
 def lucene_idf(n_docs: int, doc_freq: int) -> float:

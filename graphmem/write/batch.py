@@ -40,6 +40,8 @@ class Prepared:
     confidence: float
     hash: str
     observation: Observation
+    #: contextual key (graphmem.write.keys); None: the content
+    key: str | None = None
 
 
 @dataclass(slots=True)

@@ -36,10 +36,11 @@ from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
 from graphmem.write.batch import BatchState, Prepared
 from graphmem.write.dedup import DedupJudge
+from graphmem.write.keys import KeyItem, build_keys
 from graphmem.write.matching import Matcher
 from graphmem.write.records import create_memory, merge_memory
 from graphmem.write.relations import Relater
-from graphmem.write.scores import prepare_candidate
+from graphmem.write.scores import derived_event_time, prepare_candidate
 
 Clock = Callable[[], datetime]
 
@@ -152,6 +153,8 @@ class WritePipeline:
             raise InvalidMemoryError(
                 "the correction has the same content as the memory it corrects", field="content"
             )
+        if self._settings.contextual_keys:
+            assign_keys(prepared, self._settings)
         vectors = self._embed(prepared)
         state = BatchState()
         self._place_all(namespace, prepared, vectors, state, out, now, corrects)
@@ -269,3 +272,27 @@ class WritePipeline:
                 )
             expected[old.id] = old.version
         return expected
+
+
+def assign_keys(prepared: Sequence[Prepared], settings: Settings) -> None:
+    """Set the contextual key (graphmem.write.keys) of each prepared candidate that
+    has context: a turn id and another candidate of its session in this batch (its
+    neighbours). The others keep ``key = None`` (the key is the content)."""
+    turns = [p for p in prepared if p.candidate.turn_id is not None]
+    sessions: dict[str, int] = {}
+    for p in turns:
+        sessions[p.candidate.session_id] = sessions.get(p.candidate.session_id, 0) + 1
+    items = [
+        KeyItem(
+            content=p.candidate.content,
+            session_id=p.candidate.session_id,
+            observed_at=p.candidate.observed_at,
+            event_time=p.candidate.event_time
+            or derived_event_time(p.candidate.content, p.observation.observed_at),
+        )
+        for p in turns
+    ]
+    keys = build_keys(items, before=settings.key_turns_before, after=settings.key_turns_after)
+    for p, key in zip(turns, keys, strict=True):
+        if sessions[p.candidate.session_id] > 1:
+            p.key = key

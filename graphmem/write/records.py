@@ -52,6 +52,7 @@ def create_memory(
         last_observed_at=item.observation.observed_at,
         event_time=c.event_time or derived_event_time(c.content, item.observation.observed_at),
         content_hash=item.hash,
+        key=item.key,
         mentions=tuple(mentions),
         embedding=tuple(float(x) for x in vector),
     )

@@ -464,6 +464,25 @@ def test_text_search_ranks_rare_terms_first(store: MemoryStore, ns: str) -> None
     assert ids(store.text_search(ns, "CAT", 10)) == [cat_short.id, cat_long.id]
 
 
+def test_text_search_searches_the_contextual_key(store: MemoryStore, ns: str) -> None:
+    # issue 15: BM25 indexes a memory's key (its context) when it has one; the content
+    # stays the claim and is read back unchanged, key included
+    keyed = make_memory(
+        ns, "Dana: it was amazing, we went yesterday!",
+        key="[7 May 2023] Ari: How was the pottery class? Dana: it was amazing, we went yesterday!",
+    )  # fmt: skip
+    plain = make_memory(ns, "Ari: the pottery class starts at nine")
+    write(store, ns, keyed, plain)
+
+    assert ids(store.text_search(ns, "pottery", 10)) == [plain.id, keyed.id]
+    assert ids(store.text_search(ns, "yesterday", 10)) == [keyed.id]
+    assert ids(store.text_search(ns, "nine", 10)) == [plain.id]
+    (back,) = store.get_memories(ns, [keyed.id])
+    assert back.content == keyed.content and back.key == keyed.key
+    (back,) = store.get_memories(ns, [plain.id])
+    assert back.key is None
+
+
 def test_text_search_without_matches_or_terms_is_empty(store: MemoryStore, ns: str) -> None:
     write(store, ns, make_memory(ns, "cat sat on the mat"))
     assert store.text_search(ns, "unicorn", 10) == []

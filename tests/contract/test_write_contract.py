@@ -474,3 +474,35 @@ def test_a_name_with_a_title_stays_one_entity(memory: GraphMem, ns: str) -> None
     names = {e.name for e in memory.store.list_entities(ns)}
     assert "St. Mary's Hospital" in names
     assert not any(n != "St. Mary's Hospital" and "Mary" in n for n in names), names
+
+
+def test_turns_of_one_session_are_keyed_by_their_context(memory: GraphMem, ns: str) -> None:
+    # issue 15: a turn written with its session's other turns is indexed under a key
+    # holding the session date (or its event time) and its neighbouring turns
+    turns = [
+        ("Ari: How was the pottery class?", "D1:1"),
+        ("Dana: Amazing, we went yesterday!", "D1:2"),
+        ("Ari: Lovely.", "D1:3"),
+    ]
+    at = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    report = memory.remember(
+        ns, [{**cand(text, "session_1", at), "turn_id": turn} for text, turn in turns]
+    )
+    ids = [i for i in report.memory_ids if i is not None]
+    stored = {m.content: m for m in memory.store.get_memories(ns, ids)}
+    middle = stored["Dana: Amazing, we went yesterday!"]
+    assert middle.key == (
+        "[7 May 2023] Ari: How was the pottery class? Dana: Amazing, we went yesterday!"
+        " Ari: Lovely."
+    )
+    assert stored["Ari: How was the pottery class?"].key == (
+        "[8 May 2023] Ari: How was the pottery class? Dana: Amazing, we went yesterday!"
+    )
+    hits = memory.store.text_search(ns, "pottery", 10)
+    assert middle.id in {h.memory_id for h in hits}
+
+
+def test_a_single_candidate_is_keyed_by_its_content(memory: GraphMem, ns: str) -> None:
+    report = memory.remember(ns, [cand("Dana went to the pottery class", "s1", T0)])
+    (stored,) = memory.store.get_memories(ns, [i for i in report.memory_ids if i])
+    assert stored.key is None

@@ -162,3 +162,42 @@ def test_ingest_extractor_choice(tmp_path: Path, extractor: str, relations: int)
     assert done.returncode == 0, done.stderr
     stats = run(tmp_path, "stats", "-n", "x", "--json")
     assert json.loads(stats.stdout)["relations"] == relations
+
+
+def test_rekey_builds_and_clears_contextual_keys(tmp_path: Path) -> None:
+    # issue 15: memories written with keys off have none; rekey builds them from the
+    # stored turns of each session, and with keys off clears them again
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(
+        "\n".join(
+            [
+                line("Ada: How was the loom fair?", "D1:1"),
+                line("Bo: Great, we went yesterday!", "D1:2"),
+                line("Ada: Lovely.", "D1:3"),
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    off = {"GRAPHMEM_CONTEXTUAL_KEYS": "false"}
+    assert run(tmp_path, "ingest", str(turns), "-n", "cli", env=off).returncode == 0
+    before = run(tmp_path, "recall", "loom fair", "-n", "cli", "--json")
+    assert bm25_found(before.stdout) == {"Ada: How was the loom fair?"}
+    rekey = run(tmp_path, "rekey", "-n", "cli", "--json")
+    assert rekey.returncode == 0, rekey.stderr
+    assert json.loads(rekey.stdout) == [{"namespace": "cli", "memories": 3, "changed": 3}]
+    after = run(tmp_path, "recall", "loom fair", "-n", "cli", "--json")
+    # through its key (the turn before it), BM25 finds the answer that names no fair
+    assert "Bo: Great, we went yesterday!" in bm25_found(after.stdout)
+    again = run(tmp_path, "rekey", "-n", "cli", "--json")
+    assert json.loads(again.stdout)[0]["changed"] == 0
+    cleared = run(tmp_path, "rekey", "--all", "--json", env=off)
+    assert json.loads(cleared.stdout)[0]["changed"] == 3
+    none = run(tmp_path, "rekey", "--json")
+    assert none.returncode == 2
+
+
+def bm25_found(recall_json: str) -> set[str]:
+    """Contents of the hits of a ``recall --json`` that the BM25 retriever ranked."""
+    hits = json.loads(recall_json)["hits"]
+    return {h["memory"]["content"] for h in hits if "bm25" in h["explanation"]["retrievers"]}

@@ -8,6 +8,7 @@ turns, two speakers, questions of every plan kind) in LoCoMo's format; with
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -151,6 +152,7 @@ def test_run_bench_with_ablation_rows(memory: GraphMem, conv: Conversation) -> N
     assert set(report["ablation"]) == {f"without {n}" for n in RETRIEVERS} | {
         "planner off",
         "rerank",
+        "keys off",
     }
     assert "skipped" in report["ablation"]["rerank"]
     row = report["ablation"]["without semantic"]
@@ -163,6 +165,19 @@ def test_run_bench_with_ablation_rows(memory: GraphMem, conv: Conversation) -> N
     plain = run_bench(memory, [conv], "turns", retrievers=())
     assert "ablation" not in plain and "replay_mismatches" not in plain and "peer" not in plain
     assert plain["overall"] == report["overall"]
+
+
+def test_keys_off_row_equals_the_pipeline_when_keys_are_off(
+    tmp_path: Path, conv: Conversation
+) -> None:
+    # with contextual keys off the store's BM25 searches the content, which is what the
+    # "keys off" row replays: the two rows must agree
+    settings = Settings(data_dir=tmp_path / "k", neo4j_uri=None, contextual_keys=False)
+    with GraphMem(settings, embedder=HashEmbedder()) as mem:
+        report = run_bench(mem, [conv], "turns", ablation=True)
+    row = dict(report["ablation"]["keys off"])
+    assert row.pop("by_category") == report["by_category"]
+    assert row == report["overall"]
 
 
 def test_rerank_rows_with_a_reranker(tmp_path: Path, conv: Conversation) -> None:
@@ -257,3 +272,33 @@ def test_asked_twice_reports_both_passes_and_records_access(
     hits = memory.recall(namespace, "What did Ann bake?", record_access=False).hits
     assert max(h.memory.access_count for h in hits) >= 2  # counted in each pass
     assert "asked_twice" not in run_bench(memory, [conv], "turns", retrievers=())
+
+
+def test_content_bm25_matches_the_embedded_stores_bm25_on_content(tmp_path: Path) -> None:
+    # the "keys off" row's BM25 must rank as the store would without keys (issue 15)
+    from graphmem.locomo.ablation import ContentBM25
+    from graphmem.store.embedded import EmbeddedStore
+
+    texts = [
+        "cat sat on the mat",
+        "cat chased mice",
+        "zebra grazed on grass",
+        "dog barked loudly at the cat",
+    ]
+    with GraphMem(
+        Settings(data_dir=tmp_path / "s", neo4j_uri=None, contextual_keys=False),
+        embedder=HashEmbedder(),
+    ) as mem:
+        mem.remember("ns", [{"content": t, "extractor": "verbatim"} for t in texts])
+        store = mem.store
+        assert isinstance(store, EmbeddedStore)
+        memories = store.scan_memories("ns", None, 100)
+        bm25 = ContentBM25(memories)
+        for query in ("cat zebra", "the cat", "grass mice dog", "unknown"):
+            want = store.text_search("ns", query, 10, include_history=True)
+            got = bm25.search(query, 10)
+            assert [h.memory_id for h in got] == [h.memory_id for h in want]
+            assert [h.score for h in got] == pytest.approx([h.score for h in want])
+    # one document, one term: idf = ln(1 + 0.5/1.5), tf part (k1+1)/(1 + k1) = 1
+    (hit,) = ContentBM25(memories[:1]).search("cat", 5)
+    assert hit.score == pytest.approx(math.log(1 + 0.5 / 1.5))
