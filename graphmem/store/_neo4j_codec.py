@@ -317,9 +317,14 @@ def memory_from_record(record: Mapping[str, Any], namespace: str) -> Memory:
         Observation.model_validate(o) for o in json.loads(record["observations_json"] or "[]")
     )
     data["mentions"] = tuple(Mention.model_validate(x) for x in record["mentions"])
+    data["embedding"] = None
+    memory = Memory.model_validate(data)
     embedding = record["embedding"]
-    data["embedding"] = None if embedding is None else tuple(float(x) for x in embedding)
-    return Memory.model_validate(data)
+    if embedding is None:
+        return memory
+    # the stored vector comes back as a list of floats: validating its 384 values one by one
+    # cost more than the rest of the memory (the graph retriever hydrates ~200 at a time)
+    return memory.model_copy(update={"embedding": tuple(map(float, embedding))})
 
 
 def entity_from_record(record: Mapping[str, Any], namespace: str) -> Entity:

@@ -13,6 +13,10 @@ from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_exec import Neo4jExecutor
 from graphmem.store.records import RankFields
 
+# rank_fields reads the whole memory of its first this-many ids (a recall's best fused
+# candidates), so that hydrating the k a recall returns rarely needs its own round trip.
+HYDRATE_AHEAD = 32
+
 
 class Neo4jLookups:
     """:class:`~graphmem.store.base.StoreLookups` on Neo4j."""
@@ -23,28 +27,42 @@ class Neo4jLookups:
     def get_memories(
         self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
     ) -> list[Memory]:
+        # right after rank_fields in this thread (a recall hydrating the k it returns), the
+        # memories it read whole are taken from there and only the others are queried
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return []
-        params = {"namespace": namespace, "ids": distinct, "with_embeddings": with_embeddings}
-        found = self._memories("read/get_memories", params)
-        by_id = {m.id: m for m in found}
+        by_id: dict[str, Memory] = {}
+        memo = self._exec.recall("hydrated")  # answered once: a later call reads afresh
+        if memo is not None and memo[0] == namespace and not with_embeddings:
+            records = memo[1]
+            by_id = {
+                i: codec.memory_from_record(records[i], namespace) for i in distinct if i in records
+            }
+        if missing := [i for i in distinct if i not in by_id]:
+            params = {"namespace": namespace, "ids": missing, "with_embeddings": with_embeddings}
+            by_id.update((m.id, m) for m in self._memories("read/get_memories", params))
         return [by_id[i] for i in ids if i in by_id]
 
     def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
         # one row of lists: no map or node per memory crosses the wire. The same round trip
         # reads each memory's sessions: a memory_sessions call that follows in the same
         # thread, for ids among these and before any write, is answered from them (a
-        # recall's session support) without a query (Neo4jExecutor.remember).
+        # recall's session support) without a query (Neo4jExecutor.remember). It also reads
+        # the whole memory (without embedding) of the first HYDRATE_AHEAD ids (a recall
+        # passes its candidates best first), for the get_memories call that hydrates the k
+        # the recall returns.
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return []
         found: dict[str, RankFields] = {}
         sessions: dict[str, tuple[str, ...]] = {}
-        for row in codec.collected(
-            self._exec.run("read/rank_fields", {"namespace": namespace, "ids": distinct}), "rows"
-        ):
+        hydrated: dict[str, Mapping[str, Any]] = {}  # records, decoded when asked for
+        params = {"namespace": namespace, "ids": distinct, "hydrate": HYDRATE_AHEAD}
+        for row in codec.collected(self._exec.run("read/rank_fields", params), "rows"):
             sessions[row[0]] = tuple(sorted(row[9]))
+            if row[10] is not None:
+                hydrated[row[0]] = row[10]
             observed = codec.instant(row[5])
             if observed is None:  # every stored memory has one; skip rather than guess
                 continue
@@ -60,6 +78,7 @@ class Neo4jLookups:
                 retrievable=bool(row[8]),
             )
         self._exec.remember("sessions", (namespace, frozenset(distinct), sessions))
+        self._exec.remember("hydrated", (namespace, hydrated))
         return [found[i] for i in ids if i in found]
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:

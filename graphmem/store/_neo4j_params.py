@@ -48,7 +48,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "write/prune_entities": _IDS,
     "write/record_access": _ROWS,
     "read/get_memories": frozenset({"namespace", "ids", "with_embeddings"}),
-    "read/rank_fields": frozenset({"namespace", "ids"}),
+    "read/rank_fields": frozenset({"namespace", "ids", "hydrate"}),
     "read/memory_sessions": _IDS,
     "read/find_by_hashes": frozenset({"namespace", "hashes"}),
     "read/find_by_subject_predicate": frozenset({"namespace", "subject", "predicate"}),
@@ -68,10 +68,9 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "read/namespace_vectors": frozenset({"namespace", "include_history", "include_cold"}),
     "read/text_search": frozenset({"namespace", "lucene", "k", "fetch_k", "include_history"}),
     "read/term_df": frozenset({"namespace", "terms"}),
-    "read/entity_contenders": frozenset(
-        {"namespace", "entity_ids", "k", "max_exact", "include_history"}
+    "read/entity_search": frozenset(
+        {"namespace", "entity_ids", "k", "max_exact", "embedding", "include_history"}
     ),
-    "read/entity_search": frozenset({"namespace", "ids", "entity_ids", "k", "embedding"}),
     "read/entity_search_index": frozenset(
         {"namespace", "entity_ids", "k", "fetch_k", "floor", "embedding", "include_history"}
     ),
@@ -126,6 +125,8 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
 # parameters unless listed here.
 DIALECT_PARAMS: dict[tuple[str, str], frozenset[str]] = {
     ("cypher25", "schema/010_memory_embedding"): frozenset({"dimensions", "quantization"}),
+    # one round trip whatever the window: the wide window through the index, asked for fetch_k
+    ("cypher25", "read/time_window_search"): QUERY_PARAMS["read/time_window_search"] | {"fetch_k"},
 }
 
 

@@ -173,7 +173,7 @@ class Neo4jRetrievers:
         """Lucene's BM25 (k1 = 1.2, b = 0.75) on the fulltext index, ``text`` escaped
         (:func:`graphmem.store.lucene.lucene_escape`). Lucene ranks its best
         ``max(10·k, 100)`` hits, which are filtered by visibility; when fewer than
-        ``k`` are left, all hits are ranked. Lucene's BM25 leaves out the
+        ``k`` are left and Lucene had more, all hits are ranked (a second round trip). Lucene's BM25 leaves out the
         constant factor ``k1 + 1`` (the ranking is the same) and takes IDF and the
         average length over the whole index, every namespace included."""
         check_k(k)
@@ -187,8 +187,10 @@ class Neo4jRetrievers:
             "fetch_k": max(k * OVERFETCH, plans.MIN_FETCH_K),
             "include_history": include_history,
         }
-        hits = self._hits("read/text_search", params)
-        if len(hits) < k:  # too few visible among the best fetch_k: search all hits
+        found = self._exec.run("read/text_search", params)
+        hits = codec.scored(codec.collected(found, "hits"))
+        if len(hits) < k and found and found[0]["fetched"] >= params["fetch_k"]:
+            # too few visible among the best fetch_k, and Lucene had more: search all hits
             hits = self._hits("read/text_search", {**params, "fetch_k": plans.ALL_HITS})
         return hits
 
@@ -213,20 +215,17 @@ class Neo4jRetrievers:
             "entity_ids": ids,
             "k": k,
             "include_history": include_history,
+            "embedding": query,
         }
         max_exact = self._plans.max_exact(namespace, k, query)
-        first = self._exec.run("read/entity_contenders", {**params, "max_exact": max_exact})
-        if not first or not first[0]["contenders"]:
+        # one statement counts the contenders and, up to max_exact of them, scores them
+        found = self._exec.run("read/entity_search", {**params, "max_exact": max_exact})
+        if not found or not found[0]["contenders"]:
             return []
-        rows: list[Any] = []
-        if first[0]["contenders"] > max_exact:  # a large tie: through the vector index
-            fetch_k = self._plans.index_fetch_k(namespace, k, first[0]["contenders"])
-            index_params = {
-                **params,
-                "floor": first[0]["floor"],
-                "fetch_k": fetch_k,
-                "embedding": query,
-            }
+        rows: list[Any] = list(found[0]["hits"])
+        if found[0]["contenders"] > max_exact:  # a large tie: through the vector index
+            fetch_k = self._plans.index_fetch_k(namespace, k, found[0]["contenders"])
+            index_params = {**params, "floor": found[0]["floor"], "fetch_k": fetch_k}
             rows = codec.collected(self._exec.run("read/entity_search_index", index_params), "hits")
             if len(rows) < k:  # other namespaces crowd the neighbourhood: look further
                 index_params["fetch_k"] = min(fetch_k * plans.OVERFETCH_RETRY, plans.MAX_FETCH_K)
@@ -234,18 +233,8 @@ class Neo4jRetrievers:
                     self._exec.run("read/entity_search_index", index_params), "hits"
                 )
             if len(rows) < k:  # too few of the tie among the neighbours: exactly after all
-                first = self._exec.run(
-                    "read/entity_contenders", {**params, "max_exact": plans.ALL_HITS}
-                )
-        if len(rows) < k:
-            second = {
-                "namespace": namespace,
-                "ids": first[0]["ids"],
-                "entity_ids": ids,
-                "k": k,
-                "embedding": query,
-            }
-            rows = codec.collected(self._exec.run("read/entity_search", second), "hits")
+                exact = {**params, "max_exact": plans.ALL_HITS}
+                rows = codec.collected(self._exec.run("read/entity_search", exact), "hits")
         return [codec.entity_hit(row) for row in rows]
 
     def time_window_search(
@@ -275,11 +264,13 @@ class Neo4jRetrievers:
         params = {**window, "k": k, "embedding": query, "include_history": include_history}
         exact = {**params, "bounds_sum_us": lo + hi}
         max_exact = self._plans.max_exact(namespace, k, query)
-        found = self._exec.run("read/time_window_search", {**exact, "max_exact": max_exact})
-        if found and found[0]["inside"] > max_exact and self._plans.filtered:
-            # 2026.06+: the index filters by namespace, window and visibility in its walk
+        if self._plans.filtered:
+            # 2026.06+, one round trip: a wide window goes through the index, which filters
+            # by namespace, window and visibility in its walk (read/time_window_search)
             fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
-            return self._hits("read/time_window_search_index", {**params, "fetch_k": fetch_k})
+            wide = {**exact, "max_exact": max_exact, "fetch_k": fetch_k}
+            return self._hits("read/time_window_search", wide)
+        found = self._exec.run("read/time_window_search", {**exact, "max_exact": max_exact})
         if found and found[0]["inside"] > max_exact:  # a wide window: through the index
             fetch_k = self._plans.index_fetch_k(namespace, k, found[0]["inside"])
             for attempt in (fetch_k, min(fetch_k * plans.OVERFETCH_RETRY, plans.MAX_FETCH_K)):

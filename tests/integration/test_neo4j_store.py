@@ -32,6 +32,7 @@ from graphmem.errors import (
 )
 from graphmem.store import _cypher
 from graphmem.store import _neo4j_codec as codec
+from graphmem.store import _neo4j_lookups as lookups
 from graphmem.store import neo4j as neo4j_module
 from graphmem.store._neo4j_params import REQUIRED_INDEXES
 from graphmem.store.base import AccessUpdate, WriteBatch
@@ -260,8 +261,7 @@ def test_retrievers_run_on_their_indexes(
         "read/text_search": ("ProcedureCall", "db.index.fulltext.queryNodes"),
         "read/get_memories": ("NodeUniqueIndexSeek", "Memory(namespace, id)"),
         "read/find_by_hashes": ("NodeIndexSeek", "Memory(namespace, content_hash)"),
-        "read/entity_contenders": ("NodeUniqueIndexSeek", "Entity(namespace, id)"),
-        "read/entity_search": ("NodeUniqueIndexSeek", "Memory(namespace, id)"),
+        "read/entity_search": ("NodeUniqueIndexSeek", "Entity(namespace, id)"),
         "read/time_window_search": ("NodeIndexSeek", "Memory(namespace, time_anchor)"),
         "read/relation_subgraph": ("VarLengthExpand", "RELATES_TO*0..2"),
         "read/memories_in_session": ("NodeUniqueIndexSeek", "Session(namespace, id)"),
@@ -674,3 +674,40 @@ def test_rank_fields_bring_the_sessions_of_the_same_recall(
     # an upsert replaces the observations: the stale ("s1", "s2") must not come back
     assert store.memory_sessions(ns, [a.id, b.id])[a.id] == ("s4",)
     assert [name for name, _ in calls].count("read/memory_sessions") == 3
+
+
+@pytest.mark.neo4j
+def test_rank_fields_bring_the_memories_a_recall_hydrates_next(
+    store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memories = [make_memory(ns, f"note {i}", sessions=(f"s{i}",)) for i in range(3)]
+    store.write(ns, WriteBatch(memories=memories))
+    ids = [m.id for m in memories]
+    expected = store.get_memories(ns, ids)  # read on its own
+    monkeypatch.setattr(lookups, "HYDRATE_AHEAD", 2)
+    calls = _spy(store, monkeypatch)
+    store.rank_fields(ns, [ids[2], ids[0], ids[1]])  # the first two come whole
+    assert store.get_memories(ns, [ids[0], ids[2]]) == [expected[0], expected[2]]
+    assert [name for name, _ in calls] == ["read/rank_fields"]
+    # answered once: the next call reads afresh; one past the first two is read
+    store.rank_fields(ns, [ids[2], ids[0], ids[1]])
+    assert store.get_memories(ns, ids) == expected
+    assert [name for name, _ in calls][-1] == "read/get_memories"
+    assert calls[-1][1]["ids"] == [ids[1]]
+    # with embeddings, or after a write, everything is read afresh
+    store.rank_fields(ns, ids)
+    assert store.get_memories(ns, ids[:1], with_embeddings=True)[0].embedding is not None
+    store.rank_fields(ns, ids)
+    changed = memories[0].model_copy(update={"content": "note 0, changed"})
+    store.write(ns, WriteBatch(memories=[changed]))
+    assert store.get_memories(ns, ids[:1])[0].content == "note 0, changed"
+
+
+@pytest.mark.neo4j
+def test_text_search_asks_again_only_when_lucene_had_more(
+    store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.write(ns, WriteBatch(memories=[make_memory(ns, f"lonely word {i}") for i in range(3)]))
+    calls = _spy(store, monkeypatch)
+    assert len(store.text_search(ns, "lonely", 5)) == 3  # fewer than k, and all of them
+    assert [name for name, _ in calls] == ["read/text_search"]
