@@ -462,3 +462,18 @@ def test_namespace_key_is_one_lucene_token() -> None:
     assert codec.ns_key("a") != codec.ns_key("b")
     query = codec.lucene_query("a", codec.lucene_escape("hello"))
     assert query == f"ns_key:{codec.ns_key('a')}^0 AND content:(hello)"
+
+
+def _projected(name: str) -> set[str]:
+    """The properties and keys a statement's memory map projection ``m { ... }`` names
+    (up to its mentions)."""
+    text = _cypher.code_only(_cypher.load(name))
+    body = text[text.index("m {") + 3 : text.index("mentions:")]
+    return {a or b for a, b in re.findall(r"\.(\w+)|(\w+):", body)}
+
+
+def test_rank_fields_hydrates_what_get_memories_projects() -> None:
+    # read/rank_fields reads the whole memory of a recall's best candidates, which the
+    # hydration then takes instead of read/get_memories: the two projections must agree
+    assert _projected("read/rank_fields") == _projected("read/get_memories")
+    assert "key" in _projected("read/get_memories")
