@@ -15,13 +15,12 @@ from typing import Any
 from graphmem.models import Memory
 from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_db import EmbeddedDb
-from graphmem.store.checks import check_k
+from graphmem.store.checks import canonical_links, check_k
 from graphmem.store.records import (
     Association,
     EmbedderRecord,
     LifecycleUpdate,
     MemoryFilter,
-    canonical_links,
 )
 
 # Flags are set in the columns the indexes filter on and in the JSON body, and only

@@ -17,7 +17,7 @@ from graphmem.store._embedded_cache import IndexCache
 from graphmem.store._embedded_db import EmbeddedDb
 from graphmem.store._embedded_index import top_k
 from graphmem.store.checks import check_aware, check_k, unit_rows, unit_vector
-from graphmem.store.records import EntityHit, RankFields, ScoredId, TermStats
+from graphmem.store.records import EntityHit, RankFields, ScoredId, TermStats, micros
 from graphmem.text import tokenize
 from graphmem.types import Vector
 
@@ -182,7 +182,7 @@ class EmbeddedRetrievers:
         check_aware(start, "start")
         check_aware(end, "end")
         query = None if embedding is None else unit_vector(embedding, self._db.dim, "embedding")
-        lo, hi = sql.micros(start), sql.micros(end)
+        lo, hi = micros(start), micros(end)
         if hi <= lo:
             return []
         with self._db.errors("time_window_search"):

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from graphmem.models import Entity, Memory, Relation
+from graphmem.store.records import micros
 
 SCHEMA_VERSION = "1"
 DB_FILE = "graphmem.sqlite"
@@ -131,14 +131,6 @@ STATS_KEYS = (
 )
 # Filter of the default (not include_history) retrievers: current and retrievable.
 VISIBLE = "m.superseded_by IS NULL AND m.retrievable = 1"
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def micros(value: datetime) -> int:
-    """Integer microseconds since the Unix epoch of an aware ``value`` (exact)."""
-    delta = value - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 def encode_embedding(values: Sequence[float] | None) -> bytes | None:

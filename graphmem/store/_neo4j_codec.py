@@ -76,7 +76,6 @@ RELATION_PROPERTIES: tuple[str, ...] = (
     "valid_until",
 )
 NO_TURN = ""  # Turn id of a session's observations that carry no turn id
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 # -- validation ----------------------------------------------------------------
@@ -112,12 +111,6 @@ def _wired(values: Mapping[str, Any]) -> dict[str, Any]:
 def latest_by_id(memories: Iterable[Memory]) -> list[Memory]:
     """One memory per id, the last given (a batch that repeats an id upserts it twice)."""
     return list({m.id: m for m in memories}.values())
-
-
-def micros(value: datetime) -> int:
-    """Integer microseconds since the Unix epoch of an aware ``value`` (exact)."""
-    delta = value - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 def memory_row(memory: Memory, dim: int, *, keep_access: bool = False) -> dict[str, Any]:

@@ -13,13 +13,12 @@ from collections.abc import Mapping, Sequence
 from graphmem.models import Memory
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_exec import Neo4jExecutor
-from graphmem.store.checks import check_k
+from graphmem.store.checks import canonical_links, check_k
 from graphmem.store.records import (
     Association,
     EmbedderRecord,
     LifecycleUpdate,
     MemoryFilter,
-    canonical_links,
 )
 
 

@@ -17,7 +17,7 @@ from graphmem.store import _neo4j_codec as codec
 from graphmem.store import _neo4j_plans as plans
 from graphmem.store._neo4j_exec import Neo4jExecutor
 from graphmem.store.checks import check_aware, check_k, unit_rows, unit_vector
-from graphmem.store.records import EntityHit, ScoredId, TermStats
+from graphmem.store.records import EntityHit, ScoredId, TermStats, micros
 from graphmem.text import tokenize
 from graphmem.types import Vector
 
@@ -253,7 +253,7 @@ class Neo4jRetrievers:
         query = (
             None if embedding is None else unit_vector(embedding, self._dim, "embedding").tolist()
         )
-        lo, hi = codec.micros(start), codec.micros(end)
+        lo, hi = micros(start), micros(end)
         if hi <= lo:
             return []
         window = {

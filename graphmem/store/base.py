@@ -47,7 +47,6 @@ from graphmem.store.records import StoreHealth as StoreHealth
 from graphmem.store.records import TermStats as TermStats
 from graphmem.store.records import WriteBatch as WriteBatch
 from graphmem.store.records import association as association
-from graphmem.store.records import canonical_links as canonical_links
 from graphmem.store.records import versions_read as versions_read
 from graphmem.types import Vector as Vector  # re-exported: the protocol's signatures use it
 

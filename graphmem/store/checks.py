@@ -16,10 +16,11 @@ import numpy as np
 
 from graphmem.errors import InvalidInputError, WriteConflictError
 from graphmem.models import Entity, Memory, Relation
-from graphmem.store.records import AccessUpdate, WriteBatch
+from graphmem.store.records import AccessUpdate, Association, WriteBatch, association
 from graphmem.types import Vector
 
 __all__ = [
+    "canonical_links",
     "check_access",
     "check_aware",
     "check_batch",
@@ -136,3 +137,26 @@ def check_versions(expected: dict[str, int], stored: dict[str, int], *, query: s
             memory_ids=conflicts,
             query=query,
         )
+
+
+def canonical_links(links: Sequence[Association]) -> list[Association]:
+    """``links`` validated and in canonical order, one per unordered pair (the last wins).
+
+    Raises
+    ------
+    InvalidInputError
+        For a link of a memory to itself or a similarity that is not a finite
+        number in [-1, 1]; names ``links[i]``.
+    """
+    pairs: dict[tuple[str, str], Association] = {}
+    for i, link in enumerate(links):
+        if link.source_id == link.target_id:
+            raise InvalidInputError("links a memory to itself", field=f"links[{i}]")
+        if not (math.isfinite(link.similarity) and -1.0 <= link.similarity <= 1.0):
+            raise InvalidInputError(
+                f"similarity must be a finite cosine in [-1, 1], got {link.similarity}",
+                field=f"links[{i}].similarity",
+            )
+        canonical = association(link.source_id, link.target_id, float(link.similarity))
+        pairs[(canonical.source_id, canonical.target_id)] = canonical
+    return list(pairs.values())

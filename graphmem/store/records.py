@@ -5,13 +5,11 @@ carries, what a retriever returns, what ranking reads, and what a store says of 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from types import MappingProxyType
 
-from graphmem.errors import InvalidInputError
 from graphmem.models import Entity, Memory, Relation, Tier
 from graphmem.settings import MemoryTypeName
 
@@ -154,33 +152,20 @@ class EmbedderRecord:
         return f"{self.model!r} ({self.dim}-d)"
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def micros(value: datetime) -> int:
+    """Integer microseconds since the Unix epoch of an aware ``value`` (exact): how both
+    backends compare time anchors with window bounds."""
+    delta = value - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
 def association(a: str, b: str, similarity: float) -> Association:
     """The link between ``a`` and ``b`` in canonical order (lower id first)."""
     low, high = (a, b) if a < b else (b, a)
     return Association(low, high, similarity)
-
-
-def canonical_links(links: Sequence[Association]) -> list[Association]:
-    """``links`` validated and in canonical order, one per unordered pair (the last wins).
-
-    Raises
-    ------
-    InvalidInputError
-        For a link of a memory to itself or a similarity that is not a finite
-        number in [-1, 1]; names ``links[i]``.
-    """
-    pairs: dict[tuple[str, str], Association] = {}
-    for i, link in enumerate(links):
-        if link.source_id == link.target_id:
-            raise InvalidInputError("links a memory to itself", field=f"links[{i}]")
-        if not (math.isfinite(link.similarity) and -1.0 <= link.similarity <= 1.0):
-            raise InvalidInputError(
-                f"similarity must be a finite cosine in [-1, 1], got {link.similarity}",
-                field=f"links[{i}].similarity",
-            )
-        canonical = association(link.source_id, link.target_id, float(link.similarity))
-        pairs[(canonical.source_id, canonical.target_id)] = canonical
-    return list(pairs.values())
 
 
 #: Memory fields only :meth:`MemoryStore.record_access` changes once a memory is stored
