@@ -24,7 +24,6 @@ expose current relations only.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from graphmem.errors import InvalidInputError
+from graphmem.jsonlines import json_object
 from graphmem.memory import GraphMem, validate_namespace
 from graphmem.models import Entity, Memory, Relation
 from graphmem.store.base import WriteBatch, association, memory_pages
@@ -110,12 +110,7 @@ def _parse(lines: Iterable[str]) -> _Parsed:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"not valid JSON ({exc.msg})", field=f"line {number}") from exc
-        if not isinstance(record, dict):
-            raise InvalidInputError("each line must be a JSON object", field=f"line {number}")
+        record = json_object(line, number)
         if not parsed.header:
             if record.get("graphmem_export") != FORMAT_VERSION:
                 raise InvalidInputError(

@@ -52,18 +52,14 @@ def read_jsonl(path: Path | str) -> list[MemoryCandidate]:
 def _parse_jsonl(handle: Iterable[str]) -> list[MemoryCandidate]:
     from pydantic import ValidationError
 
+    from graphmem.jsonlines import json_object
     from graphmem.models import MemoryCandidate
 
     candidates: list[MemoryCandidate] = []
     for number, line in enumerate(handle, start=1):
         if not line.strip():
             continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidMemoryError(f"not valid JSON ({exc.msg})", field=f"line {number}") from exc
-        if not isinstance(raw, dict):
-            raise InvalidMemoryError("each line must be a JSON object", field=f"line {number}")
+        raw = json_object(line, number, error=InvalidMemoryError)
         try:
             candidates.append(MemoryCandidate.model_validate(raw))
         except ValidationError as exc:

@@ -34,6 +34,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 
 from graphmem.errors import InvalidInputError
 from graphmem.extract.llm import ChatClient, ChatReply, span_logprobs
+from graphmem.jsonlines import json_object
 from graphmem.models import EntityMention, MemoryCandidate, RelationInput
 from graphmem.settings import MEMORY_TYPES, SOURCE_LEVELS, Settings
 from graphmem.timeparse import parse_time_window
@@ -146,15 +147,7 @@ def read_conversation(lines: Iterable[str], *, jsonl: bool) -> list[dict[str, An
         if not line.strip():
             continue
         if jsonl:
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InvalidInputError(
-                    f"not valid JSON ({exc.msg})", field=f"line {number}"
-                ) from exc
-            if not isinstance(raw, dict):
-                raise InvalidInputError("each line must be a JSON object", field=f"line {number}")
-            out.append(raw)
+            out.append(json_object(line, number))
             continue
         match = _SPEAKER_LINE.match(line)
         if match is not None and not match.group(1).strip().isdigit():
