@@ -343,3 +343,23 @@ def test_extractor_batches() -> None:
     extractor = LLMExtractor(ChatClient(MODEL), batch_messages=2)
     messages = as_messages([{"content": str(i)} for i in range(5)], observed_at=SENT)
     assert [len(b) for b in extractor.batches(messages)] == [2, 2, 1]
+
+
+def test_llm_judge_setting_makes_the_model_the_faithfulness_judge(
+    stub: tuple[str, StubState], tmp_path: Path
+) -> None:
+    """GRAPHMEM_LLM_JUDGE=true: the facade's claim judge is the chat model."""
+    url, state = stub
+    state.replies = [Reply(text=answer(memory_json()))]
+    with _memory(tmp_path, url, llm_judge=True) as memory:
+        (stored,) = memory.remember_text(NS, "I work at Corvid Bakery now.").created
+        state.replies = [
+            Reply(
+                text='{"verdict": "unsupported", "reason": "no memory says where", "memory": null}'
+            )
+        ]
+        report = memory.faithfulness(NS, "Nadia works in Porto.", [stored])
+    assert report.method == f"llm:{MODEL}"
+    assert report.supported == 0
+    assert report.claims[0].reason == "no memory says where"
+    assert "Nadia works in Porto." in state.requests[-1]["messages"][1]["content"]
