@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,6 +26,18 @@ MAX_HOPS = 3  # relation_subgraph's Cypher pattern is bounded at 3 hops
 
 
 OVERFETCH = 10  # text_search asks Lucene for max(OVERFETCH·k, MIN_FETCH_K) hits
+
+
+@dataclass(frozen=True, slots=True)
+class _VectorAsk:
+    """One vector_search: its query ``rows`` (unit vectors) and ``results`` (aligned with
+    them, None while a row is unanswered), which its plans fill in turn."""
+
+    namespace: str
+    rows: list[list[float]]
+    k: int
+    flags: dict[str, bool]
+    results: list[list[ScoredId] | None]
 
 
 class Neo4jRetrievers:
@@ -79,93 +92,75 @@ class Neo4jRetrievers:
             not self._plans.large(namespace)
             or self._plans.size(namespace) <= plans.CLIENT_EXACT_MAX
         )
+        ask = _VectorAsk(namespace, rows, k, flags, results)
         if self._plans.filtered and self._plans.large(namespace) and not client_exact:
-            self._vector_filtered(namespace, rows, k, flags, results)
+            self._vector_filtered(ask)
         elif k <= plans.MAX_FETCH_K and self._plans.large(namespace) and not client_exact:
-            self._vector_post_filtered(namespace, rows, k, flags, results)
-        self._vector_exact(namespace, rows, k, flags, results, client=client_exact)
+            self._vector_post_filtered(ask)
+        self._vector_exact(ask, client=client_exact)
         return [hits or [] for hits in results]
 
-    # Each _vector_* plan fills the rows of ``results`` (aligned with ``rows``) it answers.
-    def _vector_filtered(
-        self,
-        namespace: str,
-        rows: list[list[float]],
-        k: int,
-        flags: dict[str, bool],
-        results: list[list[ScoredId] | None],
-    ) -> None:
+    # Each _vector_* plan fills the rows of ``ask.results`` it answers.
+    def _vector_filtered(self, ask: _VectorAsk) -> None:
         """2026.06+: the index filters in its walk; every row with a direction is answered."""
-        indexed = [i for i, row in enumerate(rows) if any(row)]
+        indexed = [i for i, row in enumerate(ask.rows) if any(row)]
         if not indexed:
             return
-        by_size = math.ceil(self._plans.size(namespace) / plans.FILTERED_MEMORIES_PER_FETCH)
-        fetch_k = max(plans.FILTERED_MIN_FETCH_K, k, min(plans.FILTERED_OVERFETCH * k, by_size))
-        params = {"namespace": namespace, "k": k, "fetch_k": fetch_k, **flags}
-        params["embeddings"] = [rows[i] for i in indexed]
+        by_size = math.ceil(self._plans.size(ask.namespace) / plans.FILTERED_MEMORIES_PER_FETCH)
+        fetch_k = max(
+            plans.FILTERED_MIN_FETCH_K, ask.k, min(plans.FILTERED_OVERFETCH * ask.k, by_size)
+        )
+        params = {"namespace": ask.namespace, "k": ask.k, "fetch_k": fetch_k, **ask.flags}
+        params["embeddings"] = [ask.rows[i] for i in indexed]
         for record in self._exec.run("read/vector_search", params):
             # the walk stops with fewer only when fewer memories pass the filter
-            results[indexed[record["row"]]] = codec.scored(record["hits"])
+            ask.results[indexed[record["row"]]] = codec.scored(record["hits"])
         for i in indexed:
-            if results[i] is None:
-                results[i] = []
+            if ask.results[i] is None:
+                ask.results[i] = []
 
-    def _vector_post_filtered(
-        self,
-        namespace: str,
-        rows: list[list[float]],
-        k: int,
-        flags: dict[str, bool],
-        results: list[list[ScoredId] | None],
-    ) -> None:
+    def _vector_post_filtered(self, ask: _VectorAsk) -> None:
         """5.26: the HNSW index post-filtered, twice at most; a row left short stays None."""
-        share = self._plans.size(namespace) / max(
-            self._plans.all_size(), self._plans.size(namespace), 1
+        share = self._plans.size(ask.namespace) / max(
+            self._plans.all_size(), self._plans.size(ask.namespace), 1
         )
         fetch_k = max(
-            plans.VECTOR_MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * k / max(share, 1e-9))
+            plans.VECTOR_MIN_FETCH_K, math.ceil(plans.INDEX_OVERFETCH * ask.k / max(share, 1e-9))
         )
         fetch_k = min(fetch_k, plans.MAX_FETCH_K)
         for attempt in (fetch_k, min(fetch_k * plans.OVERFETCH_RETRY, plans.MAX_FETCH_K)):
-            indexed = [i for i, row in enumerate(rows) if results[i] is None and any(row)]
+            indexed = [i for i, row in enumerate(ask.rows) if ask.results[i] is None and any(row)]
             if not indexed:
                 break
-            params = {"namespace": namespace, "k": k, "fetch_k": attempt, **flags}
-            params["embeddings"] = [rows[i] for i in indexed]
+            params = {"namespace": ask.namespace, "k": ask.k, "fetch_k": attempt, **ask.flags}
+            params["embeddings"] = [ask.rows[i] for i in indexed]
             for record in self._exec.run("read/vector_search", params):
                 hits = codec.scored(record["hits"])
-                if len(hits) >= k:
-                    results[indexed[record["row"]]] = hits
+                if len(hits) >= ask.k:
+                    ask.results[indexed[record["row"]]] = hits
             if attempt == plans.MAX_FETCH_K:
                 break
 
-    def _vector_exact(
-        self,
-        namespace: str,
-        rows: list[list[float]],
-        k: int,
-        flags: dict[str, bool],
-        results: list[list[ScoredId] | None],
-        *,
-        client: bool,
-    ) -> None:
+    def _vector_exact(self, ask: _VectorAsk, *, client: bool) -> None:
         """The rows still unanswered, exactly: in numpy on the namespace's vectors fetched
         once (``client``, a dedup batch), else by a cosine scan in Cypher."""
-        missing = [i for i, hits in enumerate(results) if hits is None]
+        missing = [i for i, hits in enumerate(ask.results) if hits is None]
         if client and missing:
-            found = self._exec.run("read/namespace_vectors", {"namespace": namespace, **flags})
+            found = self._exec.run(
+                "read/namespace_vectors", {"namespace": ask.namespace, **ask.flags}
+            )
             if found:
                 exact = plans.exact_cosine_top_k(
-                    found[0]["ids"], found[0]["vectors"], [rows[i] for i in missing], k
+                    found[0]["ids"], found[0]["vectors"], [ask.rows[i] for i in missing], ask.k
                 )
                 for i, hits in zip(missing, exact, strict=True):
-                    results[i] = hits
+                    ask.results[i] = hits
                 missing = []
         if missing:
-            params = {"namespace": namespace, "k": k, **flags}
-            params["embeddings"] = [rows[i] for i in missing]
+            params = {"namespace": ask.namespace, "k": ask.k, **ask.flags}
+            params["embeddings"] = [ask.rows[i] for i in missing]
             for record in self._exec.run("read/vector_search_exact", params):
-                results[missing[record["row"]]] = codec.scored(record["hits"])
+                ask.results[missing[record["row"]]] = codec.scored(record["hits"])
 
     def text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool = False
