@@ -17,6 +17,7 @@ from typing import Any
 
 from graphmem.errors import InvalidInputError
 from graphmem.locomo.ablation import (
+    CachedQuestion,
     ContentBM25,
     Variant,
     ablation_variants,
@@ -40,13 +41,14 @@ from graphmem.memory import GraphMem
 from graphmem.models import Memory, RecallQuery
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import NoopReranker
+from graphmem.retrieval.retrievers import Hit
 from graphmem.settings import RETRIEVERS
 from graphmem.store.base import memory_pages
 
 __all__ = ["Progress", "run_bench"]
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, phase total)
-_ABLATION = ("without ", "planner ", "rerank ", "keys ")
+_ABLATION = ("without ", "planner ", "rerank ", "keys ", "event-time ")
 
 
 def run_bench(
@@ -201,11 +203,8 @@ def _ask(
         for variant in variants:
             ids = replay(reader, cached, cached.plan_for(variant, memory.settings))
             tally.rows[variant.name].append(question.score(ids))
-        if question.content is not None:  # "keys off": BM25 over content, not keys
-            plain = {"bm25": question.content.search(base.text, cached.ctx.k)}
-            tally.rows["keys off"].append(
-                question.score(replay(reader, cached, cached.plan, plain))
-            )
+        if question.content is not None:  # the issue-15 rows (only with --ablation)
+            _issue15_rows(reader, question, cached, tally)
         tally.seconds["replay"] += time.perf_counter() - mark
     if isinstance(peer, PeerSearch):
         mark = time.perf_counter()
@@ -213,6 +212,19 @@ def _ask(
         ids = peer.search(question.namespace, base.text, vector, k)
         tally.rows["peer"].append(question.score(ids))
         tally.seconds["peer"] += time.perf_counter() - mark
+
+
+def _issue15_rows(
+    reader: RecallPipeline, question: _Question, cached: CachedQuestion, tally: _Tally
+) -> None:
+    """ "keys off": the BM25 list over the content, not the keys; "event-time ranking
+    off": no temporal list for a question without a time window (a 'when' question's)."""
+    assert question.content is not None
+    plain = {"bm25": question.content.search(cached.query.text, cached.ctx.k)}
+    tally.rows["keys off"].append(question.score(replay(reader, cached, cached.plan, plain)))
+    no_when: dict[str, list[Hit]] = {"temporal": []} if cached.ctx.window is None else {}
+    ids = replay(reader, cached, cached.plan, no_when)
+    tally.rows["event-time ranking off"].append(question.score(ids))
 
 
 def _report(
@@ -254,8 +266,9 @@ def _ablation_rows(
         for v in variants
         if v.name.startswith(_ABLATION)
     }
-    if "keys off" in tally.rows:
-        out["keys off"] = with_categories(tally.rows["keys off"])
+    for name in ("keys off", "event-time ranking off"):
+        if name in tally.rows:
+            out[name] = with_categories(tally.rows[name])
     if isinstance(reader.reranker, NoopReranker):
         out["rerank"] = {
             "skipped": "no reranker configured (GRAPHMEM_RERANKER_MODEL): rerank on = off"

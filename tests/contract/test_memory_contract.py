@@ -264,7 +264,8 @@ SPEC_RANKING: dict[str, Any] = {
 def test_recall_weight_is_spec_weighted_rrf(store: MemoryStore, ns: str, clock: Clock) -> None:
     """The weight against SPEC §3's numbers, not recomputed from the explanation."""
     gm = GraphMem(
-        Settings(**SPEC_RANKING),
+        # without contextual keys: keyed, the second turn's key would hold the first turn
+        Settings(**SPEC_RANKING, contextual_keys=False),
         store=store,
         embedder=HashEmbedder(),
         clock=clock,

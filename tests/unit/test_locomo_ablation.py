@@ -153,6 +153,7 @@ def test_run_bench_with_ablation_rows(memory: GraphMem, conv: Conversation) -> N
         "planner off",
         "rerank",
         "keys off",
+        "event-time ranking off",
     }
     assert "skipped" in report["ablation"]["rerank"]
     row = report["ablation"]["without semantic"]
@@ -172,12 +173,16 @@ def test_keys_off_row_equals_the_pipeline_when_keys_are_off(
 ) -> None:
     # with contextual keys off the store's BM25 searches the content, which is what the
     # "keys off" row replays: the two rows must agree
-    settings = Settings(data_dir=tmp_path / "k", neo4j_uri=None, contextual_keys=False)
+    # (and likewise the "event-time ranking off" row with that setting off)
+    settings = Settings(
+        data_dir=tmp_path / "k", neo4j_uri=None, contextual_keys=False, event_time_ranking=False
+    )
     with GraphMem(settings, embedder=HashEmbedder()) as mem:
         report = run_bench(mem, [conv], "turns", ablation=True)
-    row = dict(report["ablation"]["keys off"])
-    assert row.pop("by_category") == report["by_category"]
-    assert row == report["overall"]
+    for name in ("keys off", "event-time ranking off"):
+        row = dict(report["ablation"][name])
+        assert row.pop("by_category") == report["by_category"]
+        assert row == report["overall"]
 
 
 def test_rerank_rows_with_a_reranker(tmp_path: Path, conv: Conversation) -> None:

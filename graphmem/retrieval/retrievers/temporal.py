@@ -1,24 +1,40 @@
-"""Temporal retriever: memories whose time falls in the query's window (SPEC §3).
+"""Temporal retriever: memories whose time falls in the query's window (SPEC §3),
+and, for a question that asks *when* with no window, memories that carry an event
+time about the question's topic (issue 15).
 
 A memory's time is its event time, else its first observation. Inside the
-window, memories are ordered by cosine to the query (the store's contract);
-with no window in the query the retriever abstains.
+window, memories are ordered by cosine to the query (the store's contract).
+With no window:
+
+- a *when* question (:func:`graphmem.retrieval.question.asks_when`: "When did
+  Dana go to the support group?") gets the memories that carry an event time —
+  their words name when it happened ("yesterday" said on 8 May 2023 is 7 May)
+  — among the question's ``candidate_k`` best semantic and BM25 neighbours by
+  weighted RRF (the configured semantic and BM25 weights and ``rrf_k``), in that
+  order; the
+  setting ``event_time_ranking`` turns this off;
+- any other question: the retriever abstains.
 """
 
 from __future__ import annotations
 
+from graphmem.retrieval.question import asks_when
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
+from graphmem.scoring import weighted_rrf
 from graphmem.store.base import MemoryStore
 
 
 class TemporalRetriever:
-    """Memories in the parsed time window (one range-index query)."""
+    """Memories in the parsed time window (one range-index query); for a *when* question
+    with no window, its neighbours that carry an event time (three store calls)."""
 
     name = "temporal"
 
     def retrieve(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
         window = ctx.window
         if window is None:
+            if ctx.settings.event_time_ranking and asks_when(ctx.text):
+                return _event_times(store, ctx)
             return []
         rows = store.time_window_search(
             ctx.namespace,
@@ -30,3 +46,37 @@ class TemporalRetriever:
         )
         detail = f"in window '{window.expression}'"
         return [Hit(r.memory_id, r.score, detail=detail) for r in rows]
+
+
+def _event_times(store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
+    """The question's semantic and BM25 neighbours that carry an event time, by their
+    weighted RRF (ties by id)."""
+    dense = store.vector_search(
+        ctx.namespace,
+        ctx.embedding[None, :],
+        ctx.k,
+        include_history=ctx.include_history,
+        include_cold=ctx.include_history,
+    )
+    lexical = store.text_search(ctx.namespace, ctx.text, ctx.k, include_history=ctx.include_history)
+    weights = ctx.settings.retriever_weights
+    fused = weighted_rrf(
+        {
+            "semantic": [r.memory_id for r in (dense[0] if dense else [])],
+            "bm25": [r.memory_id for r in lexical],
+        },
+        {"semantic": weights.get("semantic", 1.0), "bm25": weights.get("bm25", 1.0)},
+        k=ctx.settings.rrf_k,
+    )
+    top = fused[: ctx.k]
+    if not top:
+        return []
+    found = {m.id: m for m in store.get_memories(ctx.namespace, [mid for mid, _ in top])}
+    hits: list[Hit] = []
+    for mid, score in top:
+        memory = found.get(mid)
+        if memory is None or memory.event_time is None:
+            continue
+        when = memory.event_time
+        hits.append(Hit(mid, score, detail=f"event time {when:%Y-%m-%d} (a 'when' question)"))
+    return hits

@@ -1,0 +1,121 @@
+"""Question reading (graphmem.retrieval.question) and the temporal retriever's
+'when' mode (issue 15), on a real embedded store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from graphmem import GraphMem, Settings
+from graphmem.retrieval.question import (
+    asks_when,
+    question_type,
+    resolve_question,
+    strip_possessives,
+)
+from graphmem.retrieval.retrievers import RetrievalContext
+from graphmem.retrieval.retrievers.temporal import TemporalRetriever
+from tests.fakes import HashEmbedder
+
+
+@pytest.mark.parametrize(
+    ("question", "cue"),
+    [
+        ("When did Dana go to the support group?", "when"),
+        ("What year did Ari move to Lisbon?", "when"),
+        ("How long ago was the wedding?", "when"),
+        ("Which month did they adopt the dog?", "when"),
+        ("What did Dana paint, and when did she show it?", "when"),
+        ("Where did Ari go camping?", "where"),
+        ("Who gave Dana the violin?", "who"),
+        ("How many children does Ari have?", "how many"),
+        ("How often does Dana run?", "how many"),
+        ("Why did Ari quit?", "why"),
+        ("How did Dana feel about the race?", "how"),
+        ("What is Ari's favourite book?", "what"),
+        ("Did Dana enjoy the concert?", "yes/no"),
+        ("Dana likes tea", None),
+    ],
+)
+def test_question_type(question: str, cue: str | None) -> None:
+    assert question_type(question) == cue
+    assert asks_when(question) == (cue == "when")
+
+
+def test_possessives_are_stripped_from_names_only() -> None:
+    assert strip_possessives("What is Dana's sister's name?") == "What is Dana sister's name?"
+    assert strip_possessives("Where is James' car?") == "Where is James car?"
+    assert strip_possessives("it's Ari’s") == "it's Ari"
+
+
+def test_a_pronoun_is_resolved_to_the_one_other_person() -> None:
+    resolved = resolve_question("When did she meet Ari's brother?", ["Ari", "Dana"])
+    assert resolved.text == "When did Dana meet Ari brother?"
+    assert resolved.resolved == (("she", "Dana"),)
+    assert resolved.type == "when"
+
+
+def test_a_pronoun_stays_when_it_could_be_several_people() -> None:
+    resolved = resolve_question("Where did he go?", ["Ari", "Dana"])
+    assert resolved.text == "Where did he go?" and resolved.resolved == ()
+    one = resolve_question("Where did he go?", ["Ari"])
+    assert one.text == "Where did Ari go?"
+
+
+# ---------------------------------------------------------------- temporal 'when' mode
+MAY_8 = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[GraphMem]:
+    settings = Settings(data_dir=tmp_path / "s", neo4j_uri=None)
+    with GraphMem(settings, embedder=HashEmbedder()) as mem:
+        mem.remember(
+            "ns",
+            [
+                {
+                    "content": "Dana went to the support group yesterday",
+                    "extractor": "verbatim",
+                    "observed_at": MAY_8,
+                },
+                {
+                    "content": "Dana says the support group is welcoming",
+                    "extractor": "verbatim",
+                    "observed_at": MAY_8,
+                },
+            ],
+        )
+        yield mem
+
+
+def _ctx(mem: GraphMem, text: str, **settings: object) -> RetrievalContext:
+    return RetrievalContext(
+        namespace="ns",
+        text=text,
+        embedding=HashEmbedder().embed([text])[0],
+        links=(),
+        window=None,
+        k=10,
+        include_history=False,
+        settings=mem.settings.model_copy(update=settings),
+    )
+
+
+def test_a_when_question_ranks_memories_with_an_event_time(memory: GraphMem) -> None:
+    hits = TemporalRetriever().retrieve(
+        memory.store, _ctx(memory, "When did Dana go to the support group?")
+    )
+    (found,) = memory.store.get_memories("ns", [h.memory_id for h in hits])
+    assert found.content == "Dana went to the support group yesterday"
+    assert found.event_time is not None and found.event_time.date().isoformat() == "2023-05-07"
+    assert hits[0].detail == "event time 2023-05-07 (a 'when' question)"
+
+
+def test_other_questions_and_the_setting_off_abstain(memory: GraphMem) -> None:
+    retriever = TemporalRetriever()
+    assert retriever.retrieve(memory.store, _ctx(memory, "Where is the support group?")) == []
+    off = _ctx(memory, "When did Dana go to the support group?", event_time_ranking=False)
+    assert retriever.retrieve(memory.store, off) == []
