@@ -147,8 +147,10 @@ def test_rank_order_breaks_ties_by_freshness_boost_confidence_then_id() -> None:
         "b": RankScore(0.02, 0.9, 1.0),
         "a": RankScore(0.02, 0.5, 3.0),
     }
-    confidences = {"a": 0.9, "b": 0.7, "c": 0.5, "d": 0.5, "e": 0.7}
-    assert rank_order(scores, confidences) == ["d", "c", "b", "e", "a"]
+    confidences = {"a": 0.9, "b": 0.7, "c": 0.5, "d": 0.5, "e": 0.8}
+    # d: best weight; c: more access boost; e before b: more confident; a: less fresh
+    assert rank_order(scores, confidences) == ["d", "c", "e", "b", "a"]
+    assert rank_order(scores, confidences | {"e": 0.7}) == ["d", "c", "b", "e", "a"]  # by id
 
 
 def test_seed_000_spam_ceiling_stays_below_min_confidence() -> None:
