@@ -96,6 +96,10 @@ class EntityDictionary:
     def __len__(self) -> int:
         return len(self._entities)
 
+    def people(self) -> list[str]:
+        """Names of the entities of kind Person, sorted."""
+        return sorted(e.name for e in self._entities.values() if e.kind.lower() == "person")
+
     def get(self, ident: str) -> Entity | None:
         """The entity with this id, if known."""
         return self._entities.get(ident)

@@ -333,6 +333,16 @@ class Settings(BaseSettings):
         ),
     )
 
+    question_resolution: bool = Field(
+        True,
+        description=(
+            "Before a question is searched, a short form of a person's name ('Mel' for"
+            " Melanie: a prefix of exactly one person's name) and a pronoun in a question"
+            " that names nobody, in a namespace with one person, become that person's name"
+            " (graphmem.retrieval.question)."
+        ),
+    )
+
     # --- read pipeline (SPEC §3) ------------------------------------------
     candidate_k: int = Field(50, ge=1, le=1000)
     top_k: int = Field(10, ge=1, le=1000)

@@ -82,12 +82,17 @@ class CachedQuestion:
 
 
 def cache_question(
-    reader: RecallPipeline, namespace: str, query: RecallQuery, names: Sequence[str] = RETRIEVERS
+    reader: RecallPipeline,
+    namespace: str,
+    query: RecallQuery,
+    names: Sequence[str] = RETRIEVERS,
+    *,
+    resolve: bool | None = None,
 ) -> CachedQuestion:
-    """Prepare ``query`` (embed, link, parse the window, plan) and run every retriever
-    in ``names`` once."""
+    """Prepare ``query`` (resolve its people unless ``resolve`` is False, embed, link,
+    parse the window, plan) and run every retriever in ``names`` once."""
     timings: dict[str, float] = {}
-    ctx, plan, now = reader.prepare(namespace, query, timings)
+    ctx, plan, now = reader.prepare(namespace, query, timings, resolve=resolve)
     hits = reader.retrieve(ctx, list(names), timings)
     return CachedQuestion(query, ctx, plan, now, hits)
 

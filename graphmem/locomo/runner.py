@@ -48,7 +48,7 @@ from graphmem.store.base import memory_pages
 __all__ = ["Progress", "run_bench"]
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, phase total)
-_ABLATION = ("without ", "planner ", "rerank ", "keys ", "event-time ")
+_ABLATION = ("without ", "planner ", "rerank ", "keys ", "event-time ", "question ")
 
 
 def run_bench(
@@ -217,14 +217,23 @@ def _ask(
 def _issue15_rows(
     reader: RecallPipeline, question: _Question, cached: CachedQuestion, tally: _Tally
 ) -> None:
-    """ "keys off": the BM25 list over the content, not the keys; "event-time ranking
-    off": no temporal list for a question without a time window (a 'when' question's)."""
+    """The issue-15 rows. "keys off": the BM25 list over the content, not the keys;
+    "event-time ranking off": no temporal list for a question without a time window
+    (a 'when' question's); "question resolution off": the question's retrieval and plan
+    from its text as asked."""
     assert question.content is not None
-    plain = {"bm25": question.content.search(cached.query.text, cached.ctx.k)}
+    plain = {"bm25": question.content.search(cached.ctx.text, cached.ctx.k)}
     tally.rows["keys off"].append(question.score(replay(reader, cached, cached.plan, plain)))
     no_when: dict[str, list[Hit]] = {"temporal": []} if cached.ctx.window is None else {}
     ids = replay(reader, cached, cached.plan, no_when)
     tally.rows["event-time ranking off"].append(question.score(ids))
+    # "question resolution off": the question searched as asked (only re-run when the
+    # resolution changed its text)
+    unresolved = cached
+    if cached.ctx.text != cached.query.text:
+        unresolved = cache_question(reader, question.namespace, cached.query, resolve=False)
+    ids = replay(reader, unresolved, unresolved.plan)
+    tally.rows["question resolution off"].append(question.score(ids))
 
 
 def _report(
@@ -266,7 +275,7 @@ def _ablation_rows(
         for v in variants
         if v.name.startswith(_ABLATION)
     }
-    for name in ("keys off", "event-time ranking off"):
+    for name in ("keys off", "event-time ranking off", "question resolution off"):
         if name in tally.rows:
             out[name] = with_categories(tally.rows[name])
     if isinstance(reader.reranker, NoopReranker):

@@ -28,6 +28,7 @@ from graphmem.models import (
 )
 from graphmem.retrieval.access import access_updates, counted
 from graphmem.retrieval.planner import Plan, choose_plan
+from graphmem.retrieval.question import resolve_question
 from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
@@ -102,28 +103,38 @@ class RecallPipeline:
 
     # ------------------------------------------------------------------
     def prepare(
-        self, namespace: str, query: RecallQuery, timings: dict[str, float]
+        self,
+        namespace: str,
+        query: RecallQuery,
+        timings: dict[str, float],
+        *,
+        resolve: bool | None = None,
     ) -> tuple[RetrievalContext, Plan, datetime]:
-        """Embed the query once, link its entities, parse its time window and
-        choose the plan. Returns ``(context, plan, now)``; fills ``timings``."""
+        """Resolve the question's people (``resolve``, default the setting
+        ``question_resolution``; :func:`graphmem.retrieval.question.resolve_question`),
+        embed it once, link its entities, parse its time window and choose the plan.
+        Returns ``(context, plan, now)``; fills ``timings``."""
         cfg = self._settings
-        mark = time.perf_counter()
         now = query.reference_time or self._clock()
-        embedding = self._embedder.embed([query.text])[0]
+        dictionary = self._dictionary(namespace)
+        text = query.text
+        if cfg.question_resolution if resolve is None else resolve:
+            text = resolve_question(text, dictionary.people()).text
+        mark = time.perf_counter()
+        embedding = self._embedder.embed([text])[0]
         timings["embed"] = ms_since(mark)
         mark = time.perf_counter()
-        dictionary = self._dictionary(namespace)
-        links = tuple(dictionary.link(query.text))
+        links = tuple(dictionary.link(text))
         # "Maya's sister" also links the sister, through the stored relation (issue 12)
-        links = follow_relations(self._store, namespace, query.text, links, dictionary)
-        window = parse_time_window(query.text, now)
-        stats = self._store.term_stats(namespace, sorted(set(tokenize(query.text))))
-        plan = choose_plan(query.text, links, window, stats, cfg, k=query.k or cfg.top_k)
-        plan = self._override(_lexical_evidence(plan, query.text, links, stats), query)
+        links = follow_relations(self._store, namespace, text, links, dictionary)
+        window = parse_time_window(text, now)
+        stats = self._store.term_stats(namespace, sorted(set(tokenize(text))))
+        plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.top_k)
+        plan = self._override(_lexical_evidence(plan, text, links, stats), query)
         timings["plan"] = ms_since(mark)
         ctx = RetrievalContext(
             namespace=namespace,
-            text=query.text,
+            text=text,
             embedding=embedding,
             links=links,
             window=window,

@@ -1,12 +1,10 @@
 """Reading a question before it is searched (issue 15): its type cue and its people.
 
-``question_type("When did Dana go hiking?") == "when"``: the cue the planner and
-the temporal retriever use (a *when* question with no time window ranks memories
-that carry an event time). :func:`resolve_question` rewrites a question's
-references to people of the namespace: possessives are stripped for linking
-("Dana's" links Dana) and a pronoun ("her", "his", "she") is resolved to the one
-person of the namespace it can stand for, when exactly one remains after the
-names the question already gives.
+``question_type("When did Dana go hiking?") == "when"``: the cue the temporal
+retriever uses (a *when* question with no time window ranks memories that carry
+an event time). :func:`resolve_question` rewrites a question's references to the
+people of the namespace: a short form of a name ("Mel" for Melanie), a pronoun
+where the question names nobody and one person is known, possessives stripped.
 """
 
 from __future__ import annotations
@@ -86,25 +84,25 @@ def strip_possessives(text: str) -> str:
     return _POSSESSIVE.sub(r"\1", text)
 
 
-_PRONOUNS: dict[str, str] = {
-    "she": "female", "her": "female", "hers": "female", "herself": "female",
-    "he": "male", "him": "male", "his": "male", "himself": "male",
-}  # fmt: skip
 _PRONOUN = re.compile(r"\b(she|her|hers|herself|he|him|his|himself)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
 class ResolvedQuestion:
-    """A question as searched: ``text`` (possessives stripped, pronouns replaced by the
-    person they stand for), the ``resolved`` pronoun → name pairs, its type cue."""
+    """A question as searched: ``text`` (possessives stripped, short names and pronouns
+    replaced by the person they stand for), the ``resolved`` (surface, name) pairs and
+    the type cue."""
 
     text: str
     resolved: tuple[tuple[str, str], ...]
     type: QuestionType | None
 
 
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
+
+
 def resolve_question(text: str, people: Sequence[str]) -> ResolvedQuestion:
-    """Resolve ``text``'s references against the namespace's people.
+    """Resolve ``text``'s references to the namespace's people.
 
     Parameters
     ----------
@@ -116,22 +114,37 @@ def resolve_question(text: str, people: Sequence[str]) -> ResolvedQuestion:
     Returns
     -------
     ResolvedQuestion
-        A pronoun is replaced by a person's name only when exactly one person of
-        ``people`` is not already named in the question (a two-person conversation:
-        "When did she meet Ari?" asks about the other one); otherwise it stays.
+        - a capitalised word (3+ letters, not the first) that is no person's first name but begins
+          exactly one person's first name becomes that name ("Mel" → "Melanie");
+        - a pronoun ("she", "his", ...) becomes the person's name only when the
+          question names nobody and the namespace has exactly one person (with a
+          name in the question, the pronoun refers to it: nothing to add);
+        - possessives of names are stripped ("Dana's" → "Dana").
     """
-    stripped = strip_possessives(text)
+    out = strip_possessives(text)
     resolved: list[tuple[str, str]] = []
-    if _PRONOUN.search(stripped):
-        lowered = stripped.lower()
-        named = {p for p in people if re.search(rf"\b{re.escape(p.lower())}\b", lowered)}
-        others = sorted(set(people) - named)
-        if len(others) == 1:
-            name = others[0]
+    firsts = {p.split()[0]: p for p in people if p.split()}
+    known = {f.lower() for f in firsts}
 
-            def swap(match: re.Match[str]) -> str:
-                resolved.append((match.group(0), name))
-                return name
+    def expand(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if match.start() == 0 or word.lower() in known:  # the first word: capitalised anyway
+            return word
+        longer = [f for f in firsts if f.lower().startswith(word.lower())]
+        if len(longer) != 1:
+            return word
+        resolved.append((word, longer[0]))
+        return longer[0]
 
-            stripped = _PRONOUN.sub(swap, stripped)
-    return ResolvedQuestion(stripped, tuple(resolved), question_type(text))
+    out = _CAPITALISED.sub(expand, out)
+    lowered = out.lower()
+    named = any(re.search(rf"\b{re.escape(p.lower())}\b", lowered) for p in known)
+    if not named and len(people) == 1 and _PRONOUN.search(out):
+        (name,) = people
+
+        def swap(match: re.Match[str]) -> str:
+            resolved.append((match.group(0), name))
+            return name
+
+        out = _PRONOUN.sub(swap, out)
+    return ResolvedQuestion(out, tuple(resolved), question_type(text))

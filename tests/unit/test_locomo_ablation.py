@@ -154,6 +154,7 @@ def test_run_bench_with_ablation_rows(memory: GraphMem, conv: Conversation) -> N
         "rerank",
         "keys off",
         "event-time ranking off",
+        "question resolution off",
     }
     assert "skipped" in report["ablation"]["rerank"]
     row = report["ablation"]["without semantic"]
@@ -175,11 +176,15 @@ def test_keys_off_row_equals_the_pipeline_when_keys_are_off(
     # "keys off" row replays: the two rows must agree
     # (and likewise the "event-time ranking off" row with that setting off)
     settings = Settings(
-        data_dir=tmp_path / "k", neo4j_uri=None, contextual_keys=False, event_time_ranking=False
+        data_dir=tmp_path / "k",
+        neo4j_uri=None,
+        contextual_keys=False,
+        event_time_ranking=False,
+        question_resolution=False,
     )
     with GraphMem(settings, embedder=HashEmbedder()) as mem:
         report = run_bench(mem, [conv], "turns", ablation=True)
-    for name in ("keys off", "event-time ranking off"):
+    for name in ("keys off", "event-time ranking off", "question resolution off"):
         row = dict(report["ablation"][name])
         assert row.pop("by_category") == report["by_category"]
         assert row == report["overall"]
