@@ -29,6 +29,19 @@ from graphmem.models import Entity, Memory, Relation
 from graphmem.store.base import memory_pages
 
 
+def _statement(
+    ctx: ToolContext, content: str, entities: list[dict[str, str]], **fields: Any
+) -> dict[str, Any]:
+    """A verbatim memory candidate of this server's session about ``entities``."""
+    return {
+        "content": content,
+        **fields,
+        "extractor": "verbatim",
+        "session_id": ctx.session_id,
+        "entities": entities,
+    }
+
+
 def _words(relation_type: str) -> str:
     return relation_type.replace("_", " ").lower()
 
@@ -49,15 +62,8 @@ async def create_entities(
         mention = {"name": entity.name, "kind": entity.type, "role": "subject"}
         statements = entity.observations or [f"{entity.name} is a {entity.type}"]
         for statement in statements:
-            items.append(
-                {
-                    "content": statement,
-                    "type": "Fact" if entity.observations else "Entity",
-                    "extractor": "verbatim",
-                    "session_id": ctx.session_id,
-                    "entities": [mention],
-                }
-            )
+            kind = "Fact" if entity.observations else "Entity"
+            items.append(_statement(ctx, statement, [mention], type=kind))
     with tool_errors():
         await ctx.memory.remember(namespace, items)
     return entities
@@ -75,17 +81,13 @@ async def create_relations(
     (source WORKS_AT target). Each becomes a Relation memory asserting it; missing
     entities are created."""
     items = [
-        {
-            "content": f"{r.source} {_words(r.relationType)} {r.target}",
-            "type": "Relation",
-            "extractor": "verbatim",
-            "session_id": ctx.session_id,
-            "entities": [
-                {"name": r.source, "role": "subject"},
-                {"name": r.target, "role": "object"},
-            ],
-            "relations": [{"source": r.source, "predicate": r.relationType, "target": r.target}],
-        }
+        _statement(
+            ctx,
+            f"{r.source} {_words(r.relationType)} {r.target}",
+            [{"name": r.source, "role": "subject"}, {"name": r.target, "role": "object"}],
+            type="Relation",
+            relations=[{"source": r.source, "predicate": r.relationType, "target": r.target}],
+        )
         for r in relations
     ]
     with tool_errors():
@@ -107,14 +109,8 @@ async def add_observations(
     items: list[dict[str, Any]] = []
     for addition in observations:
         for statement in addition.observations:
-            items.append(
-                {
-                    "content": statement,
-                    "extractor": "verbatim",
-                    "session_id": ctx.session_id,
-                    "entities": [{"name": addition.entityName, "role": "subject"}],
-                }
-            )
+            subject = {"name": addition.entityName, "role": "subject"}
+            items.append(_statement(ctx, statement, [subject]))
     with tool_errors():
         report = await ctx.memory.remember(namespace, items)
     out: list[AddedObservations] = []
