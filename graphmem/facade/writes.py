@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from graphmem.errors import (
 )
 from graphmem.facade.base import field_error, validate_namespace
 from graphmem.facade.reads import Reads
-from graphmem.models import Memory, MemoryCandidate, WriteReport
+from graphmem.models import EntityMention, Memory, MemoryCandidate, WriteReport
 from graphmem.store.base import (
     WriteBatch,
     versions_read,
@@ -222,6 +223,23 @@ class Writes(Reads):
             finally:
                 self._invalidate(namespace)
 
+    def _kept_mentions(
+        self, namespace: str, memory: Memory, content: str
+    ) -> tuple[EntityMention, ...]:
+        """The entities of ``memory`` that its correction ``content`` still names, with
+        their kind and role: "Tomas's birthday is on 20 August" corrects "Tomas was born
+        on 21 August" and is still about Tomas as its subject (the extractor alone would
+        find the name, not the role)."""
+        known = self._dictionary(namespace)
+        text = content.casefold()
+        kept: list[EntityMention] = []
+        for mention in memory.mentions:
+            entity = known.get(mention.entity_id)
+            if entity is None or not re.search(rf"\b{re.escape(entity.name.casefold())}\b", text):
+                continue
+            kept.append(EntityMention(name=entity.name, kind=entity.kind, role=mention.role))
+        return tuple(kept)
+
     def _correct(
         self, namespace: str, memory_id: str, content: str, session_id: str
     ) -> tuple[Memory, Memory]:
@@ -234,6 +252,7 @@ class Writes(Reads):
                 extractor="verbatim",
                 subject=first.subject,
                 predicate=first.predicate,
+                entities=self._kept_mentions(namespace, first, content),
                 session_id=session_id,
                 observed_at=self._clock(),
             )

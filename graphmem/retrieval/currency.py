@@ -14,8 +14,13 @@ holds now (§9.9: updates win ties), so it is moved directly above the older
 one — provided it answers the question nearly as well: its cosine to the
 question is at most ``margin`` below the older one's. A newer memory about
 something else (a weaker match: "Jonah enjoys cycling" for "where does Jonah
-work?") stays where it is. Only order inside the returned window changes;
-nothing is filtered (the older memory stays, below).
+work?") stays where it is. Two claims close to each other (cosine at least
+``near``: SPEC §10's consistency-scan pair, default ``consolidation_similarity``)
+need no help from the question: "Yuki is vegan" and "Yuki is not vegan anymore
+and eats dairy again" are one attribute whatever the question, though the
+shorter one matches "Is Yuki vegan?" better by 0.11. Both must be about the
+same subject (:func:`same_slot`). Only order inside the returned window
+changes; nothing is filtered (the older memory stays, below).
 """
 
 from __future__ import annotations
@@ -23,9 +28,36 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from graphmem.write.compat import Claim, check
+import numpy as np
+import numpy.typing as npt
 
-__all__ = ["prefer_newer"]
+from graphmem.text import normalize
+from graphmem.write.compat import Claim, check, same_subject
+
+__all__ = ["prefer_newer", "same_slot"]
+
+
+def same_slot(a: Claim, b: Claim) -> bool:
+    """Could ``a`` and ``b`` be two values of one attribute of one subject?
+
+    They must be about the same subject (:func:`graphmem.write.compat.same_subject`:
+    "Alma works with Tomas" is about Alma, "Tomas is dating Reza now" about
+    Tomas — two subjects, nothing to prefer), and when both carry a predicate,
+    the same one. Which attribute a plain-text claim states is left to the
+    question (see :func:`prefer_newer`'s ``margin``).
+
+    >>> same_slot(Claim("Tomas lives in Boston."), Claim("Tomas lives in Denver now."))
+    True
+    >>> same_slot(Claim("Alma works with Tomas.", names=("Alma", "Tomas")),
+    ...           Claim("Tomas is dating Reza now.", names=("Tomas", "Reza")))
+    False
+    """
+    if not same_subject(a, b):
+        return False
+    if a.predicate and b.predicate:
+        key = [normalize(p.replace("_", " ").replace("-", " ")) for p in (a.predicate, b.predicate)]
+        return key[0] == key[1]
+    return True
 
 
 def prefer_newer(
@@ -35,6 +67,8 @@ def prefer_newer(
     closeness: Mapping[str, float],
     *,
     margin: float,
+    vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
+    near: float = 1.0,
 ) -> tuple[list[str], dict[str, str]]:
     """Move each newer contradicting claim directly above the older one it contradicts.
 
@@ -52,7 +86,12 @@ def prefer_newer(
         Each id's cosine to the question (missing: not a semantic match, -1).
     margin : float
         A newer claim moves up only when its closeness is at least the older
-        one's minus ``margin``.
+        one's minus ``margin`` ...
+    vectors : mapping of str to ndarray, optional
+        ... or when the two claims' unit embeddings have cosine ``>= near``
+        (ids without a vector: the question decides alone).
+    near : float
+        In [-1, 1]; 1 (default) leaves the question to decide every pair.
 
     Returns
     -------
@@ -80,7 +119,11 @@ def prefer_newer(
             newer = out[j]
             if newer not in claims or observed[newer] <= observed[older]:
                 continue
-            if closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin:
+            if not same_slot(claims[older], claims[newer]):
+                continue
+            if closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin and not _near(
+                vectors, older, newer, near
+            ):
                 continue
             reason = check(claims[older], claims[newer]).reason
             if reason is not None and reason.is_conflict:
@@ -94,3 +137,11 @@ def prefer_newer(
         moved[newer] = older
         # position i now holds a strictly newer memory: re-examine it (terminates)
     return out, moved
+
+
+def _near(
+    vectors: Mapping[str, npt.NDArray[np.float32]] | None, a: str, b: str, near: float
+) -> bool:
+    if vectors is None or a not in vectors or b not in vectors:
+        return False
+    return float(np.dot(vectors[a], vectors[b])) >= near

@@ -38,7 +38,7 @@ from graphmem.scoring import (
 )
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, TermStats
-from graphmem.text import tokenize
+from graphmem.text import FUNCTION_WORDS, tokenize
 from graphmem.timeparse import parse_time_window
 from graphmem.write.consolidation import reactivate_associated
 
@@ -63,7 +63,7 @@ class RecallPipeline:
         self._clock = clock
         self._dictionary = dictionary
         self._reranker: Reranker = reranker or NoopReranker()
-        self._ranker = Ranker(store, settings, self._reranker)
+        self._ranker = Ranker(store, settings, self._reranker, dictionary)
         self._retrievers = {r.name: r for r in retrievers}
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers), thread_name_prefix="retriever"
@@ -269,11 +269,14 @@ def _lexical_evidence(plan: Plan, text: str, links: Sequence[EntityLink], stats:
     occurs in the namespace ("Where does Dana live?" against memories that say "lives"),
     BM25 ranks memories by the name alone — shortest first — and RRF, which reads ranks,
     not scores, would fuse that noise at full weight. The list then gets weight 0 for
-    this recall (the entity retriever already carries the name)."""
+    this recall (the entity retriever already carries the name). Function words are no
+    content: "What is Elena's hobby?" against memories without "hobby" would rank
+    "Jasper is Elena's brother" first on "is" and the possessive "s"."""
     if plan.weights.get("bm25", 0.0) <= 0.0:
         return plan
     names = {t for link in links for t in tokenize(link.surface)}
-    content = [t for t in set(tokenize(text)) - names if stats.df.get(t, 0) > 0]
+    terms = set(tokenize(text)) - names - FUNCTION_WORDS
+    content = [t for t in terms if stats.df.get(t, 0) > 0]
     if content:
         return plan
     return dataclasses.replace(

@@ -13,12 +13,13 @@ each hit (:class:`graphmem.models.Explanation`).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
+from graphmem.entities import EntityDictionary
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.currency import prefer_newer
 from graphmem.retrieval.planner import Plan
@@ -37,7 +38,7 @@ from graphmem.scoring import (
 from graphmem.scoring.ranking import RankScore, rank_order, rank_score
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, RankFields, Vector
-from graphmem.write.compat import Claim
+from graphmem.write.compat import Claim, claim_of
 
 _DAY = 86_400.0
 
@@ -98,12 +99,23 @@ class Ranker:
         The ranking constants (SPEC §8).
     reranker : Reranker
         Applied when the plan asks for it (:class:`NoopReranker`: none configured).
+    dictionary : callable, optional
+        Namespace → its entity dictionary: the names of the entities a memory
+        mentions tell whom a claim is about (newer over older); without it, the
+        names in the text.
     """
 
-    def __init__(self, store: MemoryStore, settings: Settings, reranker: Reranker) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        settings: Settings,
+        reranker: Reranker,
+        dictionary: Callable[[str], EntityDictionary] | None = None,
+    ) -> None:
         self._store = store
         self._settings = settings
         self._reranker = reranker
+        self._dictionary = dictionary
 
     def rank(
         self,
@@ -144,10 +156,15 @@ class Ranker:
         memories = found.memories
         if not need_vectors:
             mark = time.perf_counter()
-            memories = {m.id: m for m in self._store.get_memories(namespace, ids)}
+            # the embeddings of what is returned tell near-duplicate claims (newer over older)
+            with_vectors = cfg.update_rank_margin >= 0.0 and query.profile != "composite"
+            memories = {
+                m.id: m
+                for m in self._store.get_memories(namespace, ids, with_embeddings=with_vectors)
+            }
             timings["hydration"] += ms_since(mark)
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
-        order, newer_than = self._prefer_newer(order, query, hits)
+        order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = self._rerank(order, query, plan, rerank)
         formula = weight_formula(cfg, plan, query)
         ranks = {
@@ -213,7 +230,11 @@ class Ranker:
         return _Candidates(pool, scores, support, memories)
 
     def _prefer_newer(
-        self, order: list[Memory], query: RecallQuery, hits: Mapping[str, list[Hit]]
+        self,
+        namespace: str,
+        order: list[Memory],
+        query: RecallQuery,
+        hits: Mapping[str, list[Hit]],
     ) -> tuple[list[Memory], dict[str, str]]:
         """A newer memory ranks above an older one it contradicts (§9.9 at read time;
         :func:`graphmem.retrieval.currency.prefer_newer`). Returns the order and, per
@@ -222,12 +243,19 @@ class Ranker:
         if cfg.update_rank_margin < 0.0 or len(order) <= 1 or query.profile == "composite":
             return order, {}
         by_id = {m.id: m for m in order}
+        known = self._dictionary(namespace) if self._dictionary is not None else None
         ranked_ids, newer_than = prefer_newer(
             [m.id for m in order],
-            {m.id: Claim.of(m) for m in order if m.extractor != "verbatim"},
+            {
+                m.id: Claim.of(m) if known is None else claim_of(m, known)
+                for m in order
+                if m.extractor != "verbatim"
+            },
             {m.id: m.last_observed_at for m in order},
             {h.memory_id: h.score for h in hits.get("semantic", [])},
             margin=cfg.update_rank_margin,
+            vectors={m.id: _vector(m) for m in order if m.embedding is not None},
+            near=cfg.consolidation_similarity,
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
@@ -295,6 +323,7 @@ class Ranker:
             weight=cfg.session_support,
             depth=cfg.session_support_depth,
             above_chance=cfg.session_support_mode == "above_chance",
+            noise=cfg.session_support_noise,
         )
 
     def _composite(self, m: Memory, embedding: Vector, now: datetime) -> float:

@@ -16,6 +16,7 @@ the numbers are in :class:`graphmem.settings.Settings` ``session_support``.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Collection, Mapping
 
@@ -27,6 +28,7 @@ def session_support(
     weight: float,
     depth: int,
     above_chance: bool = False,
+    noise: float = 0.0,
 ) -> dict[str, float]:
     """Support of each candidate from the best-fused candidates of its sessions.
 
@@ -46,7 +48,18 @@ def session_support(
         60% of the best ones' mass, and only the excess is evidence. Without it,
         a namespace where one large session holds most memories (a person's first
         conversation) lifts that session's memories — stale ones included — above
-        newer ones for every question.
+        newer ones for every question. The excess is then scaled by the finite-
+        population factor ``(N − d) / (N − 1)`` (``N`` candidates, ``d`` lenders):
+        when the lenders are most of the candidates, holding many of them says
+        little (all ``N`` lending says nothing).
+    noise : float
+        With ``above_chance``: first subtract ``noise`` standard deviations of the
+        chance count (hypergeometric: a session holding share ``p`` of the ``N``
+        candidates holds ``d·p ± sqrt(d·p·(1 − p)·(N − d)/(N − 1))`` of the ``d``
+        lenders, each worth their mean score). In a namespace of a few sessions
+        (one person's conversations: every memory a candidate for every question)
+        some session always holds a little more than its share; that is no
+        evidence. 0 (default) subtracts nothing.
 
     Returns
     -------
@@ -73,10 +86,13 @@ def session_support(
         for m in scores:
             for session in sessions.get(m, ()):
                 members[session] += 1
-        total = sum(scores[m] for m in top)
+        total, size, lent_n = sum(scores[m] for m in top), len(scores), len(top)
+        finite = (size - lent_n) / (size - 1) if size > 1 else 0.0
         for session, lent in lenders.items():
-            share = members[session] / len(scores)
-            excess[session] = max(0.0, sum(scores[m] for m in lent) - share * total)
+            share = members[session] / size
+            spread = math.sqrt(lent_n * share * (1.0 - share) * finite) * total / lent_n
+            gain = sum(scores[m] for m in lent) - share * total - noise * spread
+            excess[session] = max(0.0, gain * finite)
     out: dict[str, float] = {}
     for m in scores:
         mine_sessions = [s for s in sessions.get(m, ()) if s in lenders]

@@ -61,7 +61,17 @@ if TYPE_CHECKING:
     from graphmem.entities import EntityDictionary
     from graphmem.models import Memory
 
-__all__ = ["Claim", "ClaimLike", "Compatibility", "Reason", "check", "claim_of", "one_sided"]
+__all__ = [
+    "Claim",
+    "ClaimLike",
+    "Compatibility",
+    "Reason",
+    "check",
+    "claim_of",
+    "one_sided",
+    "same_subject",
+    "subject_of",
+]
 
 
 class Reason(StrEnum):
@@ -570,3 +580,40 @@ def one_sided(a: Claim, b: Claim) -> bool:
     only_a = [n for n in fa.names if not _name_found(n, fb)]
     only_b = [n for n in fb.names if not _name_found(n, fa)]
     return not only_a or not only_b
+
+
+def subject_of(claim: Claim) -> tuple[str, ...] | None:
+    """Who or what the claim is about, as lower-cased words; ``None`` when unknown.
+
+    The triple's subject when it has one; else the given name (``claim.names``:
+    a candidate's entities, a stored memory's mentioned entities) that the text
+    names first; else the name that opens the text. "Alma works with Tomas" is about Alma, "Tomas is dating
+    Reza" about Tomas, "Tests showed Dana is not allergic to penicillin" (names
+    ``("Dana",)``) about Dana.
+
+    >>> subject_of(Claim("Alma works with Tomas.", names=("Tomas", "Alma")))
+    ('alma',)
+    >>> subject_of(Claim("Tomas's birthday is on 20 August."))
+    ('tomas',)
+    """
+    if claim.subject:
+        return tuple(_clean(w) for w in _WORD.findall(claim.subject)) or None
+    text = claim.content.casefold().replace("’", "'")
+    best: tuple[int, tuple[str, ...]] | None = None
+    for name in claim.names:
+        words = tuple(_clean(w) for w in _WORD.findall(name))
+        found = re.search(r"\b" + re.escape(name.casefold()) + r"\b", text)
+        if not words or found is None:
+            continue
+        if best is None or found.start() < best[0]:
+            best = (found.start(), words)
+    if best is not None:
+        return best[1]
+    return _features(claim).opener
+
+
+def same_subject(a: Claim, b: Claim) -> bool:
+    """Are the two claims about one subject (:func:`subject_of`, plural-insensitive,
+    one name's words within the other's)? False when either subject is unknown."""
+    sa, sb = subject_of(a), subject_of(b)
+    return sa is not None and sb is not None and _same_name(sa, sb)

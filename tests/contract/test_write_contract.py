@@ -337,6 +337,30 @@ def test_a_correction_supersedes_the_near_duplicate_it_corrects(
     assert [m.id for m in current(memory, ns)] == [new.id]
 
 
+def test_a_correction_keeps_the_entities_it_still_names(memory: GraphMem, ns: str) -> None:
+    # the correction is the user's text: without the corrected memory's entities it
+    # would mention Sam only as the extractor finds him, not as the claim's subject
+    (ident,) = memory.remember(
+        ns,
+        [
+            cand(
+                "Sam was born on 14 August in Leeds",
+                "s1",
+                T0,
+                entities=[
+                    {"name": "Sam", "kind": "Person", "role": "subject"},
+                    {"name": "Leeds", "kind": "Place", "role": "object"},
+                ],
+            )
+        ],
+    ).memory_ids
+    assert ident is not None
+    _, new = memory.correct(ns, ident, "Sam was born on 15 August")
+    roles = {m.entity_id: m.role for m in new.mentions}
+    assert roles.get(memory.entity(ns, "Sam").id) == "subject"
+    assert memory.entity(ns, "Leeds").id not in roles  # no longer named: not carried over
+
+
 def test_correcting_a_superseded_memory_is_refused(memory: GraphMem, ns: str) -> None:
     (ident,) = memory.remember(ns, [cand(BIRTHDAY.format(day=14), "s1", T0)]).memory_ids
     assert ident is not None

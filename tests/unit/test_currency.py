@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from graphmem.retrieval.currency import prefer_newer
-from graphmem.write.compat import Claim
+import numpy as np
+
+from graphmem.retrieval.currency import prefer_newer, same_slot
+from graphmem.write.compat import Claim, subject_of
 
 OLD = datetime(2025, 1, 1, tzinfo=UTC)
 NEW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -63,3 +65,53 @@ def test_memories_without_a_claim_neither_move_nor_are_moved_past() -> None:
     claims = {"bergen": CLAIMS["bergen"]}
     order, moved = prefer_newer(["oslo", "bergen"], claims, WHEN, close, margin=0.05)
     assert order == ["oslo", "bergen"] and moved == {}
+
+
+def test_a_claim_that_only_names_the_subject_is_about_someone_else() -> None:
+    # "Ines works with Nia" is about Ines: it states nothing of Nia's partner (the old
+    # rule took any shared name for one subject and moved it above the older claim)
+    claims = {
+        "partner": Claim("Nia is dating Ravi", names=("Nia", "Ravi")),
+        "coworker": Claim("Ines works with Nia", names=("Ines", "Nia")),
+    }
+    when = {"partner": OLD, "coworker": NEW}
+    close = {"partner": 0.62, "coworker": 0.61}
+    order, moved = prefer_newer(["partner", "coworker"], claims, when, close, margin=0.05)
+    assert order == ["partner", "coworker"] and moved == {}
+
+
+def test_the_subject_is_the_first_given_name_the_text_names() -> None:
+    assert subject_of(Claim("Tests showed Nia is not allergic to latex", names=("Nia",))) == (
+        "nia",
+    )
+    assert subject_of(Claim("Ines works with Nia", names=("Nia", "Ines"))) == ("ines",)
+    assert subject_of(Claim("Nia's birthday is on 3 May")) == ("nia",)  # the opening name
+    assert subject_of(Claim("x", subject="Nia Berg")) == ("nia", "berg")
+
+
+def test_two_predicates_are_two_slots() -> None:
+    lives = Claim("Nia lives in Oslo", subject="Nia", predicate="lives_in", object="Oslo")
+    works = Claim("Nia works in Bergen", subject="Nia", predicate="works_in", object="Bergen")
+    moved = Claim("Nia lives in Bergen", subject="Nia", predicate="lives in", object="Bergen")
+    assert not same_slot(lives, works)
+    assert same_slot(lives, moved)
+
+
+def test_near_duplicate_claims_need_no_help_from_the_question() -> None:
+    # "Is Nia vegan?" matches the short old claim 0.12 better than the negation, but the
+    # two claims are each other's nearest (cosine 0.9 >= near): the newer one wins
+    claims = {"vegan": Claim("Nia is vegan"), "not": Claim("Nia is not vegan anymore")}
+    when = {"vegan": OLD, "not": NEW}
+    close = {"vegan": 0.80, "not": 0.68}
+    vectors = {
+        "vegan": np.array([1.0, 0.0], dtype=np.float32),
+        "not": np.array([0.9, np.sqrt(1 - 0.81)], dtype=np.float32),
+    }
+    order, moved = prefer_newer(
+        ["vegan", "not"], claims, when, close, margin=0.05, vectors=vectors, near=0.75
+    )
+    assert order == ["not", "vegan"] and moved == {"not": "vegan"}
+    order, moved = prefer_newer(
+        ["vegan", "not"], claims, when, close, margin=0.05, vectors=vectors, near=0.95
+    )
+    assert order == ["vegan", "not"] and moved == {}

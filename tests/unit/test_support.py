@@ -67,13 +67,42 @@ def test_above_chance_a_session_lends_only_its_excess_over_its_share() -> None:
     # depth 4: lenders a, b, c, d, mass 0.65; candidates per session: s1 3, s2 2, s3 1 of 5
     # s1 lends 0.30 + 0.20 - 3/5 × 0.65 = 0.11; s2 0.20 + 0.10 - 2/5 × 0.65 = 0.04;
     # s3 0.05 - 1/5 × 0.65 < 0: nothing. A memory in several sessions takes the best.
+    # Finite population: 4 lenders of 5 candidates say little, × (5 - 4) / (5 - 1).
     got = session_support(SCORES, SESSIONS, weight=0.2, depth=4, above_chance=True)
     assert got == {
-        "a": pytest.approx(0.2 * 0.11),
-        "b": pytest.approx(0.2 * 0.11),
-        "c": pytest.approx(0.2 * 0.04),
-        "e": pytest.approx(0.2 * 0.11),
+        "a": pytest.approx(0.2 * 0.11 / 4),
+        "b": pytest.approx(0.2 * 0.11 / 4),
+        "c": pytest.approx(0.2 * 0.04 / 4),
+        "e": pytest.approx(0.2 * 0.11 / 4),
     }
+
+
+def test_above_chance_an_excess_within_the_noise_lends_nothing() -> None:
+    # 20 candidates in 4 sessions of 5; the 10 best hold 4 of s1 (2.5 expected by chance,
+    # sd sqrt(10 × 0.25 × 0.75 × 10/19) = 0.99), each worth 1: excess 1.5 lenders
+    scores = {f"m{i}": (1.0 if i < 10 else 0.5) for i in range(20)}
+    sessions = {f"m{i}": [f"s{(i % 4) + 1}"] for i in range(20)}
+    for m in ("m4", "m8"):  # two more of the best in s1 (m0 ... m9 held 3 of s1)
+        sessions[m] = ["s1"]
+    sessions["m5"], sessions["m9"] = ["s2"], ["s2"]
+    held = sum(1 for i in range(10) if sessions[f"m{i}"] == ["s1"])
+    members = sum(1 for m in sessions.values() if m == ["s1"])
+    expected = 10 * members / 20
+    sd = (10 * (members / 20) * (1 - members / 20) * 10 / 19) ** 0.5
+    finite = 10 / 19
+    plain = session_support(scores, sessions, weight=1.0, depth=10, above_chance=True)
+    assert plain["m0"] == pytest.approx((held - expected) * finite)
+    within = session_support(
+        scores,
+        sessions,
+        weight=1.0,
+        depth=10,
+        above_chance=True,
+        noise=(held - expected) / sd + 0.01,
+    )
+    assert "m0" not in within
+    half = session_support(scores, sessions, weight=1.0, depth=10, above_chance=True, noise=0.5)
+    assert half["m0"] == pytest.approx((held - expected - 0.5 * sd) * finite)
 
 
 def test_above_chance_a_session_holding_everything_lends_nothing() -> None:
