@@ -511,6 +511,17 @@ class Settings(BaseSettings):
             " unchanged (verbatim); observations MRR 0.622 -> 0.580, R@5 0.685 -> 0.671."
         ),
     )
+    update_rank_similarity: float = Field(
+        0.5,
+        ge=-1.0,
+        le=1.0,
+        description=(
+            "Newer over older (update_rank_margin): when the question decides, the two"
+            " claims' own cosine must be at least this; claims at cosine >="
+            " consolidation_similarity (the consistency scan's pairs) need no question."
+            " -1: no test."
+        ),
+    )
     direct_hit_rank: int = Field(
         3,
         ge=0,

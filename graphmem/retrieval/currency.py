@@ -69,6 +69,7 @@ def prefer_newer(
     margin: float,
     vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
     near: float = 1.0,
+    related: float = -1.0,
 ) -> tuple[list[str], dict[str, str]]:
     """Move each newer contradicting claim directly above the older one it contradicts.
 
@@ -92,6 +93,12 @@ def prefer_newer(
         (ids without a vector: the question decides alone).
     near : float
         In [-1, 1]; 1 (default) leaves the question to decide every pair.
+    related : float
+        In [-1, 1]: when the question decides, the two claims' cosine must be at
+        least this (two claims of one person about different things — "Marcus's
+        phone number is now 555-0735" / "Marcus lives in Toronto now" — are far
+        apart even when a vague question matches both alike). -1 (default): no
+        test; ids without a vector pass.
 
     Returns
     -------
@@ -121,8 +128,9 @@ def prefer_newer(
                 continue
             if not same_slot(claims[older], claims[newer]):
                 continue
-            if closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin and not _near(
-                vectors, older, newer, near
+            if not _near(vectors, older, newer, near) and (
+                closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin
+                or not _near(vectors, older, newer, related, missing=True)
             ):
                 continue
             reason = check(claims[older], claims[newer]).reason
@@ -140,8 +148,15 @@ def prefer_newer(
 
 
 def _near(
-    vectors: Mapping[str, npt.NDArray[np.float32]] | None, a: str, b: str, near: float
+    vectors: Mapping[str, npt.NDArray[np.float32]] | None,
+    a: str,
+    b: str,
+    near: float,
+    *,
+    missing: bool = False,
 ) -> bool:
+    """Cosine of ``a`` and ``b`` at least ``near`` (``missing`` when a vector is not
+    given)."""
     if vectors is None or a not in vectors or b not in vectors:
-        return False
+        return missing
     return float(np.dot(vectors[a], vectors[b])) >= near

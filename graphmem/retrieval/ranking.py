@@ -256,6 +256,7 @@ class Ranker:
             margin=cfg.update_rank_margin,
             vectors={m.id: _vector(m) for m in order if m.embedding is not None},
             near=cfg.consolidation_similarity,
+            related=cfg.update_rank_similarity,
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
