@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from types import TracebackType
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from graphmem.about import EntityReport
 from graphmem.entities import EntityDictionary
@@ -37,6 +37,9 @@ from graphmem.reports import ConsolidationReport, EntityDrift, FaithfulnessRepor
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryFilter
 from graphmem.write.lifecycle import CORRECTION_SESSION
+
+if TYPE_CHECKING:
+    from graphmem.extract.conversation import LLMExtractor, Message
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -140,12 +143,29 @@ class AsyncGraphMem:
         return await self.run_sync(self.sync.remember, namespace, list(candidates))
 
     async def remember_text(
-        self, namespace: str, messages: str | Sequence[Any], **options: Any
+        self,
+        namespace: str,
+        messages: str | Iterable[Message | Mapping[str, Any]],
+        *,
+        session_id: str = "default",
+        speaker: str | None = None,
+        observed_at: datetime | None = None,
+        extractor: LLMExtractor | None = None,
+        on_batch: Callable[[int], None] | None = None,
     ) -> WriteReport:
         """:meth:`GraphMem.remember_text`: extract memories from conversation with the
         chat model, then remember them (nothing written when extraction fails)."""
         text = messages if isinstance(messages, str) else list(messages)
-        return await self.run_sync(self.sync.remember_text, namespace, text, **options)
+        return await self.run_sync(
+            self.sync.remember_text,
+            namespace,
+            text,
+            session_id=session_id,
+            speaker=speaker,
+            observed_at=observed_at,
+            extractor=extractor,
+            on_batch=on_batch,
+        )
 
     async def remember_many(
         self,
