@@ -363,3 +363,19 @@ def test_llm_judge_setting_makes_the_model_the_faithfulness_judge(
     assert report.supported == 0
     assert report.claims[0].reason == "no memory says where"
     assert "Nadia works in Porto." in state.requests[-1]["messages"][1]["content"]
+
+
+def test_async_remember_text(stub: tuple[str, StubState], tmp_path: Path) -> None:
+    import asyncio
+
+    from graphmem import AsyncGraphMem
+
+    url, state = stub
+    state.replies = [Reply(text=answer(memory_json()))]
+
+    async def main() -> list[str]:
+        async with AsyncGraphMem(memory=_memory(tmp_path, url)) as memory:
+            report = await memory.remember_text(NS, "I work at Corvid Bakery now.", speaker="Nadia")
+            return [m.content for m in memory.sync.list_memories(NS)] + list(report.outcomes)
+
+    assert asyncio.run(main()) == ["Nadia works at Corvid Bakery.", "created"]
