@@ -175,7 +175,12 @@ class NerExtractor:
             # ("Nadia" as a place); a known entity keeps its kind
             key = normalize(name)
             mention = mentions.get(key)
-            if mention is not None and mention.kind != "Person" and known.resolve(name) is None:
+            if known.resolve(name) is not None:
+                if mention is None:
+                    mentions[key] = EntityMention(name=name)
+            elif mention is None:
+                mentions[key] = EntityMention(name=name, kind="Person")
+            elif mention.kind != "Person":
                 mentions[key] = mention.model_copy(update={"kind": "Person"})
         return Extraction(tuple(mentions.values()), relations, dates)
 
@@ -281,16 +286,24 @@ class NerExtractor:
                 person = _role_holder(token, names) if owner is not None else None
                 if owner is not None and person is not None:
                     source, target = name_of(owner), name_of(person)
+                    if is_person_role(token.lemma_):
+                        # "Arlo is Dana's sister" with "Arlo" untagged by the model:
+                        # a proper noun holding a person's role is a person's name
+                        source = source or _proper_name(owner)
+                        target = target or _proper_name(person)
+                        if source and target:
+                            people.update((source, target))
                     add(source, role_predicate(_role_noun(token)), target)
-                    if is_person_role(token.lemma_) and source and target:
-                        people.update((source, target))
             if token.dep_ not in _SUBJECTS:
                 continue
-            subject = name_of(token)
+            # a proper noun the model left untagged is a name all the same ("Cleo lives
+            # in Albuquerque")
+            subject = name_of(token) or _proper_name(token)
             if subject is None:
                 continue
             for verb, prep, obj in _objects(token.head):
-                add(subject, normalise_predicate(verb.lemma_, prep), name_of(obj))
+                target = name_of(obj) or _proper_name(obj)
+                add(subject, normalise_predicate(verb.lemma_, prep), target)
         return tuple(found.values())
 
 
@@ -314,6 +327,15 @@ def _role_holder(noun: Token, names: dict[int, str]) -> Token | None:
     if noun.dep_ == "appos" and head.i != noun.i:
         return head
     return None
+
+
+def _proper_name(token: Token) -> str | None:
+    """A proper noun with its proper-noun compounds ("Arlo", "Tessa Lind"), or None."""
+    if token.pos_ != "PROPN":
+        return None
+    words = [c for c in token.lefts if c.dep_ == "compound" and c.pos_ == "PROPN"] + [token]
+    name = " ".join(w.text for w in words).strip()
+    return name if _looks_like_a_name(name) else None
 
 
 def _role_noun(noun: Token) -> str:

@@ -93,8 +93,13 @@ class Relater:
         if not candidate.relations:
             # a caller-given triple whose subject and object are both entities is a
             # relation ("Arlo" sister_of "Dana"): a question can walk it ("Dana's sister");
-            # it stands beside what the extractor parsed ("works with" → WORK_WITH)
-            pairs.extend(_triple_relation(candidate, known))
+            # it stands beside what the extractor parsed ("works with" → WORK_WITH); an
+            # extracted relation of the same type between the same two entities the other
+            # way round ("Dana —SISTER_OF→ Arlo", the extractors' owner → holder) gives
+            # way to the caller's direction
+            triple = _triple_relation(candidate, known)
+            reversed_ = {(b, p, a) for a, p, b in triple}
+            pairs = [pair for pair in pairs if pair not in reversed_] + triple
         if not given and not pairs:
             entity_ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
             pairs.extend((a, CO_OCCURS, b) for a, b in itertools.combinations(entity_ids, 2))

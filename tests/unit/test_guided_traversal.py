@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.retrieval.retrievers.graph import predicate_match, stem
+from graphmem.retrieval.retrievers.graph import predicate_match, role_match, stem
 from graphmem.scoring import PathStep, guided_traversal, traversal_scores
 
 HOPS = (1.0, 0.6, 0.35)  # SPEC §3
@@ -68,3 +68,15 @@ def test_predicate_match_by_stem() -> None:
     assert predicate_match("SISTER_OF", {stem("sister")}) == 1.0
     assert predicate_match("CO_OCCURS_WITH", {stem("occurs")}) == 0.0  # says nothing
     assert predicate_match("LIVES_IN", {stem("work")}) == 0.0
+
+
+def test_role_match_names_the_relation_of_a_possessive_noun() -> None:
+    """ "Dana's sister" walks SISTER_OF; "Marcus's coworker" walks WORK_WITH ("works
+    with" is what a co-worker does) or COWORKER_OF, never WORK_AT (the employer)."""
+    assert role_match("SISTER_OF", "sister")
+    assert role_match("COWORKER_OF", "coworker")
+    assert role_match("WORK_WITH", "coworker")
+    assert role_match("WORK_WITH", "co-worker")
+    assert not role_match("WORK_AT", "coworker")
+    assert not role_match("BROTHER_OF", "sister")
+    assert not role_match("CO_OCCURS_WITH", "cousin")

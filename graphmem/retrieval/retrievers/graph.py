@@ -115,10 +115,10 @@ def relational_links(
         )
         if key is None:
             continue
-        owner, role = by_surface[key], {stem(noun)}
+        owner = by_surface[key]
         best: EntityLink | None = None
         for r in store.relation_subgraph(namespace, [owner.entity_id], 1):
-            if not predicate_match(r.predicate, role):
+            if not role_match(r.predicate, noun):
                 continue
             other = r.target_id if r.source_id == owner.entity_id else r.source_id
             if other == owner.entity_id or other in have:
@@ -147,6 +147,17 @@ def relational_links(
             # "Maya's sister's manager": the phrase as written now names the sister
             by_surface[key + match.group(0).casefold()] = best
     return tuple(out.values())
+
+
+def role_match(predicate: str, noun: str) -> bool:
+    """Whether a relation named ``predicate`` gives the role ``noun`` ("Dana's sister"):
+    a word of the predicate shares the noun's stem (``SISTER_OF``), or, for a "co-"
+    noun, the rest's stem with "with" ("coworker": ``WORK_WITH``, not ``WORK_AT``)."""
+    if predicate_match(predicate, {stem(noun)}):
+        return True
+    rest = noun[3:] if noun.startswith("co-") else noun[2:] if noun.startswith("co") else ""
+    words = predicate.lower().split("_")
+    return len(rest) >= 4 and "with" in words and predicate_match(predicate, {stem(rest)}) > 0
 
 
 def _phrase(owner: EntityLink, noun: str) -> str:
