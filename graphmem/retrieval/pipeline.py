@@ -125,8 +125,9 @@ class RecallPipeline:
         timings["embed"] = ms_since(mark)
         mark = time.perf_counter()
         links = tuple(dictionary.link(text))
-        # "Maya's sister" also links the sister, through the stored relation (issue 12)
-        links = follow_relations(self._store, namespace, text, links, dictionary)
+        # "Maya's sister" also links the sister, through the stored relation (issue 12):
+        # read in the question as asked (resolution strips the possessive it walks)
+        links = follow_relations(self._store, namespace, query.text, links, dictionary)
         window = parse_time_window(text, now)
         stats = self._store.term_stats(namespace, sorted(set(tokenize(text))))
         plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.top_k)
