@@ -70,9 +70,10 @@ ExtractorOpt = Annotated[
     ExtractorChoice | None,
     typer.Option(
         help=(
-            "Entity/relation extractor: ner (spaCy, extra graphmem[nlp]: named entities and"
-            " subject-verb-object relations) or capitalized (capitalised names only, no"
-            " relations). Default: GRAPHMEM_EXTRACTOR, else ner when installed."
+            "Entity/relation extractor: ner (spaCy, extra graphmem\\[nlp]: named entities,"
+            ' subject-verb-object relations and roles such as "Nadia is Omar\'s sister") or'
+            " capitalized (capitalised names, relations from role statements only)."
+            " Default: GRAPHMEM_EXTRACTOR, else ner when installed."
         ),
     ),
 ]

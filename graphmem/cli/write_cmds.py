@@ -75,7 +75,10 @@ def ingest(
     path: Annotated[
         str,
         typer.Argument(
-            help="JSONL file: one memory candidate per line; '-' reads standard input.",
+            help=(
+                "JSONL file: one memory candidate per line (with --extract: a conversation);"
+                " '-' reads standard input."
+            ),
             show_default=False,
         ),
     ],
