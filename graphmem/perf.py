@@ -32,6 +32,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -110,9 +111,14 @@ def bench_latency(
     namespace: str | None = None,
     repeats: int = 5,
     rebuild: bool = False,
+    peer: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Recall latency at ``n`` memories; see the module docstring.
+
+    With ``peer`` (Neo4j), neo4j-graphrag's ``HybridRetriever`` (:func:`bench_peer`)
+    answers each query right after graphmem does, so both see the same machine load
+    (on a shared machine it drifts by 2x within minutes): their ratio is the measure.
 
     Returns
     -------
@@ -125,47 +131,85 @@ def bench_latency(
         ``past_embedded_warn_size``, ``semantic_recall_at_10`` (the store's vector search
         against exact cosine on the bench's query embeddings), ``index_recall_at_10`` (on
         ``index_recall_sample`` stored embeddings; :mod:`graphmem.store.recall_monitor`),
-        ``vector_recall_alert`` and the configuration (:func:`configuration`).
+        ``vector_recall_alert``, ``load_avg_1m_start`` and the configuration
+        (:func:`configuration`, its ``load_avg_1m`` taken at the end); with ``peer``,
+        ``peer`` (its percentiles, or ``skipped``) and ``ratio_p50`` / ``ratio_p95``
+        (graphmem's over the peer's).
     """
     ns = namespace or f"bench-latency-{n}"
     memory.open()
     build_s = 0.0
     if rebuild or memory.store.count_memories(ns) != n:
         build_s = build_namespace(memory, ns, n, progress=progress)
-    queries = bench_queries(n)
-    reference = datetime(2025, 1, 1, tzinfo=UTC)
-    for q in queries:  # warm caches, the model and the server's query plans
-        memory.recall(ns, q, reference_time=reference, record_access=False)
-    totals: list[float] = []
-    stages: dict[str, list[float]] = {}
-    plans: dict[str, str] = {}
-    for _ in range(repeats):
-        for q in queries:
-            started = time.perf_counter()
-            result = memory.recall(ns, q, reference_time=reference)
-            totals.append((time.perf_counter() - started) * 1000)
-            plans[q] = result.plan
-            for stage, ms in result.timings_ms.items():
-                stages.setdefault(stage, []).append(ms)
+    search, peer_info = _peer(memory) if peer else (None, {})
+    load_start = round(os.getloadavg()[0], 2)
+    passes = _timed_passes(memory, ns, bench_queries(n), repeats, search)
     memory.flush()
-    recall = _semantic_recall(memory, ns, queries)
-    return {
+    recall = _semantic_recall(memory, ns, bench_queries(n))
+    result: dict[str, Any] = {
         **configuration(memory),
+        "load_avg_1m_start": load_start,
         "n": n,
-        "queries": len(queries),
+        "queries": len(passes.plans),
         "repeats": repeats,
-        "plans": plans,
+        "plans": passes.plans,
         "build_s": round(build_s, 2),
-        "p50_ms": round(percentile(totals, 50), 2),
-        "p95_ms": round(percentile(totals, 95), 2),
-        "p99_ms": round(percentile(totals, 99), 2),
+        **_percentiles(passes.totals),
         **recall,
-        "stages": {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())},
-        "stages_p95": {k: round(percentile(v, 95), 2) for k, v in sorted(stages.items())},
+        "stages": {k: round(statistics.median(v), 2) for k, v in sorted(passes.stages.items())},
+        "stages_p95": {k: round(percentile(v, 95), 2) for k, v in sorted(passes.stages.items())},
         "peak_rss_mb": round(peak_rss_mb(), 1),
         "past_embedded_warn_size": memory.store.name == "embedded"
         and n > memory.settings.embedded_warn_size,
     }
+    if peer:
+        result["peer"] = peer_info
+    if passes.peer_totals:
+        result["peer"] = {**peer_info, "interleaved": True, **_percentiles(passes.peer_totals)}
+        result["ratio_p50"] = round(result["p50_ms"] / result["peer"]["p50_ms"], 2)
+        result["ratio_p95"] = round(result["p95_ms"] / result["peer"]["p95_ms"], 2)
+    return result
+
+
+@dataclass
+class _Passes:
+    """What :func:`_timed_passes` measured: graphmem's totals (ms), the peer's (empty
+    without one), the stage timings and the plan of each query."""
+
+    totals: list[float] = field(default_factory=list)
+    peer_totals: list[float] = field(default_factory=list)
+    stages: dict[str, list[float]] = field(default_factory=dict)
+    plans: dict[str, str] = field(default_factory=dict)
+
+
+def _timed_passes(
+    memory: GraphMem,
+    namespace: str,
+    queries: Sequence[str],
+    repeats: int,
+    peer: Callable[[str], object] | None,
+) -> _Passes:
+    """``repeats`` passes over ``queries``: each one recalled by graphmem, then searched
+    by the peer (when given), after one warm-up pass of both (the model, caches, plans)."""
+    reference = datetime(2025, 1, 1, tzinfo=UTC)
+    for q in queries:
+        memory.recall(namespace, q, reference_time=reference, record_access=False)
+        if peer is not None:
+            peer(q)
+    out = _Passes()
+    for _ in range(repeats):
+        for q in queries:
+            started = time.perf_counter()
+            result = memory.recall(namespace, q, reference_time=reference)
+            out.totals.append((time.perf_counter() - started) * 1000)
+            out.plans[q] = result.plan
+            for stage, ms in result.timings_ms.items():
+                out.stages.setdefault(stage, []).append(ms)
+            if peer is not None:
+                started = time.perf_counter()
+                peer(q)
+                out.peer_totals.append((time.perf_counter() - started) * 1000)
+    return out
 
 
 def _semantic_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -> dict[str, Any]:
@@ -253,7 +297,9 @@ def bench_ingest(
 
 
 def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
-    """neo4j-graphrag's ``HybridRetriever`` on the same Neo4j memories (BENCHMARKS.md §2).
+    """neo4j-graphrag's ``HybridRetriever`` on the same Neo4j memories (BENCHMARKS.md §2),
+    on its own (:func:`bench_latency` with ``peer=True`` times it interleaved with
+    graphmem's recalls instead, the fair comparison on a machine whose load drifts).
 
     The peer embeds the query with the same embedder, then runs the
     ``memory_embedding`` vector index and the ``memory_content`` fulltext index
@@ -267,20 +313,45 @@ def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
     dict
         ``p50_ms``, ``p95_ms``, ``p99_ms``, ``queries``, ``repeats``, ``version``.
     """
+    search, info = _peer(memory)
+    if search is None:
+        return info
+    queries = bench_queries(n)
+    for q in queries:  # warm the server's plans, as for graphmem
+        search(q)
+    totals: list[float] = []
+    for _ in range(repeats):
+        for q in queries:
+            started = time.perf_counter()
+            search(q)
+            totals.append((time.perf_counter() - started) * 1000)
+    return {**info, "queries": len(queries), "repeats": repeats, **_percentiles(totals)}
+
+
+def _percentiles(totals: Sequence[float]) -> dict[str, float]:
+    return {
+        "p50_ms": round(percentile(totals, 50), 2),
+        "p95_ms": round(percentile(totals, 95), 2),
+        "p99_ms": round(percentile(totals, 99), 2),
+    }
+
+
+def _peer(memory: GraphMem) -> tuple[Callable[[str], object] | None, dict[str, Any]]:
+    """The peer's search of one query text (top 10) and what it is, or None and why not."""
     if memory.store.name != "neo4j":
-        return {"skipped": "the peer runs on Neo4j only"}
+        return None, {"skipped": "the peer runs on Neo4j only"}
     from graphmem.store.neo4j import Neo4jStore
 
     store = memory.store
     if not isinstance(store, Neo4jStore):
-        return {"skipped": "the peer runs on graphmem's Neo4jStore only"}
+        return None, {"skipped": "the peer runs on graphmem's Neo4jStore only"}
     try:
         from importlib.metadata import version
 
         from neo4j_graphrag.embeddings.base import Embedder as PeerEmbedder
         from neo4j_graphrag.retrievers import HybridRetriever
     except ImportError:
-        return {"skipped": "neo4j-graphrag is not installed (pip install 'graphmem[peer]')"}
+        return None, {"skipped": "neo4j-graphrag is not installed (pip install 'graphmem[peer]')"}
     ours = memory.embedder
 
     class _Embedder(PeerEmbedder):  # type: ignore[misc,unused-ignore]  # Any without the extra
@@ -295,21 +366,8 @@ def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
         embedder=_Embedder(),
         return_properties=["id", "content"],
     )
-    queries = bench_queries(n)
-    for q in queries:  # warm the server's plans, as for graphmem
-        retriever.search(query_text=q, top_k=10)
-    totals: list[float] = []
-    for _ in range(repeats):
-        for q in queries:
-            started = time.perf_counter()
-            retriever.search(query_text=q, top_k=10)
-            totals.append((time.perf_counter() - started) * 1000)
-    return {
+    info = {
         "retriever": "neo4j_graphrag.retrievers.HybridRetriever",
         "version": version("neo4j-graphrag"),
-        "queries": len(queries),
-        "repeats": repeats,
-        "p50_ms": round(percentile(totals, 50), 2),
-        "p95_ms": round(percentile(totals, 95), 2),
-        "p99_ms": round(percentile(totals, 99), 2),
     }
+    return lambda text: retriever.search(query_text=text, top_k=10), info

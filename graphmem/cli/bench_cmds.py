@@ -37,7 +37,8 @@ def bench_latency_command(
         bool,
         typer.Option(
             "--peer",
-            help="Neo4j only: also time neo4j-graphrag's HybridRetriever on the same memories"
+            help="Neo4j only: also time neo4j-graphrag's HybridRetriever on the same memories,"
+            " each query right after graphmem's (same load; the ratios are printed)"
             " (pip install 'graphmem\\[peer]'; skipped when it is not installed).",
         ),
     ] = False,
@@ -50,7 +51,7 @@ def bench_latency_command(
     Memories are generated from templates with random unit embeddings (built
     through the store's bulk path); queries use the real model. BENCHMARKS.md §2.
     """
-    from graphmem.perf import bench_latency, bench_peer
+    from graphmem.perf import bench_latency
 
     with common.open_memory(store, data_dir) as memory, progress_bar() as progress:
         warn_size = memory.settings.embedded_warn_size
@@ -60,10 +61,9 @@ def bench_latency_command(
             n,
             repeats=repeats,
             rebuild=rebuild,
+            peer=peer,
             progress=lambda done: progress.update(task, completed=done),
         )
-        if peer:
-            result["peer"] = bench_peer(memory, n, repeats=repeats)
     _print_perf(result, json_out)
     if result["past_embedded_warn_size"]:
         warn_embedded_size(n, warn_size)

@@ -91,6 +91,9 @@ class Neo4jExecutor:
         self.database = database
         self.timeout_s = timeout_s
         self.dialect: str | None = None
+        # The vector index holds the vectors unquantised and filters in its walk (2026.06+,
+        # vector_quantization "none"): its scores are exact cosines, nothing to re-score.
+        self.exact_index_scores = False
         self._driver: neo4j.Driver | None = None
         self._local = threading.local()
 

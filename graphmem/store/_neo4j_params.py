@@ -126,7 +126,10 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
 DIALECT_PARAMS: dict[tuple[str, str], frozenset[str]] = {
     ("cypher25", "schema/010_memory_embedding"): frozenset({"dimensions", "quantization"}),
     # one round trip whatever the window: the wide window through the index, asked for fetch_k
-    ("cypher25", "read/time_window_search"): QUERY_PARAMS["read/time_window_search"] | {"fetch_k"},
+    ("cypher25", "read/time_window_search"): QUERY_PARAMS["read/time_window_search"]
+    | {"fetch_k", "exact_scores"},
+    # the index's own scores are exact when it holds the vectors unquantised
+    ("cypher25", "read/vector_search"): QUERY_PARAMS["read/vector_search"] | {"exact_scores"},
 }
 
 

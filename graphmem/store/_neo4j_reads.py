@@ -112,6 +112,7 @@ class Neo4jRetrievers:
         )
         params = {"namespace": ask.namespace, "k": ask.k, "fetch_k": fetch_k, **ask.flags}
         params["embeddings"] = [ask.rows[i] for i in indexed]
+        params["exact_scores"] = self._exec.exact_index_scores
         for record in self._exec.run("read/vector_search", params):
             # the walk stops with fewer only when fewer memories pass the filter
             ask.results[indexed[record["row"]]] = codec.scored(record["hits"])
@@ -264,6 +265,7 @@ class Neo4jRetrievers:
             # by namespace, window and visibility in its walk (read/time_window_search)
             fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
             wide = {**exact, "max_exact": max_exact, "fetch_k": fetch_k}
+            wide["exact_scores"] = self._exec.exact_index_scores
             return self._hits("read/time_window_search", wide)
         found = self._exec.run("read/time_window_search", {**exact, "max_exact": max_exact})
         if found and found[0]["inside"] > max_exact:  # a wide window: through the index

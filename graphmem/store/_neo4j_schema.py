@@ -127,7 +127,11 @@ def apply_schema(
         executor.run("maintenance/record_migration", {"name": stem}, write=True)
         logger.info("neo4j schema: applied %s", stem)
     executor.run("maintenance/await_indexes", {"timeout_s": index_timeout_s}, timeout_s=slow)
-    _check_indexes(index_states(executor), dim)
+    states = index_states(executor)
+    _check_indexes(states, dim)
+    config = states["memory_embedding"]["options"]["indexConfig"]
+    stored = str(config.get("vector.quantization.type", "")).lower()
+    executor.exact_index_scores = executor.dialect == CYPHER25 and stored == "none"
 
 
 def _check_indexes(states: dict[str, dict[str, Any]], dim: int) -> None:

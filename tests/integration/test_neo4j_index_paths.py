@@ -168,3 +168,44 @@ def test_dedup_batch_past_exact_search_max_is_scored_here_not_row_by_row_in_the_
     indexed = store.vector_search(namespace, rows, 4)
     assert "read/vector_search" in names and "read/namespace_vectors" not in names
     assert [[h.memory_id for h in r] for r in batch] == [[h.memory_id for h in r] for r in indexed]
+
+
+def test_an_unquantised_index_scores_exactly_without_reading_the_vectors(
+    neo4j_server: Neo4jServer, filled: tuple[str, str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # vector_quantization "none" (2026.06+): the index holds float32 vectors and its scores
+    # are the cosines read/vector_search_exact computes, so nothing is re-scored
+    namespace, _, probe = filled
+    monkeypatch.setattr(plans, "FILTERED_EXACT_MAX", 5)  # the window through the index too
+
+    def searches(quantization: str) -> tuple[Any, Any, bool]:
+        opened = Neo4jStore(
+            neo4j_server.uri,
+            user=neo4j_server.user or "neo4j",
+            password=neo4j_server.password,
+            database=neo4j_server.database,
+            dim=DIM,
+            allow_no_auth=True,
+            exact_search_max=0,
+            vector_quantization=quantization,
+        )
+        opened.open()  # recreates the index in the other form
+        try:
+            start, end = T0, T0 + timedelta(hours=N)
+            found = (
+                opened.vector_search(namespace, probe[None, :], 5)[0],
+                opened.time_window_search(namespace, start, end, 5, embedding=probe),
+            )
+            return found[0], found[1], opened.executor.exact_index_scores
+        finally:
+            opened.close()
+
+    with_scores = searches("none")
+    rescored = searches("scalar")
+    if with_scores[2] is False:  # 5.26: no quantization option, always re-scored
+        assert rescored[2] is False
+        return
+    assert rescored[2] is False
+    for mine, theirs in zip(with_scores[:2], rescored[:2], strict=True):
+        assert [h.memory_id for h in mine] == [h.memory_id for h in theirs]
+        assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], abs=2e-6)

@@ -59,11 +59,17 @@ def test_peer_timing_smoke_on_neo4j(memory: GraphMem) -> None:
     pytest.importorskip("neo4j_graphrag", reason="the peer extra is not installed")
     namespace = "bench-latency-150"
     try:
-        bench_latency(memory, 150, repeats=1)
+        result = bench_latency(memory, 150, repeats=2, peer=True)
         peer = bench_peer(memory, 150, repeats=1)
     finally:
         memory.delete_namespace(namespace)
     assert peer["retriever"].endswith("HybridRetriever") and peer["p50_ms"] <= peer["p95_ms"]
+    # interleaved with graphmem's recalls: as many timings, and the ratios of the same run
+    interleaved = result["peer"]
+    assert interleaved["interleaved"] is True and interleaved["retriever"] == peer["retriever"]
+    assert interleaved["p50_ms"] <= interleaved["p95_ms"] <= interleaved["p99_ms"]
+    assert result["ratio_p50"] == round(result["p50_ms"] / interleaved["p50_ms"], 2)
+    assert result["ratio_p95"] == round(result["p95_ms"] / interleaved["p95_ms"], 2)
 
 
 def test_ingest_smoke_on_neo4j(memory: GraphMem) -> None:

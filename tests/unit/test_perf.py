@@ -87,6 +87,8 @@ def test_bench_ingest_runs_and_reports_the_ratio(memory: GraphMem) -> None:
 def test_the_peer_is_skipped_off_neo4j(memory: GraphMem) -> None:
     with memory:
         assert "skipped" in bench_peer(memory, 10)
+        result = bench_latency(memory, 20, repeats=1, peer=True)
+        assert "skipped" in result["peer"] and "ratio_p50" not in result
 
 
 # -- the fast paths agree with the slow ones ----------------------------------------------------

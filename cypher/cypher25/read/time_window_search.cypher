@@ -7,8 +7,9 @@ CYPHER 25
 // in days), $bounds_sum_us being start + end in epoch microseconds. A wider window (the caller
 // passes $max_exact past the count only with an embedding) goes through the vector index,
 // which declares namespace and time_anchor and filters inside its walk: the $fetch_k nearest
-// neighbours of $embedding in the window (visible ones only unless $include_history),
-// re-scored exactly (the index quantises), the best $k. One row: hits and the count.
+// neighbours of $embedding in the window (visible ones only unless $include_history), scored
+// by the index when it holds the vectors unquantised ($exact_scores), else re-scored on the
+// stored vectors, the best $k. One row: hits and the count.
 CALL () {
   MATCH (m:Memory)
   USING INDEX SEEK m:Memory(namespace, time_anchor)
@@ -44,9 +45,11 @@ CALL (inside) {
       SEARCH m IN (VECTOR INDEX memory_embedding FOR $embedding
                    WHERE m.namespace = $namespace AND m.time_anchor >= $start
                      AND m.time_anchor < $end
-                   LIMIT $fetch_k)
+                   LIMIT $fetch_k) SCORE AS similarity
     WITH m.id AS memory_id,
-         round(2 * vector.similarity.cosine(m.embedding, $embedding) - 1, 6) AS score
+         round(2 * CASE WHEN $exact_scores THEN similarity
+                        ELSE vector.similarity.cosine(m.embedding, $embedding) END - 1, 6)
+           AS score
     ORDER BY score DESC, memory_id
     LIMIT $k
     RETURN collect({memory_id: memory_id, score: score}) AS hits
@@ -56,9 +59,11 @@ CALL (inside) {
       SEARCH m IN (VECTOR INDEX memory_embedding FOR $embedding
                    WHERE m.namespace = $namespace AND m.time_anchor >= $start
                      AND m.time_anchor < $end AND m.retrievable AND m.superseded_by IS NULL
-                   LIMIT $fetch_k)
+                   LIMIT $fetch_k) SCORE AS similarity
     WITH m.id AS memory_id,
-         round(2 * vector.similarity.cosine(m.embedding, $embedding) - 1, 6) AS score
+         round(2 * CASE WHEN $exact_scores THEN similarity
+                        ELSE vector.similarity.cosine(m.embedding, $embedding) END - 1, 6)
+           AS score
     ORDER BY score DESC, memory_id
     LIMIT $k
     RETURN collect({memory_id: memory_id, score: score}) AS hits
