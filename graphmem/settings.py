@@ -79,7 +79,9 @@ class Settings(BaseSettings):
         description=(
             "vector.quantization.type of the Neo4j vector index on 2026.06+ (ignored on 5.26):"
             " scalar keeps recall@10 >= 0.98 at 384 dimensions; binary (the server's default"
-            " since 2026.08) loses much of it. Changing it recreates the index at open;"
+            " since 2026.08) loses much of it; none stores float32 vectors (4x the memory)"
+            " whose index scores are exact, so searches skip re-scoring. Changing it"
+            " recreates the index at open;"
             " `graphmem doctor --index-recall` measures the result."
         ),
     )
