@@ -335,6 +335,18 @@ class Settings(BaseSettings):
         ),
     )
 
+    when_weight: float = Field(
+        0.5,
+        ge=0.0,
+        le=10.0,
+        description=(
+            "RRF weight of the temporal list of a 'when' question with no window"
+            " (event_time_ranking). LoCoMo dev turns, cached lists with keys: 0.5 gives"
+            " R@10 0.738 (temporal 0.862), 1.5 gives 0.737 (0.865); 0.5 keeps the"
+            " lifecycle bench's current@1 (at 1.5 an event-time neighbour took the top"
+            " of 2 of 41 probes)."
+        ),
+    )
     question_resolution: bool = Field(
         True,
         description=(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from graphmem.entities import EntityLink
 from graphmem.models import PlanName
+from graphmem.retrieval.question import asks_when
 from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.base import TermStats
@@ -93,6 +94,10 @@ def choose_plan(
         "type_cue_strength": cue,
     }
     base = dict(settings.retriever_weights)
+    if window is None and settings.event_time_ranking and asks_when(text):
+        # a 'when' question's temporal list: its neighbours that carry an event time
+        # (graphmem.retrieval.retrievers.temporal), at their own weight (issue 15)
+        base["temporal"] = settings.when_weight
     if score >= settings.specificity_precise:
         weights = {
             name: (base[name] if name in ("semantic", "entity") else 0.0) for name in RETRIEVERS

@@ -3,8 +3,8 @@
 ``question_type("When did Dana go hiking?") == "when"``: the cue the temporal
 retriever uses (a *when* question with no time window ranks memories that carry
 an event time). :func:`resolve_question` rewrites a question's references to the
-people of the namespace: a short form of a name ("Mel" for Melanie), a pronoun
-where the question names nobody and one person is known, possessives stripped.
+people of the namespace: a short form of a name ("Mel" for Melanie), and a
+pronoun where the question names nobody and one person is known.
 """
 
 from __future__ import annotations
@@ -89,9 +89,8 @@ _PRONOUN = re.compile(r"\b(she|her|hers|herself|he|him|his|himself)\b", re.I)
 
 @dataclass(frozen=True, slots=True)
 class ResolvedQuestion:
-    """A question as searched: ``text`` (possessives stripped, short names and pronouns
-    replaced by the person they stand for), the ``resolved`` (surface, name) pairs and
-    the type cue."""
+    """A question as searched: ``text`` (short names and pronouns replaced by the person
+    they stand for), the ``resolved`` (surface, name) pairs and the type cue."""
 
     text: str
     resolved: tuple[tuple[str, str], ...]
@@ -118,10 +117,14 @@ def resolve_question(text: str, people: Sequence[str]) -> ResolvedQuestion:
           exactly one person's first name becomes that name ("Mel" → "Melanie");
         - a pronoun ("she", "his", ...) becomes the person's name only when the
           question names nobody and the namespace has exactly one person (with a
-          name in the question, the pronoun refers to it: nothing to add);
-        - possessives of names are stripped ("Dana's" → "Dana").
+          name in the question, the pronoun refers to it: nothing to add).
+        Possessives stay (the dictionary links "Dana's" as Dana; "Dana's sister"
+        is walked through the graph); :func:`strip_possessives` is for callers
+        that match names by word.
     """
-    out = strip_possessives(text)
+    # possessives stay: the entity dictionary links "Dana's" as Dana, and a relational
+    # question ("Dana's sister") is walked through its possessive (issue 12)
+    out = text
     resolved: list[tuple[str, str]] = []
     firsts = {p.split()[0]: p for p in people if p.split()}
     known = {f.lower() for f in firsts}
