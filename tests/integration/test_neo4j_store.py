@@ -711,3 +711,26 @@ def test_text_search_asks_again_only_when_lucene_had_more(
     calls = _spy(store, monkeypatch)
     assert len(store.text_search(ns, "lonely", 5)) == 3  # fewer than k, and all of them
     assert [name for name, _ in calls] == ["read/text_search"]
+
+
+@pytest.mark.neo4j
+def test_a_database_from_before_contextual_keys_is_backfilled(
+    store: Neo4jStore, neo4j_server: Neo4jServer, driver: Driver, ns: str
+) -> None:
+    # issue 15: memories written before the search_text property and its index exist
+    # are searched by their content once the schema step that adds them has run
+    old = make_memory(ns, "the lighthouse keeper paints gulls")
+    store.write(ns, WriteBatch(memories=[old]))
+    _query(driver, neo4j_server, "MATCH (m:Memory {namespace: $ns}) REMOVE m.search_text", ns=ns)
+    _query(driver, neo4j_server, "DROP INDEX memory_search_text IF EXISTS")
+    _query(
+        driver,
+        neo4j_server,
+        "MATCH (s:SchemaMigration {name: '012_memory_search_text'}) DETACH DELETE s",
+    )
+    again = _store(neo4j_server)
+    again.open()
+    try:
+        assert [h.memory_id for h in again.text_search(ns, "gulls", 5)] == [old.id]
+    finally:
+        again.close()
