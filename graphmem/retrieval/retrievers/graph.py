@@ -204,43 +204,9 @@ class GraphRetriever:
         relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
         if not relations:
             return []
-        # the nouns the question's relational links consumed ("sister" in "Maya's sister")
-        # are walked already: they do not steer the rest of the path
-        walked = {
-            stem(link.surface.split(" (")[0].rsplit(" ", 1)[-1]) for link in ctx.links if link.via
-        }
-        query_stems = {stem(t) for t in tokenize(ctx.text) if t not in _QUERY_STOP} - walked
-        asserting = store.get_memories(
-            ctx.namespace, sorted({r.memory_id for r in relations}), with_embeddings=True
-        )
-        query = np.asarray(ctx.embedding, dtype=np.float32)
-        cosines = {
-            m.id: max(0.0, float(np.dot(np.asarray(m.embedding, dtype=np.float32), query)))
-            for m in asserting
-            if m.embedding is not None
-        }
-        low = min(cosines.values(), default=0.0)
-        spread = (max(cosines.values(), default=0.0) - low) or 1.0
-        floor = ctx.settings.graph_edge_floor
-
-        def relevance(predicate: str, memory_id: str) -> float:
-            semantic = (cosines[memory_id] - low) / spread if memory_id in cosines else 0.0
-            term = predicate_match(predicate, query_stems)
-            return floor + (1.0 - floor) * max(term, _SEMANTIC_SHARE * semantic)
-
-        steps = [
-            PathStep(
-                r.source_id,
-                r.predicate,
-                r.target_id,
-                r.confidence,
-                relevance(r.predicate, r.memory_id),
-                r.memory_id,
-            )
-            for r in relations
-        ]
+        cosines = _asserting_cosines(store, ctx, relations)
         reached = guided_traversal(
-            steps,
+            _path_steps(ctx, relations, cosines),
             seeds,
             max_hops=ctx.settings.max_hops,
             hop_scores=ctx.settings.hop_scores,
@@ -249,76 +215,18 @@ class GraphRetriever:
         best = sorted(reached.values(), key=lambda r: (-r.score, r.entity_id))[:_MAX_REACHED]
         if not best:
             return []
-        # the asserting memories of each path's relations, at the path's score
-        evidence: dict[str, tuple[float, Reached]] = {}
-        for path in best:
-            for step in path.steps:
-                current = evidence.get(step.memory_id)
-                if current is None or path.score > current[0]:
-                    evidence[step.memory_id] = (path.score, path)
-        # the relations the question walked to link its entities ("Maya's sister"),
-        # evidence at the best score of a path from the entity they link
-        for link in ctx.links:
-            if link.via is None or link.via_memory is None or link.owner is None:
-                continue
-            step = PathStep(
-                link.owner,
-                link.via,
-                link.entity_id,
-                link.confidence,
-                1.0,
-                link.via_memory,
-                link.via_forward,
-            )
-            linked = Reached(link.entity_id, link.confidence, 1.0, link.confidence, 1.0, (step,))
-            if link.via_memory not in evidence or linked.score > evidence[link.via_memory][0]:
-                evidence[link.via_memory] = (linked.score, linked)
+        evidence = _evidence(ctx, best)
         rows = self._mentions(store, ctx, [r.entity_id for r in best])
-        asserting_ids = {r.memory_id for r in relations}
         crowd = {
             row.memory_id
             for row in store.entity_search(
                 ctx.namespace, seeds, ctx.k, embedding=ctx.embedding, include_history=False
             )
         }
-        by_entity = {r.entity_id: r for r in best}
+        candidates = _candidates(ctx, best, evidence, rows, crowd, {r.memory_id for r in relations})
         sims = {row.memory_id: max(0.0, row.similarity) for row in rows}
         sims.update({mid: cosines.get(mid, 0.0) for mid in evidence if mid not in sims})
-        best_sim = max(sims.values(), default=0.0) or 1.0
-        candidates: dict[str, tuple[float, Reached, bool]] = {}
-        for mid, (score, path) in evidence.items():
-            candidates[mid] = (score, path, True)
-        for row in rows:
-            path = max(
-                (by_entity[e] for e in row.entity_ids if e in by_entity),
-                key=lambda r: (r.score, r.entity_id),
-            )
-            share = 1.0 if row.memory_id not in crowd else ctx.settings.graph_seed_share
-            if share <= 0.0:
-                continue  # the entity retriever ranks it already
-            if row.memory_id in asserting_ids and row.memory_id not in {
-                step.memory_id for step in path.steps
-            }:
-                share *= _OFF_PATH_SHARE  # about another relation of the entity reached
-            score = path.score * share
-            if row.memory_id not in candidates or score > candidates[row.memory_id][0]:
-                candidates[row.memory_id] = (score, path, False)
-        hits: list[Hit] = []
-        top_score = max((c[0] for c in candidates.values()), default=0.0)
-        for mid, (score, path, asserts) in candidates.items():
-            if score < _KEEP_SHARE * top_score:
-                continue  # far weaker than the question's best path: noise to the fusion
-            own = 1.0 - _OWN_SHARE + _OWN_SHARE * sims.get(mid, 0.0) / best_sim
-            hits.append(
-                Hit(
-                    mid,
-                    score * own,
-                    detail=_explain(ctx, path, own, asserts),
-                    associative=True,
-                )
-            )
-        hits.sort(key=lambda h: (-h.score, h.memory_id))
-        return hits[: ctx.k]
+        return _hits(ctx, candidates, sims)
 
     @staticmethod
     def _mentions(
@@ -414,3 +322,141 @@ def _explain(ctx: RetrievalContext, path: Reached, relevance: float, asserts: bo
         f"{path.path_confidence:.2f} × question match {matches} = {path.score:.3f};"
         f" × memory relevance {relevance:.2f}"
     )
+
+
+def _query_stems(ctx: RetrievalContext) -> set[str]:
+    """The stems of the question's words that steer the walk."""
+    # the nouns the question's relational links consumed ("sister" in "Maya's sister")
+    # are walked already: they do not steer the rest of the path
+    walked = {
+        stem(link.surface.split(" (")[0].rsplit(" ", 1)[-1]) for link in ctx.links if link.via
+    }
+    return {stem(t) for t in tokenize(ctx.text) if t not in _QUERY_STOP} - walked
+
+
+def _asserting_cosines(
+    store: MemoryStore, ctx: RetrievalContext, relations: list[Relation]
+) -> dict[str, float]:
+    """The cosine to the query (at least 0) of each memory asserting a relation."""
+    asserting = store.get_memories(
+        ctx.namespace, sorted({r.memory_id for r in relations}), with_embeddings=True
+    )
+    query = np.asarray(ctx.embedding, dtype=np.float32)
+    return {
+        m.id: max(0.0, float(np.dot(np.asarray(m.embedding, dtype=np.float32), query)))
+        for m in asserting
+        if m.embedding is not None
+    }
+
+
+def _path_steps(
+    ctx: RetrievalContext, relations: list[Relation], cosines: dict[str, float]
+) -> list[PathStep]:
+    """The relations as traversal steps, each with its edge relevance to the question."""
+    query_stems = _query_stems(ctx)
+    low = min(cosines.values(), default=0.0)
+    spread = (max(cosines.values(), default=0.0) - low) or 1.0
+    floor = ctx.settings.graph_edge_floor
+
+    def relevance(predicate: str, memory_id: str) -> float:
+        semantic = (cosines[memory_id] - low) / spread if memory_id in cosines else 0.0
+        term = predicate_match(predicate, query_stems)
+        return floor + (1.0 - floor) * max(term, _SEMANTIC_SHARE * semantic)
+
+    return [
+        PathStep(
+            r.source_id,
+            r.predicate,
+            r.target_id,
+            r.confidence,
+            relevance(r.predicate, r.memory_id),
+            r.memory_id,
+        )
+        for r in relations
+    ]
+
+
+def _evidence(ctx: RetrievalContext, best: list[Reached]) -> dict[str, tuple[float, Reached]]:
+    """The asserting memories of each path's relations, at the path's best score, and
+    those of the relations the question walked to link its entities."""
+    evidence: dict[str, tuple[float, Reached]] = {}
+    for path in best:
+        for step in path.steps:
+            current = evidence.get(step.memory_id)
+            if current is None or path.score > current[0]:
+                evidence[step.memory_id] = (path.score, path)
+    # the relations the question walked to link its entities ("Maya's sister"),
+    # evidence at the best score of a path from the entity they link
+    for link in ctx.links:
+        if link.via is None or link.via_memory is None or link.owner is None:
+            continue
+        step = PathStep(
+            link.owner,
+            link.via,
+            link.entity_id,
+            link.confidence,
+            1.0,
+            link.via_memory,
+            link.via_forward,
+        )
+        linked = Reached(link.entity_id, link.confidence, 1.0, link.confidence, 1.0, (step,))
+        if link.via_memory not in evidence or linked.score > evidence[link.via_memory][0]:
+            evidence[link.via_memory] = (linked.score, linked)
+    return evidence
+
+
+def _candidates(
+    ctx: RetrievalContext,
+    best: list[Reached],
+    evidence: dict[str, tuple[float, Reached]],
+    rows: list[EntityHit],
+    crowd: set[str],
+    asserting_ids: set[str],
+) -> dict[str, tuple[float, Reached, bool]]:
+    """``memory id -> (score, path, asserts a path relation)``: the evidence, and the
+    memories mentioning a reached entity (seeds' own ones and off-path ones discounted)."""
+    by_entity = {r.entity_id: r for r in best}
+    candidates: dict[str, tuple[float, Reached, bool]] = {}
+    for mid, (score, path) in evidence.items():
+        candidates[mid] = (score, path, True)
+    for row in rows:
+        path = max(
+            (by_entity[e] for e in row.entity_ids if e in by_entity),
+            key=lambda r: (r.score, r.entity_id),
+        )
+        share = 1.0 if row.memory_id not in crowd else ctx.settings.graph_seed_share
+        if share <= 0.0:
+            continue  # the entity retriever ranks it already
+        if row.memory_id in asserting_ids and row.memory_id not in {
+            step.memory_id for step in path.steps
+        }:
+            share *= _OFF_PATH_SHARE  # about another relation of the entity reached
+        score = path.score * share
+        if row.memory_id not in candidates or score > candidates[row.memory_id][0]:
+            candidates[row.memory_id] = (score, path, False)
+    return candidates
+
+
+def _hits(
+    ctx: RetrievalContext,
+    candidates: dict[str, tuple[float, Reached, bool]],
+    sims: dict[str, float],
+) -> list[Hit]:
+    """The candidates near the best, each moved by its own relevance; the top ``k``."""
+    best_sim = max(sims.values(), default=0.0) or 1.0
+    hits: list[Hit] = []
+    top_score = max((c[0] for c in candidates.values()), default=0.0)
+    for mid, (score, path, asserts) in candidates.items():
+        if score < _KEEP_SHARE * top_score:
+            continue  # far weaker than the question's best path: noise to the fusion
+        own = 1.0 - _OWN_SHARE + _OWN_SHARE * sims.get(mid, 0.0) / best_sim
+        hits.append(
+            Hit(
+                mid,
+                score * own,
+                detail=_explain(ctx, path, own, asserts),
+                associative=True,
+            )
+        )
+    hits.sort(key=lambda h: (-h.score, h.memory_id))
+    return hits[: ctx.k]
