@@ -478,22 +478,10 @@ def _predicate_key(value: str | None) -> str:
     return normalize((value or "").replace("_", " ").replace("-", " "))
 
 
-def check(a: Claim, b: Claim) -> Compatibility:
-    """May ``a`` and ``b`` be merged as one claim? (SPEC §9.10)
-
-    Parameters
-    ----------
-    a, b : Claim
-        The two claims (order does not matter for the verdict; ``detail`` lists
-        ``a``'s value first).
-
-    Returns
-    -------
-    Compatibility
-        ``reason`` ``None`` when compatible, else the first failed check of the
-        module docstring's list with a ``detail`` naming what differs.
-    """
-    fa, fb = _features(a), _features(b)
+def _subject_object(a: Claim, b: Claim, fa: _Features, fb: _Features) -> Compatibility | None:
+    """The first two checks of :func:`check`: the subjects (the slots, else the names the
+    sentences open with), then the objects of one subject and predicate; ``None`` when
+    both pass."""
     if a.subject and b.subject:
         if not _slot_agrees(a.subject, b.subject):
             return Compatibility(Reason.SUBJECT, f"subjects differ: {a.subject!r} vs {b.subject!r}")
@@ -521,6 +509,28 @@ def check(a: Claim, b: Claim) -> Compatibility:
             Reason.OBJECT,
             f"same subject and predicate, objects differ: {a.object!r} vs {b.object!r}",
         )
+    return None
+
+
+def check(a: Claim, b: Claim) -> Compatibility:
+    """May ``a`` and ``b`` be merged as one claim? (SPEC §9.10)
+
+    Parameters
+    ----------
+    a, b : Claim
+        The two claims (order does not matter for the verdict; ``detail`` lists
+        ``a``'s value first).
+
+    Returns
+    -------
+    Compatibility
+        ``reason`` ``None`` when compatible, else the first failed check of the
+        module docstring's list with a ``detail`` naming what differs.
+    """
+    fa, fb = _features(a), _features(b)
+    slots = _subject_object(a, b, fa, fb)
+    if slots is not None:
+        return slots
     if fa.negated != fb.negated:
         which = "first" if fa.negated else "second"
         return Compatibility(Reason.NEGATION, f"negation flip: only the {which} claim negates")
