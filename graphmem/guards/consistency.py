@@ -52,6 +52,7 @@ from graphmem.reports import ConsistencyPair, ConsistencyReport
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, WriteBatch, memory_pages, versions_read
 from graphmem.write.compat import Claim, Compatibility, Reason, check, claim_of, one_sided
+from graphmem.write.consolidation import neighbour_pairs
 from graphmem.write.dedup import update_wins
 from graphmem.write.lifecycle import supersede
 
@@ -198,19 +199,8 @@ def _neighbours(
     known = {m.id: m for m in loaded}
     known.update((m.id, m) for m in store.get_memories(namespace, wanted, with_embeddings=True))
     pairs: list[tuple[Memory, Memory, float]] = []
-    for source, row in zip(loaded, rows, strict=True):
-        about = subject_entities(source)
-        for hit in row:
-            other = known.get(hit.memory_id)
-            if (
-                other is None
-                or other.id == source.id
-                or hit.score < threshold
-                or not other.is_current
-                or about.isdisjoint(subject_entities(other))
-            ):
-                continue
-            pairs.append((source, other, float(hit.score)))
+    for source, other, score in neighbour_pairs(loaded, rows, known, threshold, subject_entities):
+        pairs.append((source, other, float(score)))
     return pairs
 
 

@@ -25,7 +25,8 @@ to hot and retrievable (seed 003, "cold reactivation").
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import datetime
 
 import numpy as np
@@ -46,6 +47,7 @@ from graphmem.store.base import (
     Association,
     LifecycleUpdate,
     MemoryStore,
+    ScoredId,
     association,
     memory_pages,
 )
@@ -251,8 +253,28 @@ def _association_links(
     missing = [i for i in sorted(neighbours) if i not in known]
     known.update((m.id, m) for m in store.get_memories(namespace, missing))
     links: dict[tuple[str, str], Association] = {}
+    for source, other, score in neighbour_pairs(sources, rows, known, threshold, _mentioned):
+        link = association(source.id, other.id, score)
+        links[(link.source_id, link.target_id)] = link
+    return [links[key] for key in sorted(links)]
+
+
+def _mentioned(memory: Memory) -> frozenset[str]:
+    return frozenset(x.entity_id for x in memory.mentions)
+
+
+def neighbour_pairs(
+    sources: Sequence[Memory],
+    rows: Sequence[Sequence[ScoredId]],
+    known: Mapping[str, Memory],
+    threshold: float,
+    entities: Callable[[Memory], AbstractSet[str]],
+) -> Iterator[tuple[Memory, Memory, float]]:
+    """``(source, neighbour, score)`` for each source's vector-search hits (``rows``, one
+    row a source) that are another current memory of ``known``, score at or above
+    ``threshold`` and share one of ``entities`` with the source."""
     for source, hits in zip(sources, rows, strict=True):
-        entities = {x.entity_id for x in source.mentions}
+        about = entities(source)
         for hit in hits:
             other = known.get(hit.memory_id)
             if (
@@ -260,12 +282,10 @@ def _association_links(
                 or other.id == source.id
                 or hit.score < threshold
                 or not other.is_current
-                or entities.isdisjoint(x.entity_id for x in other.mentions)
+                or about.isdisjoint(entities(other))
             ):
                 continue
-            link = association(source.id, other.id, hit.score)
-            links[(link.source_id, link.target_id)] = link
-    return [links[key] for key in sorted(links)]
+            yield source, other, hit.score
 
 
 def reactivate_associated(
