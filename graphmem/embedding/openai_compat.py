@@ -12,7 +12,6 @@ The key is read from the environment: ``GRAPHMEM_EMBEDDING_API_KEY``, else
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -20,10 +19,9 @@ from typing import Any
 import numpy as np
 
 from graphmem.errors import EmbeddingError
+from graphmem.openai_client import NO_KEY as NO_KEY
+from graphmem.openai_client import make_client, server_of
 from graphmem.types import Vector
-
-#: What the client sends when no key is configured (Ollama, vLLM and llama.cpp ignore it).
-NO_KEY = "not-needed"
 
 
 class OpenAIEmbedder:
@@ -97,31 +95,21 @@ class OpenAIEmbedder:
     @property
     def where(self) -> str:
         """The server the requests go to (for messages)."""
-        client = self._client
-        return str(client.base_url) if client is not None else (self._base_url or "default")
+        return server_of(self._client, self._base_url)
 
     def _load(self) -> Any:
         with self._lock:
-            if self._client is not None:
-                return self._client
-            try:
-                import openai
-            except ImportError as exc:
-                raise EmbeddingError(
-                    "GRAPHMEM_EMBEDDER=openai needs the openai client: pip install 'graphmem[llm]'"
-                ) from exc
-            key = (
-                self._api_key
-                or os.environ.get("GRAPHMEM_EMBEDDING_API_KEY")
-                or os.environ.get("OPENAI_API_KEY")
-                or NO_KEY
-            )
-            self._client = openai.OpenAI(
-                api_key=key,
-                base_url=self._base_url,
-                timeout=self._timeout_s,
-                max_retries=self._max_retries,
-            )
+            if self._client is None:
+                self._client = make_client(
+                    api_key=self._api_key,
+                    key_variable="GRAPHMEM_EMBEDDING_API_KEY",
+                    base_url=self._base_url,
+                    timeout_s=self._timeout_s,
+                    max_retries=self._max_retries,
+                    missing=EmbeddingError(
+                        "GRAPHMEM_EMBEDDER=openai needs the openai client: pip install 'graphmem[llm]'"
+                    ),
+                )
             return self._client
 
     def embed(self, texts: Sequence[str]) -> Vector:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import threading
 from collections.abc import Callable
@@ -39,6 +38,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from pydantic import ValidationError
 
 from graphmem.errors import ConfigurationError, ExtractionError
+from graphmem.openai_client import NO_KEY as NO_KEY
+from graphmem.openai_client import make_client, server_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphmem.settings import Settings
@@ -46,8 +47,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["ChatClient", "ChatReply", "span_logprobs", "strip_fences"]
 
 T = TypeVar("T")
-#: What the client sends when no key is configured (Ollama, vLLM and llama.cpp ignore it).
-NO_KEY = "not-needed"
 Mode = Literal["json_schema", "json_object"]
 _FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.S)
 
@@ -177,31 +176,21 @@ class ChatClient:
     @property
     def where(self) -> str:
         """The server the requests go to (for messages)."""
-        client = self._client
-        return str(client.base_url) if client is not None else (self._base_url or "default")
+        return server_of(self._client, self._base_url)
 
     def _load(self) -> Any:
         with self._lock:
-            if self._client is not None:
-                return self._client
-            try:
-                import openai
-            except ImportError as exc:
-                raise ExtractionError(
-                    "LLM extraction needs the openai client: pip install 'graphmem[llm]'"
-                ) from exc
-            key = (
-                self._api_key
-                or os.environ.get("GRAPHMEM_LLM_API_KEY")
-                or os.environ.get("OPENAI_API_KEY")
-                or NO_KEY
-            )
-            self._client = openai.OpenAI(
-                api_key=key,
-                base_url=self._base_url,
-                timeout=self._timeout_s,
-                max_retries=self._max_retries,
-            )
+            if self._client is None:
+                self._client = make_client(
+                    api_key=self._api_key,
+                    key_variable="GRAPHMEM_LLM_API_KEY",
+                    base_url=self._base_url,
+                    timeout_s=self._timeout_s,
+                    max_retries=self._max_retries,
+                    missing=ExtractionError(
+                        "LLM extraction needs the openai client: pip install 'graphmem[llm]'"
+                    ),
+                )
             return self._client
 
     # ------------------------------------------------------------------ calls
