@@ -22,6 +22,7 @@ from graphmem.reports import (
     ReembedReport,
 )
 from graphmem.store.base import WriteBatch, versions_read
+from graphmem.store.checks import check_aware, check_k
 from graphmem.write.consolidation import consolidate, reactivate_associated
 
 
@@ -60,10 +61,9 @@ class Maintenance(Reads):
         """
         validate_namespace(namespace)
         for name, value in (("now", now), ("since", since)):
-            if value is not None and value.utcoffset() is None:
-                raise InvalidInputError("must be timezone-aware", field=name)
-        if batch_size < 1:
-            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+            if value is not None:
+                check_aware(value, name)
+        check_k(batch_size, "batch_size")
         self._use()
         self._check_embedder(namespace)
         self._reader.flush()
@@ -194,8 +194,8 @@ class Maintenance(Reads):
             For an unknown ``name`` or a naive ``since``.
         """
         validate_namespace(namespace)
-        if since is not None and since.utcoffset() is None:
-            raise InvalidInputError("must be timezone-aware", field="since")
+        if since is not None:
+            check_aware(since, "since")
         self._use()
         self._reader.flush()
         ids = None if name is None else [self.entity(namespace, name).id]
@@ -225,8 +225,7 @@ class Maintenance(Reads):
             model of another dimension needs a new store).
         """
         validate_namespace(namespace)
-        if batch_size < 1:
-            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        check_k(batch_size, "batch_size")
         self._use()
         self._reader.flush()
         mine = self.embedder_record

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from graphmem.errors import (
-    InvalidInputError,
     InvalidMemoryError,
 )
 from graphmem.facade.base import field_error, validate_namespace
@@ -20,6 +19,7 @@ from graphmem.store.base import (
     WriteBatch,
     versions_read,
 )
+from graphmem.store.checks import check_k
 from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -148,8 +148,7 @@ class Writes(Reads):
         InvalidMemoryError, StoreError
             As ``remember``; the batches before the failing one stay written.
         """
-        if batch_size < 1:
-            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        check_k(batch_size, "batch_size")
         reports: list[WriteReport] = []
         for start in range(0, len(candidates), batch_size):
             upcoming = candidates[start + batch_size : start + 2 * batch_size]
@@ -291,8 +290,7 @@ class Writes(Reads):
         ``dry_run``).
         """
         validate_namespace(namespace)
-        if batch_size < 1:
-            raise InvalidInputError(f"must be >= 1, got {batch_size}", field="batch_size")
+        check_k(batch_size, "batch_size")
         self._use()
         deleted: list[str] = []
         updated: list[str] = []
