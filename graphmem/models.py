@@ -8,6 +8,9 @@ and raise :class:`graphmem.errors.InvalidMemoryError` /
 Times are timezone-aware ``datetime`` values everywhere (naive ones are
 rejected: on Neo4j a naive time is a LOCAL DATETIME that never compares with a
 zoned one, see NEO4J.md).
+
+Why over 400 lines: the whole public data model (everything a caller passes in or
+gets back) reads in one module; the guards' reports are in :mod:`graphmem.reports`.
 """
 
 from __future__ import annotations

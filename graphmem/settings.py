@@ -16,6 +16,9 @@ from keyword arguments or from the environment as JSON: the keys given replace
 those defaults and the others keep theirs, e.g.
 ``GRAPHMEM_HALF_LIFE_DAYS='{"Event": 14}'`` changes the Event half-life only. An
 unknown key is an error that names the setting and the known keys.
+
+Why over 400 lines: one declarative table of every tunable constant, with its
+range, its SPEC value and the measurement behind each departure, read in one place.
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ the JSON schema of :data:`EXTRACTION_SCHEMA`, and turns the answer into
 
 Every batch is extracted before anything is written: a failing call raises
 :class:`~graphmem.errors.ExtractionError` and no candidate is returned.
+
+Why over 400 lines: the JSON schema sent to the model, the answer's models and
+their mapping to candidates change together and are read together.
 """
 
 from __future__ import annotations

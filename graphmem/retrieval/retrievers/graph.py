@@ -23,6 +23,9 @@ store: the same relations). Then, in Python, the same on both stores:
 
 ``Settings.graph_traversal = "classic"`` keeps SPEC §3's scoring alone (hop
 decay × weakest link; every one-hop neighbour ties), for the ablation.
+
+Why over 400 lines: the relational links ("Maya's sister") and the guided
+traversal share the stemming and predicate matching and change together.
 """
 
 from __future__ import annotations
