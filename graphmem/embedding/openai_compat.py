@@ -12,7 +12,6 @@ The key is read from the environment: ``GRAPHMEM_EMBEDDING_API_KEY``, else
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +19,7 @@ import numpy as np
 
 from graphmem.errors import EmbeddingError
 from graphmem.openai_client import NO_KEY as NO_KEY
-from graphmem.openai_client import make_client, server_of
+from graphmem.openai_client import LazyClient
 from graphmem.types import Vector
 
 
@@ -74,15 +73,18 @@ class OpenAIEmbedder:
         if batch_size < 1 or not timeout_s > 0 or max_retries < 0:
             raise EmbeddingError("need batch_size >= 1, timeout_s > 0 and max_retries >= 0")
         self._model = model
-        self._base_url = base_url
-        self._api_key = api_key
         self._dim = dim
         self._batch_size = batch_size
-        self._timeout_s = timeout_s
-        self._max_retries = max_retries
         self._send_dimensions = send_dimensions
-        self._client: Any = None
-        self._lock = threading.Lock()
+        self._openai = LazyClient(
+            base_url=base_url,
+            api_key=api_key,
+            key_variable="GRAPHMEM_EMBEDDING_API_KEY",
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+            error=EmbeddingError,
+            missing="GRAPHMEM_EMBEDDER=openai needs the openai client: pip install 'graphmem[llm]'",
+        )
 
     @property
     def dim(self) -> int:
@@ -95,22 +97,10 @@ class OpenAIEmbedder:
     @property
     def where(self) -> str:
         """The server the requests go to (for messages)."""
-        return server_of(self._client, self._base_url)
+        return self._openai.where
 
     def _load(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                self._client = make_client(
-                    api_key=self._api_key,
-                    key_variable="GRAPHMEM_EMBEDDING_API_KEY",
-                    base_url=self._base_url,
-                    timeout_s=self._timeout_s,
-                    max_retries=self._max_retries,
-                    missing=EmbeddingError(
-                        "GRAPHMEM_EMBEDDER=openai needs the openai client: pip install 'graphmem[llm]'"
-                    ),
-                )
-            return self._client
+        return self._openai.get()
 
     def embed(self, texts: Sequence[str]) -> Vector:
         """Embed ``texts``: an (n, dim) float32 array of unit rows, in input order.

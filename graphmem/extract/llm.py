@@ -39,7 +39,7 @@ from pydantic import ValidationError
 
 from graphmem.errors import ConfigurationError, ExtractionError
 from graphmem.openai_client import NO_KEY as NO_KEY
-from graphmem.openai_client import make_client, server_of
+from graphmem.openai_client import LazyClient
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphmem.settings import Settings
@@ -138,16 +138,21 @@ class ChatClient:
         if not timeout_s > 0 or max_retries < 0:
             raise ConfigurationError("the LLM client needs timeout_s > 0 and max_retries >= 0")
         self.model = model
-        self._base_url = base_url
-        self._api_key = api_key
         self._timeout_s = timeout_s
-        self._max_retries = max_retries
         self._temperature = temperature
         # what this server took so far: the mode, and whether it returns logprobs
         self._mode: Mode = "json_schema"
         self._logprobs = logprobs
-        self._client: Any = None
         self._lock = threading.Lock()
+        self._openai = LazyClient(
+            base_url=base_url,
+            api_key=api_key,
+            key_variable="GRAPHMEM_LLM_API_KEY",
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+            error=ExtractionError,
+            missing="LLM extraction needs the openai client: pip install 'graphmem[llm]'",
+        )
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChatClient:
@@ -176,22 +181,10 @@ class ChatClient:
     @property
     def where(self) -> str:
         """The server the requests go to (for messages)."""
-        return server_of(self._client, self._base_url)
+        return self._openai.where
 
     def _load(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                self._client = make_client(
-                    api_key=self._api_key,
-                    key_variable="GRAPHMEM_LLM_API_KEY",
-                    base_url=self._base_url,
-                    timeout_s=self._timeout_s,
-                    max_retries=self._max_retries,
-                    missing=ExtractionError(
-                        "LLM extraction needs the openai client: pip install 'graphmem[llm]'"
-                    ),
-                )
-            return self._client
+        return self._openai.get()
 
     # ------------------------------------------------------------------ calls
     def complete_json(
