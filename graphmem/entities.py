@@ -66,12 +66,14 @@ class EntityDictionary:
         # tries longer n-grams only where one can start (most words start none).
         self._first_words: set[str] = set()
         self._max_words = 1
+        self._people: list[str] | None = None  # people(), sorted once per change
         for entity in entities:
             self.add(entity)
 
     def add(self, entity: Entity) -> None:
         """Register ``entity``'s name, aliases and first name (weaker than exact)."""
         self._entities[entity.id] = entity
+        self._people = None
         self._put(entity.name, entity.id, LINK_EXACT)
         for alias in entity.aliases:
             self._put(alias, entity.id, LINK_ALIAS)
@@ -97,8 +99,13 @@ class EntityDictionary:
         return len(self._entities)
 
     def people(self) -> list[str]:
-        """Names of the entities of kind Person, sorted."""
-        return sorted(e.name for e in self._entities.values() if e.kind.lower() == "person")
+        """Names of the entities of kind Person, sorted (a copy: recall asks once per
+        question, so the sorted list is kept until :meth:`add` changes the dictionary)."""
+        if self._people is None:
+            self._people = sorted(
+                e.name for e in self._entities.values() if e.kind.lower() == "person"
+            )
+        return list(self._people)
 
     def get(self, ident: str) -> Entity | None:
         """The entity with this id, if known."""

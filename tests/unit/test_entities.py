@@ -116,6 +116,17 @@ def test_first_name_alias_only_for_people() -> None:
     assert known.resolve("Lumen") is None  # an organisation's first word is not its name
 
 
+def test_people_follow_every_add() -> None:
+    known = EntityDictionary([Entity(id="z", namespace="n", name="Zoe Park", kind="Person")])
+    assert known.people() == ["Zoe Park"]
+    known.people().append("not kept")  # callers get a copy
+    known.add(Entity(id="a", namespace="n", name="Arlo Diaz", kind="person"))
+    known.add(Entity(id="l", namespace="n", name="Lumen Labs", kind="Organization"))
+    assert known.people() == ["Arlo Diaz", "Zoe Park"]
+    known.add(Entity(id="z", namespace="n", name="Zoe Park", kind="Organization"))
+    assert known.people() == ["Arlo Diaz"]
+
+
 def test_capitalized_fallback_skips_interjections_pronouns_and_time_words() -> None:
     extractor = CapitalizedNameExtractor()
     for text in ("So I'm Going", "Thanks Mel", "Last Friday was fun", "Hey Jo", "Happy Birthday"):
