@@ -16,6 +16,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tenacity import (
+    Retrying,
+    retry_if_exception,
+    stop_after_delay,
+    wait_random_exponential,
+)
+
 from graphmem.errors import ConfigurationError, StoreError, StoreUnavailableError
 from graphmem.models import Memory
 from graphmem.store import _embedded_sql as sql
@@ -52,14 +59,9 @@ class EmbeddedDb:
         if self._writer is not None:
             return
         self._make_directory()
-        conn: sqlite3.Connection | None = None
         try:
-            conn = self._connect()
-            conn.execute("PRAGMA journal_mode = WAL")
-            stored_dim = sql.create_schema(conn, self.dim)
+            conn, stored_dim = self._create()
         except sqlite3.Error as exc:
-            if conn is not None:
-                conn.close()
             raise StoreUnavailableError(
                 f"cannot open the embedded store file {self.db_path} ({exc}); check that it is a"
                 " writable graphmem SQLite file, or set GRAPHMEM_DATA_DIR to another directory"
@@ -142,6 +144,28 @@ class EmbeddedDb:
         )
         return [sql.memory_from_row(body, blob, with_embedding=embeddings) for body, blob in rows]
 
+    def _create(self) -> tuple[sqlite3.Connection, int]:
+        """Connect, switch to WAL and create the tables; returns the connection and the
+        stored embedding dimension. Processes opening one new file at once race on the
+        journal-mode switch, where SQLite answers "database is locked" without waiting
+        on the busy timeout, so a locked or busy open is tried again for up to
+        ``_BUSY_TIMEOUT_S`` with jittered backoff (tenacity)."""
+        for attempt in Retrying(
+            retry=retry_if_exception(_is_locked),
+            stop=stop_after_delay(_BUSY_TIMEOUT_S),
+            wait=wait_random_exponential(multiplier=0.02, max=1.0),
+            reraise=True,
+        ):
+            with attempt:
+                conn = self._connect()
+                try:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    stored_dim = sql.create_schema(conn, self.dim)
+                except BaseException:
+                    conn.close()
+                    raise
+        return conn, stored_dim
+
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(
             self.db_path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
@@ -160,3 +184,9 @@ class EmbeddedDb:
                 f"cannot create the embedded store directory {self.path} ({exc.strerror});"
                 " set GRAPHMEM_DATA_DIR to a writable directory"
             ) from exc
+
+
+def _is_locked(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's "database is locked" / "database is busy"."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)

@@ -175,48 +175,58 @@ def test_cli_two_namespaces_stay_apart(tmp_path: Path) -> None:
     }
     env = {**os.environ, "GRAPHMEM_NEO4J_URI": "", "NO_COLOR": "1"}
 
+    started: list[subprocess.Popen[str]] = []
+
     def start(*args: str) -> subprocess.Popen[str]:
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             [sys.executable, "-m", "graphmem.cli.main", *args, "--data-dir", str(data)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             env=env,
         )
+        started.append(proc)
+        return proc
 
     def done(proc: subprocess.Popen[str], ok: bool = True) -> str:
         out, err = proc.communicate(timeout=300)
         assert (proc.returncode == 0) == ok, err[-2000:]
         return out
 
-    ingests = []
-    for ns, texts in rows.items():
-        path = tmp_path / f"{ns}.jsonl"
-        lines = [
-            json.dumps({"content": t, "session_id": "shared-session", "turn_id": f"t{i}"})
-            for i, t in enumerate(texts)
-        ]
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        ingests.append(start("ingest", str(path), "--namespace", ns, "--json"))
-    for proc in ingests:  # two processes writing one store file at once
-        done(proc)
+    try:
+        ingests = []
+        for ns, texts in rows.items():
+            path = tmp_path / f"{ns}.jsonl"
+            lines = [
+                json.dumps({"content": t, "session_id": "shared-session", "turn_id": f"t{i}"})
+                for i, t in enumerate(texts)
+            ]
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            ingests.append(start("ingest", str(path), "--namespace", ns, "--json"))
+        for proc in ingests:  # two processes writing one store file at once
+            done(proc)
 
-    a_id = memory_id("tenant-a", content_hash("Fact", None, None, rows["tenant-a"][0]))
-    recall = start("recall", "what does Alice drink?", "-n", "tenant-a", "--json")
-    show = start("show", a_id, "-n", "tenant-b")
-    stats_b = start("stats", "-n", "tenant-b", "--json")
-    recalled = json.loads(done(recall))
-    contents = [h["memory"]["content"] for h in recalled["hits"]]
-    assert contents and set(contents) <= set(rows["tenant-a"]), contents
-    assert a_id in {h["memory"]["id"] for h in recalled["hits"]}
-    done(show, ok=False)  # A's memory does not exist in B
-    b_stats = json.loads(done(stats_b))
-    assert b_stats["memories"] == 2
+        a_id = memory_id("tenant-a", content_hash("Fact", None, None, rows["tenant-a"][0]))
+        recall = start("recall", "what does Alice drink?", "-n", "tenant-a", "--json")
+        show = start("show", a_id, "-n", "tenant-b")
+        stats_b = start("stats", "-n", "tenant-b", "--json")
+        recalled = json.loads(done(recall))
+        contents = [h["memory"]["content"] for h in recalled["hits"]]
+        assert contents and set(contents) <= set(rows["tenant-a"]), contents
+        assert a_id in {h["memory"]["id"] for h in recalled["hits"]}
+        done(show, ok=False)  # A's memory does not exist in B
+        b_stats = json.loads(done(stats_b))
+        assert b_stats["memories"] == 2
 
-    done(start("forget", "--session", "shared-session", "-n", "tenant-a", "--json"))
-    stats_a, stats_b = (
-        start("stats", "-n", "tenant-a", "--json"),
-        start("stats", "-n", "tenant-b", "--json"),
-    )
-    assert json.loads(done(stats_a))["memories"] == 0
-    assert json.loads(done(stats_b)) == b_stats
+        done(start("forget", "--session", "shared-session", "-n", "tenant-a", "--json"))
+        stats_a, stats_b = (
+            start("stats", "-n", "tenant-a", "--json"),
+            start("stats", "-n", "tenant-b", "--json"),
+        )
+        assert json.loads(done(stats_a))["memories"] == 0
+        assert json.loads(done(stats_b)) == b_stats
+    finally:  # a failed step leaves no process running into the next test
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+            proc.communicate()
