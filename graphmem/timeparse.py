@@ -11,25 +11,24 @@ the expressions around them are matched here.
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from graphmem.vocabulary import MONTHS, NUMBER_WORDS
+
 Precision = Literal["exact", "relative", "vague"]
 
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_MONTHS.pop("may", None)
-_MONTHS["may"] = 5
+_MONTHS = MONTHS  # "sept" included: _MONTH_RE matches it
 _MONTH_RE = (
     r"(january|february|march|april|may|june|july|august|september|october|november|december|"
     r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
 )
+# "one".."ten" and the vague amounts _AGO matches ("a few", "a couple of", "several").
 _NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2, "several": 3,
+    **{word: value for word, value in NUMBER_WORDS.items() if 1 <= value <= 10},
+    "a": 1, "an": 1, "few": 3, "couple of": 2, "several": 3,
 }  # fmt: skip
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _SEASONS = {

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graphmem.reports import RiskLevel
+from graphmem.vocabulary import MONTH_NAMES, MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 
 __all__ = [
     "CRITICAL_WORDS",
@@ -51,26 +52,15 @@ _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th)$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 
+# The cardinals, "dozen", the ordinals third..tenth and "twice" ("first" and "second"
+# are read as ordinary words here).
 _NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
-    "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "twice": 2, "dozen": 12,
-}  # fmt: skip
-_MONTHS = {
-    "january": "january", "jan": "january", "february": "february", "feb": "february",
-    "march": "march", "mar": "march", "april": "april", "apr": "april", "may": "may",
-    "june": "june", "jun": "june", "july": "july", "jul": "july", "august": "august",
-    "aug": "august", "september": "september", "sep": "september", "sept": "september",
-    "october": "october", "oct": "october", "november": "november", "nov": "november",
-    "december": "december", "dec": "december",
-}  # fmt: skip
-_WEEKDAYS = frozenset(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-)
+    **NUMBER_WORDS,
+    **{word: value for word, value in ORDINALS.items() if 3 <= value <= 10},
+    "twice": 2,
+}
+_MONTHS = {word: MONTH_NAMES[month - 1] for word, month in MONTHS.items()}
+_WEEKDAYS = frozenset(WEEKDAYS)
 # Capitalised only because they open a sentence (or are "I"): not names.
 _ORDINARY_FIRST_WORDS = """a an the i i'm i've i'd i'll he she it they we you me my his her its their our your
     this that these those there here then yes no not on in at to of for from by with after

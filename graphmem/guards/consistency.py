@@ -51,6 +51,8 @@ from graphmem.models import Memory
 from graphmem.reports import ConsistencyPair, ConsistencyReport
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, WriteBatch, memory_pages, versions_read
+from graphmem.text import FUNCTION_WORDS
+from graphmem.vocabulary import MONTHS, WEEKDAYS
 from graphmem.write.compat import Claim, Compatibility, Reason, check, claim_of, one_sided
 from graphmem.write.consolidation import neighbour_pairs
 from graphmem.write.dedup import update_wins
@@ -87,17 +89,10 @@ def subject_entities(memory: Memory) -> frozenset[str]:
     return subjects or frozenset(m.entity_id for m in memory.mentions)
 
 
-_STOPWORD_TEXT = """a an the and or but of to in on at by for with from as into about over after
-before is are was were be been being has have had do does did will would can could should may
-might must it its this that these those there here he she they we you i me my his her their our
-your him them us who whom which what when where why how so than then also very just not no never
-n't nor any some all each every own same other such only during while since until through
-between under"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-_MONTH_AND_DAY_TEXT = """january february march april may june july august september october
-november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday
-thursday friday saturday sunday"""
-_MONTHS_AND_DAYS = frozenset(_MONTH_AND_DAY_TEXT.split())
+# text.FUNCTION_WORDS as this scan has always read them: "never" and "n't" count too,
+# "whose" is a frame word ("s" is shorter than a frame word anyway).
+_STOPWORDS = (FUNCTION_WORDS - {"s", "whose"}) | {"never", "n't"}
+_MONTHS_AND_DAYS = frozenset(MONTHS) | frozenset(WEEKDAYS)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 

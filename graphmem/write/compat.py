@@ -59,6 +59,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from graphmem.text import normalize
+from graphmem.vocabulary import MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 
 if TYPE_CHECKING:
     from graphmem.entities import EntityDictionary
@@ -164,25 +165,13 @@ def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
 
 
 # ---------------------------------------------------------------------- vocabulary
-_MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
-    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
-    "september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11,
-    "nov": 11, "december": 12, "dec": 12,
-}  # fmt: skip
-_WEEKDAYS = {
-    "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6,
-    "sunday": 7,
-}  # fmt: skip
-_NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
-    "million": 1_000_000, "dozen": 12, "once": 1, "twice": 2, "thrice": 3, "half": 0.5,
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+_MONTHS = MONTHS
+_WEEKDAYS = WEEKDAYS
+# The cardinals, every ordinal, and the words that count things (§9.10 NUMBERS).
+_NUMBER_WORDS: dict[str, float] = {
+    **NUMBER_WORDS,
+    **ORDINALS,
+    "million": 1_000_000, "once": 1, "twice": 2, "thrice": 3, "half": 0.5,
     "single": 1, "both": 2, "couple": 2, "pair": 2, "triple": 3,
 }  # fmt: skip
 # "single" also names a relationship status; the state check reports that case.
