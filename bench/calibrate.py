@@ -28,6 +28,8 @@ import pickle
 import sys
 import tempfile
 import time
+from argparse import ArgumentParser
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -36,7 +38,18 @@ import numpy as np
 
 from graphmem import GraphMem, RecallQuery, Settings
 from graphmem.embedding import SentenceTransformerEmbedder
-from graphmem.locomo import HEADLINE, gold_units, import_conversation, load_locomo, score_ranking
+from graphmem.locomo import (
+    HEADLINE,
+    Conversation,
+    QAItem,
+    gold_units,
+    import_conversation,
+    load_locomo,
+    score_ranking,
+)
+from graphmem.models import Memory
+from graphmem.retrieval.planner import Plan
+from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.retrieval.support import session_support
 from graphmem.scoring import (
     access_boost,
@@ -49,6 +62,53 @@ from graphmem.scoring import (
 from graphmem.settings import RETRIEVERS
 
 CACHE = Path(tempfile.gettempdir()) / "graphmem-calibrate-{corpus}.pkl"
+
+
+def ranking_fields(m: Memory) -> tuple[Any, ...]:
+    """What the replay's ranking reads of a memory: (type, last_observed_at,
+    stability, access count, confidence)."""
+    return (m.type, m.last_observed_at, m.stability, m.access_count, m.confidence)
+
+
+def retrieve_question(
+    memory: GraphMem, namespace: str, conv: Conversation, qa: QAItem
+) -> tuple[RetrievalContext, Plan, datetime, dict[str, list[Hit]]]:
+    """The recall pipeline's own planning and five retrievers for one question, without
+    fusion, ranking or an access write: (context, plan, now, hits per retriever)."""
+    timings: dict[str, float] = {}
+    query = RecallQuery(text=qa.question, reference_time=conv.now, record_access=False)
+    pipeline = memory.recall_pipeline
+    ctx, plan, now = pipeline.prepare(namespace, query, timings)
+    return ctx, plan, now, pipeline.retrieve(ctx, list(RETRIEVERS), timings)
+
+
+def question_record(
+    conv: Conversation,
+    qa: QAItem,
+    gold: Any,
+    retrieved: tuple[RetrievalContext, Plan, datetime, Any],
+    lists: dict[str, list[str]],
+    found: list[Memory],
+    stands_for: dict[str, tuple[str, ...]],
+) -> dict[str, Any]:
+    """One cached question: what the offline replay (:func:`rank`) and the scoring read."""
+    ctx, plan, now, _ = retrieved
+    return {
+        "conv": conv.sample_id,
+        "category": qa.category,
+        "gold": gold,
+        "plan": plan.name,
+        "window_end": ctx.window.end if ctx.window and ctx.window.precision != "vague" else None,
+        "has_window": ctx.window is not None,
+        "linked": bool(ctx.links),
+        "now": now,
+        "lists": lists,
+        "meta": {m.id: ranking_fields(m) for m in found},
+        "sessions": {m.id: tuple(sorted(m.session_ids)) for m in found},
+        "units": {
+            mid: stands_for.get(mid, ()) for mid in sorted({m for ls in lists.values() for m in ls})
+        },
+    }
 
 
 def build_cache(path: str, corpus: str) -> None:
@@ -66,18 +126,14 @@ def build_cache(path: str, corpus: str) -> None:
                 gold = gold_units(conv, qa, corpus)  # type: ignore[arg-type]
                 if not gold:
                     continue
-                timings: dict[str, float] = {}
-                query = RecallQuery(text=qa.question, reference_time=conv.now, record_access=False)
-                ctx, plan, now = memory._reader.prepare(ns, query, timings)
-                hits = memory._reader.retrieve(ctx, list(RETRIEVERS), timings)
-                ids = sorted({h.memory_id for hs in hits.values() for h in hs})
+                retrieved = retrieve_question(memory, ns, conv, qa)
+                ctx, hits = retrieved[0], retrieved[3]
+                lists = {n: [h.memory_id for h in hs] for n, hs in hits.items()}
+                ids = sorted({m for ls in lists.values() for m in ls})
                 found = memory.store.get_memories(ns, ids, with_embeddings=True)
-                meta = {
-                    m.id: (m.type, m.last_observed_at, m.stability, m.access_count, m.confidence)
-                    for m in found
-                }
+                record = question_record(conv, qa, gold, retrieved, lists, found, stands_for)
                 # for the composite profile (SPEC §4): cosine to the query, salience
-                composite = {
+                record["composite"] = {
                     m.id: (
                         float(np.dot(np.asarray(m.embedding, dtype=np.float32), ctx.embedding)),
                         m.salience,
@@ -86,28 +142,7 @@ def build_cache(path: str, corpus: str) -> None:
                     for m in found
                     if m.embedding is not None
                 }
-                questions.append(
-                    {
-                        "conv": conv.sample_id,
-                        "category": qa.category,
-                        "gold": gold,
-                        "plan": plan.name,
-                        "window_end": ctx.window.end
-                        if ctx.window and ctx.window.precision != "vague"
-                        else None,
-                        "has_window": ctx.window is not None,
-                        "linked": bool(ctx.links),
-                        "now": now,
-                        "lists": {n: [h.memory_id for h in hs] for n, hs in hits.items()},
-                        "meta": meta,
-                        "composite": composite,
-                        "sessions": {
-                            m.id: tuple(sorted({o.session_id for o in m.observations}))
-                            for m in found
-                        },
-                        "units": {mid: stands_for.get(mid, ()) for mid in ids},
-                    }
-                )
+                questions.append(record)
             print(
                 f"{conv.sample_id}: {len(questions)} questions cached, {time.time() - started:.0f}s",
                 file=sys.stderr,
@@ -275,33 +310,34 @@ def variants(settings: Settings, grid: str) -> list[dict[str, Any]]:
             (10, 20, 60), (0.75, 1.0, 1.5), (0.0, 0.25), (0.5, 1.0, 2.0), (0.0, 0.1, 0.4)
         ):
             weights = {"semantic": 1.0, "bm25": bm, "entity": ent, "temporal": 1.5, "graph": gr}
-            out.append(
-                {
-                    "weights": weights,
-                    "entity_boost": eb,
-                    "temporal_boost": settings.temporal_anchored_weight,
-                    "freshness": "tiebreak",
-                    "rrf_k": rrf_k,
-                    "session_support": 0.0,
-                }
-            )
+            out.append(_variant(settings, weights, rrf_k, eb, 0.0))
         return out
     for rrf_k, eb, support, depth in itertools.product(
         (10, 20), (0.5, 1.0), (0.0, 0.1, 0.2, 0.3), (10, 20)
     ):
         weights = {"semantic": 1.0, "bm25": 1.5, "entity": 0.25, "temporal": 1.5, "graph": 0.1}
-        out.append(
-            {
-                "weights": weights,
-                "entity_boost": eb,
-                "temporal_boost": settings.temporal_anchored_weight,
-                "freshness": "tiebreak",
-                "rrf_k": rrf_k,
-                "session_support": support,
-                "session_depth": depth,
-            }
-        )
+        out.append(_variant(settings, weights, rrf_k, eb, support, session_depth=depth))
     return out
+
+
+def _variant(
+    settings: Settings,
+    weights: dict[str, float],
+    rrf_k: int,
+    entity_boost: float,
+    session_support: float,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A grid variant: freshness as tie-break, the temporal boost as configured."""
+    return {
+        "weights": weights,
+        "entity_boost": entity_boost,
+        "temporal_boost": settings.temporal_anchored_weight,
+        "freshness": "tiebreak",
+        "rrf_k": rrf_k,
+        "session_support": session_support,
+        **extra,
+    }
 
 
 def load(corpora: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -359,13 +395,19 @@ def profile(data: dict[str, list[dict[str, Any]]], settings: Settings) -> None:
             print(f"{name:30s} {c:12s} {fmt(summary(score_rows(qs, variant, settings)))}")
 
 
-def main() -> None:
+def bench_parser(doc: str | None, steps: Sequence[str], *, path_nargs: str) -> ArgumentParser:
+    """The LoCoMo replay benches' command line: a step, the data path(s), ``--corpus``."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("step", choices=("cache", "eval", "profile"))
-    parser.add_argument("path", nargs="?")
+    parser.add_argument("step", choices=steps)
+    parser.add_argument("path", nargs=path_nargs)
     parser.add_argument("--corpus", nargs="+", default=["turns"], choices=("turns", "observations"))
+    return parser
+
+
+def main() -> None:
+    parser = bench_parser(__doc__, ("cache", "eval", "profile"), path_nargs="?")
     parser.add_argument("--grid", default="session", choices=("fusion", "session"))
     args = parser.parse_args()
     if args.step == "cache":

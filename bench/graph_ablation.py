@@ -20,7 +20,6 @@ leave-one-conversation-out (best mean R@10 on the other four, both corpora).
 
 from __future__ import annotations
 
-import argparse
 import pickle
 import sqlite3
 import sys
@@ -37,12 +36,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 import calibrate
 
-from graphmem import GraphMem, RecallQuery, Settings
+from graphmem import GraphMem, Settings
 from graphmem.embedding import EmbedderWrapper, SentenceTransformerEmbedder
 from graphmem.locomo import gold_units, import_conversation, load_locomo
 from graphmem.retrieval.retrievers.base import RetrievalContext
 from graphmem.retrieval.retrievers.graph import GraphRetriever
-from graphmem.settings import RETRIEVERS
 from graphmem.types import Vector
 
 WORK = Path(tempfile.gettempdir()) / "graphmem-graph-ablation"
@@ -100,24 +98,42 @@ def ppr_lists(
     semantic retriever's top ``seeds_top`` memories; memories ranked by their mass,
     the seeds themselves left out (the semantic list has them)."""
     graph = _graph(memory, namespace, relations)
-    reset: dict[str, float] = {}
-    for link in ctx.links:
-        node = ("e", link.entity_id)
-        if node in graph:
-            reset[node] = reset.get(node, 0.0) + link.confidence
-    for rank, mid in enumerate(semantic[:seeds_top]):
-        node = ("m", mid)
-        if node in graph:
-            reset[node] = reset.get(node, 0.0) + passage_weight / (1 + rank)
+    links = [(link.entity_id, link.confidence) for link in ctx.links]
+    reset = _reset_mass(graph, links, semantic, seeds_top, passage_weight)
     if not reset:
         return []
-    scores = nx.pagerank(graph, alpha=alpha, personalization=reset, weight="weight", tol=1e-8)
-    seeds = set(semantic[:seeds_top])
+    return _ranked_by_pagerank(graph, reset, set(semantic[:seeds_top]), alpha, 1e-8, ctx.k)
+
+
+def _reset_mass(
+    graph: nx.Graph,
+    links: Sequence[tuple[str, float]],
+    semantic: Sequence[str],
+    seeds_top: int,
+    passage_weight: float,
+) -> dict[Any, float]:
+    """PPR's reset mass: each linked entity its link confidence, each of the semantic
+    top ``seeds_top`` memories ``passage_weight / (1 + rank)`` (nodes in ``graph`` only)."""
+    reset: dict[Any, float] = {}
+    for entity, confidence in links:
+        if ("e", entity) in graph:
+            reset[("e", entity)] = reset.get(("e", entity), 0.0) + confidence
+    for rank, mid in enumerate(semantic[:seeds_top]):
+        if ("m", mid) in graph:
+            reset[("m", mid)] = reset.get(("m", mid), 0.0) + passage_weight / (1 + rank)
+    return reset
+
+
+def _ranked_by_pagerank(
+    graph: nx.Graph, reset: dict[Any, float], seeds: set[str], alpha: float, tol: float, limit: int
+) -> list[str]:
+    """Memories by personalised PageRank mass (ties by id), the seeds and massless left out."""
+    scores = nx.pagerank(graph, alpha=alpha, personalization=reset, weight="weight", tol=tol)
     ranked = sorted(
         ((s, n[1]) for n, s in scores.items() if n[0] == "m" and n[1] not in seeds and s > 0),
         key=lambda x: (-x[0], x[1]),
     )
-    return [mid for _, mid in ranked[: ctx.k]]
+    return [mid for _, mid in ranked[:limit]]
 
 
 _GRAPHS: dict[tuple[str, bool], nx.Graph] = {}
@@ -173,10 +189,8 @@ def build(path: str, corpus: str, extractor: str) -> None:
                 gold = gold_units(conv, qa, corpus)  # type: ignore[arg-type]
                 if not gold:
                     continue
-                timings: dict[str, float] = {}
-                query = RecallQuery(text=qa.question, reference_time=conv.now, record_access=False)
-                ctx, plan, now = memory._reader.prepare(ns, query, timings)
-                hits = memory._reader.retrieve(ctx, list(RETRIEVERS), timings)
+                retrieved = calibrate.retrieve_question(memory, ns, conv, qa)
+                ctx, hits = retrieved[0], retrieved[3]
                 lists = {n: [h.memory_id for h in hs] for n, hs in hits.items()}
                 lists["graph:classic"] = [
                     h.memory_id
@@ -188,36 +202,13 @@ def build(path: str, corpus: str, extractor: str) -> None:
                     )
                 ids = sorted({m for ls in lists.values() for m in ls})
                 found = memory.store.get_memories(ns, ids)
-                questions.append(
-                    {
-                        "conv": conv.sample_id,
-                        "category": qa.category,
-                        "question": qa.question,
-                        "gold": gold,
-                        "plan": plan.name,
-                        "window_end": ctx.window.end
-                        if ctx.window and ctx.window.precision != "vague"
-                        else None,
-                        "has_window": ctx.window is not None,
-                        "linked": bool(ctx.links),
-                        "links": [(link.entity_id, link.confidence) for link in ctx.links],
-                        "namespace": ns,
-                        "now": now,
-                        "lists": lists,
-                        "meta": {
-                            m.id: (
-                                m.type,
-                                m.last_observed_at,
-                                m.stability,
-                                m.access_count,
-                                m.confidence,
-                            )
-                            for m in found
-                        },
-                        "sessions": {m.id: tuple(sorted(m.session_ids)) for m in found},
-                        "units": {mid: stands_for.get(mid, ()) for mid in ids},
-                    }
+                record = calibrate.question_record(
+                    conv, qa, gold, retrieved, lists, found, stands_for
                 )
+                record["question"] = qa.question
+                record["links"] = [(link.entity_id, link.confidence) for link in ctx.links]
+                record["namespace"] = ns
+                questions.append(record)
             print(f"{conv.sample_id}: {len(questions)} questions", file=sys.stderr)
         stats = {
             "entities": sum(len(memory.store.list_entities(n)) for n in memory.namespaces()),
@@ -243,7 +234,7 @@ def _edges(memory: GraphMem, namespace: str) -> dict[str, Any]:
                     tuple(x.entity_id for x in m.mentions),
                     tuple(sorted(m.session_ids)),
                 )
-                meta[m.id] = (m.type, m.last_observed_at, m.stability, m.access_count, m.confidence)
+                meta[m.id] = calibrate.ranking_fields(m)
         after = page[-1].id
     entities = [e.id for e in memory.store.list_entities(namespace)]
     relations = [
@@ -274,22 +265,10 @@ OFFLINE = {
 def offline_ppr(q: dict[str, Any], graph: nx.Graph, options: tuple[Any, ...]) -> list[str]:
     top, passage, alpha, _, _ = options
     semantic = q["lists"]["semantic"]
-    reset: dict[Any, float] = {}
-    for entity, confidence in q["links"]:
-        if ("e", entity) in graph:
-            reset[("e", entity)] = reset.get(("e", entity), 0.0) + confidence
-    for rank, mid in enumerate(semantic[:top]):
-        if ("m", mid) in graph:
-            reset[("m", mid)] = reset.get(("m", mid), 0.0) + passage / (1 + rank)
+    reset = _reset_mass(graph, q["links"], semantic, top, passage)
     if not reset:
         return []
-    scores = nx.pagerank(graph, alpha=alpha, personalization=reset, weight="weight", tol=1e-6)
-    seeds = set(semantic[:top])
-    ranked = sorted(
-        ((v, n[1]) for n, v in scores.items() if n[0] == "m" and n[1] not in seeds and v > 0),
-        key=lambda x: (-x[0], x[1]),
-    )
-    return [mid for _, mid in ranked[:50]]
+    return _ranked_by_pagerank(graph, reset, set(semantic[:top]), alpha, 1e-6, 50)
 
 
 def offline_graph(edges: dict[str, Any], relations: bool, sessions: bool) -> nx.Graph:
@@ -374,12 +353,7 @@ def evaluate(corpora: list[str], extractor: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("step", choices=("cache", "eval", "vectors"))
-    parser.add_argument("path", nargs="*")
-    parser.add_argument("--corpus", nargs="+", default=["turns"], choices=("turns", "observations"))
+    parser = calibrate.bench_parser(__doc__, ("cache", "eval", "vectors"), path_nargs="*")
     parser.add_argument("--extractor", default="ner", choices=("ner", "capitalized"))
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
