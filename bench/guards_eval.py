@@ -45,6 +45,7 @@ from graphmem.guards.claims import split_claims
 from graphmem.guards.faithfulness import check_faithfulness
 from graphmem.store.base import WriteBatch
 from graphmem.text import memory_id
+from graphmem.vocabulary import MONTH_NAMES
 
 SEED = 16
 T0 = datetime(2024, 1, 10, 9, 0, tzinfo=UTC)
@@ -177,20 +178,7 @@ DOGS = [
     "Luna",
     "Mochi",
 ]
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+MONTHS = [name.capitalize() for name in MONTH_NAMES]
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
 EVENTS = (
     "ran the Berlin marathon in 2019",

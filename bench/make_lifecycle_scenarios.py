@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from graphmem.vocabulary import MONTH_NAMES
+
 OUT = Path(__file__).resolve().parent.parent / "graphmem" / "lifecycle_bench" / "scenarios.json"
 
 FIRST = [
@@ -300,20 +302,7 @@ CARS = [
     "Volvo XC40",
     "Hyundai Ioniq 5",
 ]
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+MONTHS = [name.capitalize() for name in MONTH_NAMES]
 
 
 class Person:
