@@ -174,13 +174,12 @@ class Writes(Reads):
         """
 
         def attempt() -> Memory:
-            memory = self.get(namespace, memory_id, with_embedding=True)
-            if not memory.is_current:
-                raise InvalidMemoryError(
-                    f"memory {memory_id} is superseded by {memory.superseded_by}; confirm the"
-                    " current memory, or correct it to restore this claim",
-                    field="memory_id",
-                )
+            memory = self._current(
+                namespace,
+                memory_id,
+                "is superseded by {by}; confirm the current memory, or correct it to"
+                " restore this claim",
+            )
             updated = confirm_memory(memory, self.settings, self._clock(), session_id=session_id)
             batch = WriteBatch(memories=[updated], expected_versions=versions_read([memory]))
             self.store.write(namespace, batch)
@@ -261,13 +260,11 @@ class Writes(Reads):
             ) from exc
 
         def attempt() -> WriteReport:
-            old = self.get(namespace, memory_id, with_embedding=True)
-            if not old.is_current:
-                raise InvalidMemoryError(
-                    f"memory {memory_id} is already superseded by {old.superseded_by};"
-                    " correct the current memory instead",
-                    field="memory_id",
-                )
+            old = self._current(
+                namespace,
+                memory_id,
+                "is already superseded by {by}; correct the current memory instead",
+            )
             return self._writer.remember(namespace, [candidate], corrects=old)
 
         self._reader.flush()
@@ -275,6 +272,18 @@ class Writes(Reads):
         new_id = report.memory_ids[0]
         assert new_id is not None  # a correction is never rejected (checked above)
         return self.get(namespace, memory_id), self.get(namespace, new_id)
+
+    def _current(self, namespace: str, memory_id: str, superseded: str) -> Memory:
+        """The memory with its embedding, for an update that needs it current; else
+        ``InvalidMemoryError`` (``field="memory_id"``): ``memory <id> <superseded>``
+        with ``{by}`` the id that superseded it."""
+        memory = self.get(namespace, memory_id, with_embedding=True)
+        if not memory.is_current:
+            raise InvalidMemoryError(
+                f"memory {memory_id} {superseded.format(by=memory.superseded_by)}",
+                field="memory_id",
+            )
+        return memory
 
     def forget_session(
         self, namespace: str, session_id: str, *, dry_run: bool = False, batch_size: int = 500
