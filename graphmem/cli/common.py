@@ -131,6 +131,13 @@ def require_namespace(memory: GraphMem, namespace: str) -> None:
     raise typer.Exit(1)
 
 
+def require_memory_id(memory: GraphMem, namespace: str, memory_id: str) -> str:
+    """The full id of the memory ``memory_id`` (an id or a unique start of one) names in
+    ``namespace``, after :func:`require_namespace`."""
+    require_namespace(memory, namespace)
+    return memory.resolve_id(namespace, memory_id)
+
+
 def warn_embedded_size(size: int, warn_size: int) -> None:
     """Warn on stderr that ``size`` memories is past the embedded store's comfortable size."""
     err.print(

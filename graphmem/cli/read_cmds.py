@@ -132,8 +132,7 @@ def show(
     from graphmem.cli.render import print_memory
 
     with common.open_memory(store, data_dir) as memory:
-        require_namespace(memory, namespace)
-        memory_id = memory.resolve_id(namespace, memory_id)
+        memory_id = common.require_memory_id(memory, namespace, memory_id)
         chain = (
             memory.history(namespace, memory_id) if history else [memory.get(namespace, memory_id)]
         )

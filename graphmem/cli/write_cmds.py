@@ -20,7 +20,6 @@ from graphmem.cli.common import (
     StoreOpt,
     console,
     progress_bar,
-    require_namespace,
     warn_embedded_size,
 )
 from graphmem.errors import InvalidInputError, InvalidMemoryError
@@ -210,8 +209,7 @@ def confirm(
 ) -> None:
     """Record an explicit user confirmation (source ≥ confirmed, n + 1, cap 0.99)."""
     with common.open_memory(store, data_dir) as memory:
-        require_namespace(memory, namespace)
-        memory_id = memory.resolve_id(namespace, memory_id)
+        memory_id = common.require_memory_id(memory, namespace, memory_id)
         before = memory.get(namespace, memory_id)
         after = memory.confirm(namespace, memory_id)
     if as_json:
@@ -248,8 +246,7 @@ def correct(
     and nothing changes.
     """
     with common.open_memory(store, data_dir) as memory:
-        require_namespace(memory, namespace)
-        memory_id = memory.resolve_id(namespace, memory_id)
+        memory_id = common.require_memory_id(memory, namespace, memory_id)
         old, new = memory.correct(namespace, memory_id, content)
     if as_json:
         console.print_json(json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content}))
