@@ -113,3 +113,4 @@ class ComposedStore(ABC):
     relation_subgraph = Delegated("_retrievers", StoreRetrievers.relation_subgraph)
     term_stats = Delegated("_retrievers", StoreRetrievers.term_stats)
     memory_sessions = Delegated("_retrievers", StoreRetrievers.memory_sessions)
+    memory_cosines = Delegated("_retrievers", StoreRetrievers.memory_cosines)

@@ -103,6 +103,11 @@ class VectorIndex:
             results.append([ScoredId(self.ids[r], float(scores[r])) for r in rows])
         return results
 
+    def has(self, memory_id: str) -> bool:
+        """Whether ``memory_id`` is a row (a memory of the namespace with an embedding)."""
+        row = int(np.searchsorted(self._sorted_ids, memory_id))
+        return row < len(self.ids) and self.ids[row] == memory_id
+
     def cosines(self, ids: Sequence[str], query: npt.NDArray[np.float32]) -> FloatArray:
         """Cosine of each of ``ids`` to ``query`` (normalised), rounded as in :meth:`search`;
         0.0 for an id without an embedding. Aligned with ``ids``."""

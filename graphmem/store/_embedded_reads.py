@@ -223,6 +223,15 @@ class EmbeddedRetrievers:
                 found.setdefault(memory_id, []).append(session_id)
         return {memory_id: tuple(sessions) for memory_id, sessions in found.items()}
 
+    def memory_cosines(
+        self, namespace: str, ids: Sequence[str], embedding: Vector
+    ) -> dict[str, float]:
+        query = unit_vector(embedding, self._db.dim, "embedding")
+        with self._db.errors("memory_cosines"):
+            index = self._indexes.vectors(namespace)
+        stored = [i for i in dict.fromkeys(ids) if index.has(i)]
+        return dict(zip(stored, index.cosines(stored, query).tolist(), strict=True))
+
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
         # content is tokenised with graphmem.text.tokenize, as the BM25 index is
         with self._db.errors("term_stats"):

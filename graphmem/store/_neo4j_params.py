@@ -50,6 +50,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "read/get_memories": frozenset({"namespace", "ids", "with_embeddings"}),
     "read/rank_fields": frozenset({"namespace", "ids", "hydrate"}),
     "read/memory_sessions": _IDS,
+    "read/memory_cosines": frozenset({"namespace", "ids", "embedding", "directed"}),
     "read/find_by_hashes": frozenset({"namespace", "hashes"}),
     "read/find_by_subject_predicate": frozenset({"namespace", "subject", "predicate"}),
     "read/memories_in_session": frozenset({"namespace", "session_id"}),

@@ -304,6 +304,22 @@ class Neo4jRetrievers:
         rows = self._exec.run("read/memory_sessions", {"namespace": namespace, "ids": distinct})
         return {row[0]: tuple(sorted(row[1])) for row in codec.collected(rows, "rows") if row[1]}
 
+    def memory_cosines(
+        self, namespace: str, ids: Sequence[str], embedding: Vector
+    ) -> dict[str, float]:
+        query = unit_vector(embedding, self._dim, "embedding").tolist()
+        distinct = list(dict.fromkeys(ids))
+        if not distinct:
+            return {}
+        params = {
+            "namespace": namespace,
+            "ids": distinct,
+            "embedding": query,
+            "directed": any(query),
+        }
+        rows = codec.collected(self._exec.run("read/memory_cosines", params), "rows")
+        return {row[0]: float(row[1]) for row in rows}
+
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
         """Through the fulltext index: approximate (Lucene's standard tokenizer splits
         a few words, e.g. ``don't`` or ``3.5``, unlike :func:`graphmem.text.tokenize`),

@@ -284,6 +284,16 @@ class StoreRetrievers(Protocol):
         ids not stored, or with no session, are left out). Ranking reads it for
         session support (``graphmem.retrieval.support``)."""
 
+    def memory_cosines(
+        self, namespace: str, ids: Sequence[str], embedding: Vector
+    ) -> dict[str, float]:
+        """The cosine to ``embedding`` (in [-1, 1], rounded to 6 decimals; 0 for a zero
+        vector) of each stored memory of ``ids`` with an embedding, whatever its tier or
+        currency, by memory id; ids not stored are left out. One query and no vector
+        crosses back: the graph retriever weighs the relations of a subgraph by how
+        close their asserting memories are to the question. Raises InvalidInputError
+        for an embedding not of the store's ``dim`` or with a non-finite value."""
+
 
 @runtime_checkable
 class MemoryStore(

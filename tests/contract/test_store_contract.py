@@ -338,6 +338,26 @@ def test_memory_sessions_maps_memories_to_their_sorted_sessions(
     assert store.memory_sessions(ns, []) == {}
 
 
+def test_memory_cosines_score_stored_memories_of_any_tier_and_currency(
+    store: MemoryStore, ns: str, new_namespace: Callable[[], str]
+) -> None:
+    query = "where does the sister work"
+    a = make_memory(ns, "Priya works at Lumen Labs")
+    b = make_memory(ns, "Priya worked at Quarry Systems", superseded_by=a.id)
+    c = make_memory(ns, "the cellar floods every spring", tier="cold", retrievable=False)
+    write(store, ns, a, b, c)
+    other = new_namespace()
+    write(store, other, make_memory(other, "elsewhere", id="only-elsewhere"))
+    got = store.memory_cosines(ns, [c.id, "only-elsewhere", a.id, b.id, a.id], embed(query))
+    assert set(got) == {a.id, b.id, c.id}
+    for memory in (a, b, c):
+        assert got[memory.id] == pytest.approx(cosine(memory.content, query), abs=1e-5)
+    assert store.memory_cosines(ns, [], embed(query)) == {}
+    assert store.memory_cosines(ns, [a.id], np.zeros(DIM, dtype=np.float32)) == {a.id: 0.0}
+    with pytest.raises(InvalidInputError):
+        store.memory_cosines(ns, [a.id], np.ones(DIM + 1, dtype=np.float32))
+
+
 def test_stats_count_every_category(store: MemoryStore, ns: str) -> None:
     x, y = make_entity(ns, "X"), make_entity(ns, "Y")
     hot = make_memory(ns, "plain current memory", sessions=("s1", "s2"))

@@ -32,8 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-import numpy as np
+from concurrent.futures import ThreadPoolExecutor
 
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Relation
@@ -65,6 +64,9 @@ _KEEP_SHARE = 0.5
 # A predicate the question names ("work" → WORKS_AT) outweighs the asserting memory's
 # similarity, which it shares with every other relation that memory asserts.
 _SEMANTIC_SHARE = 0.7
+# Runs the query for the seeds' own memories beside the walk (a store call that waits on
+# the server, not on this process).
+_CROWD = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graph-crowd")
 
 
 def stem(word: str) -> str:
@@ -187,9 +189,9 @@ def follow_relations(
 
 
 class GraphRetriever:
-    """Memories about entities reached by traversal (one subgraph query, one lookup of
-    the asserting memories, then mention queries over the reached entities in score
-    order: at most 4 for 50)."""
+    """Memories about entities reached by traversal (one subgraph query, the asserting
+    memories' cosines to the question, then mention queries over the reached entities in
+    score order: at most 4 for 50; the seeds' own memories are asked for meanwhile)."""
 
     name = "graph"
 
@@ -204,10 +206,25 @@ class GraphRetriever:
         # is not about Maya's other neighbours)
         owners = {link.owner for link in ctx.links if link.owner is not None}
         seeds = [s for s in seeds if s not in owners]
+        # the seeds' own memories (the entity retriever's top k), asked for while the walk
+        # is read and scored: one round trip off the retriever's critical path
+        crowd_rows = _CROWD.submit(
+            store.entity_search,
+            ctx.namespace,
+            seeds,
+            ctx.k,
+            embedding=ctx.embedding,
+            include_history=False,
+        )
         relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
         if not relations:
             return []
-        cosines = _asserting_cosines(store, ctx, relations)
+        cosines = {
+            mid: max(0.0, cosine)
+            for mid, cosine in store.memory_cosines(
+                ctx.namespace, sorted({r.memory_id for r in relations}), ctx.embedding
+            ).items()
+        }
         reached = guided_traversal(
             _path_steps(ctx, relations, cosines),
             seeds,
@@ -220,12 +237,7 @@ class GraphRetriever:
             return []
         evidence = _evidence(ctx, best)
         rows = self._mentions(store, ctx, [r.entity_id for r in best])
-        crowd = {
-            row.memory_id
-            for row in store.entity_search(
-                ctx.namespace, seeds, ctx.k, embedding=ctx.embedding, include_history=False
-            )
-        }
+        crowd = {row.memory_id for row in crowd_rows.result()}
         candidates = _candidates(ctx, best, evidence, rows, crowd, {r.memory_id for r in relations})
         sims = {row.memory_id: max(0.0, row.similarity) for row in rows}
         sims.update({mid: cosines.get(mid, 0.0) for mid in evidence if mid not in sims})
@@ -335,21 +347,6 @@ def _query_stems(ctx: RetrievalContext) -> set[str]:
         stem(link.surface.split(" (")[0].rsplit(" ", 1)[-1]) for link in ctx.links if link.via
     }
     return {stem(t) for t in tokenize(ctx.text) if t not in _QUERY_STOP} - walked
-
-
-def _asserting_cosines(
-    store: MemoryStore, ctx: RetrievalContext, relations: list[Relation]
-) -> dict[str, float]:
-    """The cosine to the query (at least 0) of each memory asserting a relation."""
-    asserting = store.get_memories(
-        ctx.namespace, sorted({r.memory_id for r in relations}), with_embeddings=True
-    )
-    query = np.asarray(ctx.embedding, dtype=np.float32)
-    return {
-        m.id: max(0.0, float(np.dot(np.asarray(m.embedding, dtype=np.float32), query)))
-        for m in asserting
-        if m.embedding is not None
-    }
 
 
 def _path_steps(
