@@ -512,6 +512,20 @@ class Settings(BaseSettings):
             " gate get the access update (count, stability, salience, reactivation). 0: none."
         ),
     )
+    access_write_window_ms: int = Field(
+        0,
+        ge=0,
+        le=10_000,
+        description=(
+            "Recalls record their access updates on a background thread, which writes the"
+            " recalls queued meanwhile together (one access transaction for several;"
+            " graphmem.retrieval.access.AccessWriter) and waits up to this long for more"
+            " first. Reads through the facade, flush() and close() write what is pending"
+            " first, but a recall does not: with a window, a recall right after another may"
+            " rank without the other's access updates. 0 (default): written as soon as the"
+            " thread is free, so the next recall sees them."
+        ),
+    )
     update_rank_margin: float = Field(
         0.05,
         ge=-1.0,

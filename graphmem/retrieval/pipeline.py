@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from graphmem.embedding import Embedder
@@ -26,7 +25,7 @@ from graphmem.models import (
     RecallQuery,
     RecallResult,
 )
-from graphmem.retrieval.access import access_updates, counted
+from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.question import resolve_question
 from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
@@ -40,7 +39,6 @@ from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, TermStats
 from graphmem.text import FUNCTION_WORDS, tokenize
 from graphmem.timeparse import parse_time_window
-from graphmem.write.consolidation import reactivate_associated
 
 
 class RecallPipeline:
@@ -69,10 +67,9 @@ class RecallPipeline:
             max_workers=len(self._retrievers), thread_name_prefix="retriever"
         )
         # Access updates are written off the caller's critical path, in order, by
-        # one thread; ``flush`` (called by reads of the same facade and by close)
-        # makes them durable before anything observes them.
-        self._access_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access")
-        self._pending: deque[Future[object]] = deque()
+        # one thread, several recalls at a time; ``flush`` (called by reads of the same
+        # facade and by close) makes them durable before anything observes them.
+        self._access = AccessWriter(store, settings)
 
     @property
     def reranker(self) -> Reranker:
@@ -82,19 +79,16 @@ class RecallPipeline:
     def close(self) -> None:
         """Write pending access updates, then stop the threads. The pipeline can be used
         again afterwards (a reopened facade): fresh pools start threads on first use."""
-        self.flush()
+        self._access.close()
         self._pool.shutdown(wait=True)
-        self._access_pool.shutdown(wait=True)
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers), thread_name_prefix="retriever"
         )
-        self._access_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access")
 
     def flush(self) -> None:
         """Wait until every access update submitted so far is written (re-raising
         a store error from one)."""
-        while self._pending:
-            self._pending.popleft().result()
+        self._access.flush()
 
     def _timed(self, name: str, ctx: RetrievalContext) -> tuple[list[Hit], float]:
         mark = time.perf_counter()
@@ -211,22 +205,9 @@ class RecallPipeline:
         if recorded:
             mark = time.perf_counter()
             update = access_updates(cfg, recorded, hits, self._clock(), query.session_id)
-            self._pending.append(
-                self._access_pool.submit(self._store.record_access, namespace, update)
-            )
-            # seed 003 cold reactivation: cold memories associated with what was
-            # recalled get the associative boost and return to hot (same thread).
-            self._pending.append(
-                self._access_pool.submit(
-                    reactivate_associated,
-                    self._store,
-                    cfg,
-                    namespace,
-                    [h.memory.id for h in recorded],
-                    update[0].accessed_at,
-                    query.session_id,
-                )
-            )
+            # with seed 003 cold reactivation: cold memories associated with what was
+            # recalled get the associative boost and return to hot (same thread)
+            self._access.submit(namespace, update, update[0].accessed_at, query.session_id)
             timings["access_submit"] = ms_since(mark)
         timings["total"] = ms_since(started)
         notes = [
