@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from graphmem.retrieval.question import asks_when
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
+from graphmem.retrieval.retrievers.bm25 import BM25Retriever
+from graphmem.retrieval.retrievers.semantic import SemanticRetriever
 from graphmem.scoring import weighted_rrf
 from graphmem.store.base import MemoryStore
 
@@ -51,19 +53,13 @@ class TemporalRetriever:
 def _event_times(store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
     """The question's semantic and BM25 neighbours that carry an event time, by their
     weighted RRF (ties by id)."""
-    dense = store.vector_search(
-        ctx.namespace,
-        ctx.embedding[None, :],
-        ctx.k,
-        include_history=ctx.include_history,
-        include_cold=ctx.include_history,
-    )
-    lexical = store.text_search(ctx.namespace, ctx.text, ctx.k, include_history=ctx.include_history)
+    dense = SemanticRetriever().retrieve(store, ctx)
+    lexical = BM25Retriever().retrieve(store, ctx)
     weights = ctx.settings.retriever_weights
     fused = weighted_rrf(
         {
-            "semantic": [r.memory_id for r in (dense[0] if dense else [])],
-            "bm25": [r.memory_id for r in lexical],
+            "semantic": [h.memory_id for h in dense],
+            "bm25": [h.memory_id for h in lexical],
         },
         {"semantic": weights.get("semantic", 1.0), "bm25": weights.get("bm25", 1.0)},
         k=ctx.settings.rrf_k,
