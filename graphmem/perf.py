@@ -304,7 +304,8 @@ def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
     The peer embeds the query with the same embedder, then runs the
     ``memory_embedding`` vector index and the ``memory_content`` fulltext index
     (two lists, max-normalised and merged) for the same query set, top 10. It
-    searches the whole index (it has no namespace filter) and returns ``id`` and
+    searches the whole index (it has no namespace filter; its unfielded Lucene query
+    matches the index's ``content`` and ``search_text`` fields) and returns ``id`` and
     ``content``. Needs the ``peer`` extra (``pip install 'graphmem[peer]'``);
     returns ``{"skipped": reason}`` without it or on the embedded store.
 

@@ -3,7 +3,7 @@
 // standard tokenizer splits a few words differently from graphmem.text.tokenize.
 UNWIND $terms AS term
 CALL (term) {
-  CALL db.index.fulltext.queryNodes('memory_search_text', term.lucene)
+  CALL db.index.fulltext.queryNodes('memory_content', term.lucene)
   YIELD node
   WHERE node.namespace = $namespace AND node.superseded_by IS NULL
   RETURN count(node) AS df

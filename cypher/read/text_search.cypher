@@ -5,7 +5,7 @@
 // Lucene returns its best $fetch_k hits (fetched says how many it had): when the visibility
 // filter leaves fewer than $k and Lucene had more, the caller asks again for all of them.
 // One row.
-CALL db.index.fulltext.queryNodes('memory_search_text', $lucene, {limit: $fetch_k})
+CALL db.index.fulltext.queryNodes('memory_content', $lucene, {limit: $fetch_k})
 YIELD node, score
 WITH collect([node, score]) AS found
 CALL (found) {

@@ -128,7 +128,7 @@ def memory_row(memory: Memory, dim: int, *, keep_access: bool = False) -> dict[s
     # so only values in one zone compare as instants (the window bounds are UTC too).
     props["time_anchor"] = memory.time_anchor.astimezone(UTC)
     props["ns_key"] = ns_key(memory.namespace)
-    # what the memory_search_text fulltext index (the BM25 retriever) searches
+    # the field of the memory_content fulltext index the BM25 retriever searches
     props["search_text"] = memory.key if memory.key is not None else memory.content
     embedding = None if memory.embedding is None else vector(memory.embedding, dim, "embedding")
     if embedding is None:

@@ -116,13 +116,23 @@ def apply_schema(
         )
         executor.run("maintenance/drop_memory_embedding", {}, write=True, timeout_s=slow)
         applied.discard("010_memory_embedding")
+    if _fulltext_outdated(executor):
+        logger.warning(
+            "neo4j schema: replacing the fulltext indexes memory_content and"
+            " memory_search_text by one memory_content index on content, search_text and"
+            " ns_key; the memories' text is re-indexed now, which takes a while on a large"
+            " database"
+        )
+        for drop in ("maintenance/drop_memory_search_text", "maintenance/drop_memory_content"):
+            executor.run(drop, {}, write=True, timeout_s=slow)
+        applied.discard("011_memory_content")
     for name in _cypher.names():
         stem = name.partition("/")[2]
         if not name.startswith("schema/") or stem in applied:
             continue
         params = {key: values[key] for key in expected_params(name, executor.dialect) or ()}
         executor.run(name, params, write=True, timeout_s=slow)
-        if stem == "012_memory_search_text":  # older memories: searched by their content
+        if stem == "011_memory_content":  # memories from before contextual keys: by content
             executor.run("maintenance/backfill_search_text", {}, write=True, timeout_s=slow)
         executor.run("maintenance/record_migration", {"name": stem}, write=True)
         logger.info("neo4j schema: applied %s", stem)
@@ -150,6 +160,16 @@ def _check_indexes(states: dict[str, dict[str, Any]], dim: int) -> None:
             f" but the store is configured with dim={dim}; use the same embedding model"
             " or another database"
         )
+
+
+def _fulltext_outdated(executor: Neo4jExecutor) -> bool:
+    """Whether the database has the two fulltext indexes of before issue 13 (memory_content
+    on content alone, memory_search_text on search_text): they are replaced by one."""
+    states = index_states(executor)
+    content = states.get("memory_content")
+    return "memory_search_text" in states or (
+        content is not None and "search_text" not in content["properties"]
+    )
 
 
 def _vector_index_outdated(executor: Neo4jExecutor, quantization: str) -> bool:

@@ -722,15 +722,59 @@ def test_a_database_from_before_contextual_keys_is_backfilled(
     old = make_memory(ns, "the lighthouse keeper paints gulls")
     store.write(ns, WriteBatch(memories=[old]))
     _query(driver, neo4j_server, "MATCH (m:Memory {namespace: $ns}) REMOVE m.search_text", ns=ns)
-    _query(driver, neo4j_server, "DROP INDEX memory_search_text IF EXISTS")
-    _query(
-        driver,
-        neo4j_server,
-        "MATCH (s:SchemaMigration {name: '012_memory_search_text'}) DETACH DELETE s",
-    )
+    _old_fulltext_index(driver, neo4j_server, search_text=False)
     again = _store(neo4j_server)
     again.open()
     try:
         assert [h.memory_id for h in again.text_search(ns, "gulls", 5)] == [old.id]
     finally:
         again.close()
+
+
+@pytest.mark.neo4j
+def test_the_two_fulltext_indexes_of_older_databases_become_one(
+    store: Neo4jStore, neo4j_server: Neo4jServer, driver: Driver, ns: str
+) -> None:
+    # before issue 13 every write went to two fulltext indexes: memory_content (content, for
+    # the peer and Browser) and memory_search_text (the BM25 retriever's key)
+    keyed = make_memory(ns, "Nia moved", key="[7 May 2023] we packed the van to Bergen")
+    store.write(ns, WriteBatch(memories=[keyed]))
+    _old_fulltext_index(driver, neo4j_server, search_text=True)
+    assert {"memory_content", "memory_search_text"} <= set(store.index_states())
+    again = _store(neo4j_server)
+    again.open()
+    try:
+        states = again.index_states()
+        assert "memory_search_text" not in states
+        assert states["memory_content"]["properties"] == ["content", "search_text", "ns_key"]
+        assert [h.memory_id for h in again.text_search(ns, "van Bergen", 5)] == [keyed.id]
+        assert again.text_search(ns, "moved", 5) == []  # the key is searched, not the content
+        content = _query(
+            driver,
+            neo4j_server,
+            "CALL db.index.fulltext.queryNodes('memory_content', 'content:moved') YIELD node"
+            " WHERE node.namespace = $ns RETURN node.id AS id",
+            ns=ns,
+        )
+        assert [row["id"] for row in content] == [keyed.id]  # the peer's and Browser's field
+    finally:
+        again.close()
+
+
+def _old_fulltext_index(driver: Driver, neo4j_server: Neo4jServer, *, search_text: bool) -> None:
+    """The fulltext indexes as a database from before issue 13 had them: memory_content on
+    content alone, and memory_search_text when ``search_text`` (after issue 15)."""
+    _query(driver, neo4j_server, "DROP INDEX memory_content IF EXISTS")
+    _query(
+        driver,
+        neo4j_server,
+        "CREATE FULLTEXT INDEX memory_content FOR (m:Memory) ON EACH [m.content, m.ns_key]",
+    )
+    if search_text:
+        _query(
+            driver,
+            neo4j_server,
+            "CREATE FULLTEXT INDEX memory_search_text FOR (m:Memory)"
+            " ON EACH [m.search_text, m.ns_key]",
+        )
+    _query(driver, neo4j_server, "CALL db.awaitIndexes(300)")
