@@ -4,12 +4,7 @@ Both report ratios and percentiles measured in one run, with the
 configuration they ran under (store, N, model, batch sizes, Neo4j version);
 neither is a timed test.
 
-- :func:`bench_ingest` ingests LoCoMo turns through the full write pipeline
-  (real embeddings, dedup on). Before each write batch it times raw
-  ``model.encode`` on that batch's texts, so encode and ingest are measured
-  on the same texts, in the same call shape and under the same machine load
-  (a shared 2-core machine drifts by 2x within minutes); the headline is the
-  ratio of their throughputs.
+- ingest throughput (``bench ingest``) is in :mod:`graphmem.perf_ingest`.
 - :func:`bench_latency` builds a namespace of ``n`` synthetic memories through
   the store's bulk write path and times full recalls (query embedding, all
   retrievers, fusion, ranking, access update) for a fixed query set covering
@@ -41,10 +36,6 @@ from graphmem.synthetic import bench_queries, synthetic_batches
 from graphmem.write.scores import compute_confidence
 
 Progress = Callable[[int], None]
-
-#: Write batches per timed ingest chunk (bench_ingest alternates raw encode and ingest
-#: chunks, so both see the same machine load; within a chunk ingest prefetches).
-INGEST_CHUNK_BATCHES = 4
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -231,68 +222,6 @@ def _semantic_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -
         "index_recall_at_10": sampled.recall,
         "index_recall_sample": sampled.queries,
         "vector_recall_alert": memory.settings.vector_recall_alert,
-    }
-
-
-def bench_ingest(
-    memory: GraphMem,
-    texts_and_candidates: tuple[list[str], list[dict[str, Any]]],
-    *,
-    namespace: str = "bench-ingest",
-    batch_size: int = 256,
-    progress: Progress | None = None,
-) -> dict[str, Any]:
-    """Ingest throughput vs raw encode throughput on the same texts, same run.
-
-    ``texts_and_candidates`` are the candidates' texts and the candidates. In
-    chunks of :data:`INGEST_CHUNK_BATCHES` write batches, the chunk's texts are
-    first encoded raw in ``batch_size`` calls (timed), then remembered with
-    :meth:`GraphMem.remember_many` (timed; it embeds the next batch while
-    writing the current one), so both see the same texts under the same load.
-
-    Returns
-    -------
-    dict
-        ``encode_per_s``, ``ingest_per_s``, ``ratio_to_encode``, ``memories``,
-        ``merged``, ``write_batch``, ``peak_rss_mb`` and the configuration.
-    """
-    texts, candidates = texts_and_candidates
-    if len(texts) != len(candidates):
-        raise ValueError("need one text per candidate")
-    memory.open()
-    memory.delete_namespace(namespace)
-    embedder = memory.embedder
-    embedder.embed(texts[:64])  # load the model outside both timings
-    encode_s = ingest_s = 0.0
-    merged = 0
-    chunk = batch_size * INGEST_CHUNK_BATCHES
-    for offset in range(0, len(candidates), chunk):
-        part = slice(offset, offset + chunk)
-        started = time.perf_counter()
-        for start in range(offset, min(offset + chunk, len(texts)), batch_size):
-            embedder.embed(texts[start : start + batch_size])
-        encode_s += time.perf_counter() - started
-        started = time.perf_counter()
-        for report in memory.remember_many(namespace, candidates[part], batch_size=batch_size):
-            merged += len(report.merged)
-        ingest_s += time.perf_counter() - started
-        if progress:
-            progress(min(len(candidates), offset + chunk))
-    memory.delete_namespace(namespace)  # its real embeddings would crowd later searches
-    encode_rate = len(texts) / encode_s
-    ingest_rate = len(candidates) / ingest_s
-    return {
-        **configuration(memory),
-        "write_batch": batch_size,
-        "prefetch_next_batch": True,
-        "memories": len(candidates),
-        "merged": merged,
-        "encode_s": round(encode_s, 2),
-        "ingest_s": round(ingest_s, 2),
-        "encode_per_s": round(encode_rate, 1),
-        "ingest_per_s": round(ingest_rate, 1),
-        "ratio_to_encode": round(ingest_rate / encode_rate, 3),
-        "peak_rss_mb": round(peak_rss_mb(), 1),
     }
 
 

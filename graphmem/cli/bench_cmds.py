@@ -4,6 +4,7 @@ registered by :mod:`graphmem.cli.main`)."""
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,6 +22,13 @@ from graphmem.cli.common import (
 
 if TYPE_CHECKING:
     pass
+
+
+class IngestCompare(StrEnum):
+    """What ``bench ingest --compare`` times against the default write path."""
+
+    extractor = "extractor"
+    keys = "keys"
 
 
 def bench_latency_command(
@@ -79,13 +87,22 @@ def bench_ingest_command(
     batch: Annotated[
         int, typer.Option(min=1, help="Candidates per remember() call (write batch).")
     ] = 256,
+    compare: Annotated[
+        IngestCompare | None,
+        typer.Option(
+            help="Also time a variant of the write path on the same chunks, interleaved (same"
+            " load): extractor = ner vs capitalized (and each extractor alone, ms per text),"
+            " keys = contextual keys on vs off. Prints each variant's ratio and the cost"
+            " (first over second ingest time, minus 1).",
+        ),
+    ] = None,
     json_out: Annotated[
         Path | None, typer.Option("--json-out", help="Write the result as JSON to this file.")
     ] = None,
 ) -> None:
     """Ingest throughput of LoCoMo turns as a ratio to raw model.encode on the same texts."""
     from graphmem.locomo import load_locomo, turn_candidates
-    from graphmem.perf import bench_ingest
+    from graphmem.perf_ingest import bench_ingest
 
     candidates = [c for conv in load_locomo(path) for c in turn_candidates(conv)][:limit]
     texts = [str(c["content"]) for c in candidates]
@@ -96,6 +113,7 @@ def bench_ingest_command(
             (texts, candidates),
             batch_size=batch,
             progress=lambda done: progress.update(task, completed=done),
+            compare=compare.value if compare else None,
         )
     _print_perf(result, json_out)
 
@@ -107,7 +125,11 @@ def _print_perf(result: dict[str, Any], json_out: Path | None) -> None:
     for key, value in result.items():
         if isinstance(value, dict):
             for sub, item in value.items():
-                table.add_row(f"{key}.{sub}", str(item))
+                if isinstance(item, dict):  # bench ingest --compare: one row per figure
+                    for name, figure in item.items():
+                        table.add_row(f"{key}.{sub}.{name}", str(figure))
+                else:
+                    table.add_row(f"{key}.{sub}", str(item))
         else:
             table.add_row(key, str(value))
     console.print(table)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from graphmem import GraphMem, Settings
-from graphmem.perf import bench_ingest, bench_latency, bench_peer
+from graphmem.perf import bench_latency, bench_peer
+from graphmem.perf_ingest import bench_ingest
 from tests.conftest import SUPPORTED_SERVERS
 from tests.fakes import HashEmbedder
 from tests.unit.test_perf import LATENCY_KEYS, STAGES, _turns

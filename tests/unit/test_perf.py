@@ -18,7 +18,8 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from graphmem.memory import GraphMem
-from graphmem.perf import bench_ingest, bench_latency, bench_peer
+from graphmem.perf import bench_latency, bench_peer
+from graphmem.perf_ingest import bench_ingest
 from graphmem.settings import Settings
 from graphmem.store._bm25 import BM25Index
 from graphmem.store._embedded_index import ROLES, MentionIndex
@@ -82,6 +83,34 @@ def test_bench_ingest_runs_and_reports_the_ratio(memory: GraphMem) -> None:
     assert result["merged"] > 0  # day numbers repeat: dedup is on
     assert {"encode_per_s", "ingest_per_s", "store", "model", "peak_rss_mb"} <= set(result)
     json.dumps(result)
+
+
+def test_bench_ingest_compares_keys_on_and_off_on_the_same_chunks(memory: GraphMem) -> None:
+    candidates = _turns(200)
+    texts = [str(c["content"]) for c in candidates]
+    with memory:
+        result = bench_ingest(memory, (texts, candidates), batch_size=32, compare="keys")
+        left = memory.namespaces()
+    assert result["compare"] == "keys" and result["contextual_keys"] is True
+    assert set(result["variants"]) == {"keys on", "keys off"}
+    for row in result["variants"].values():
+        assert row["ratio_to_encode"] > 0 and row["merged"] > 0
+        assert "extract_ms_per_text" not in row  # only the extractor comparison times it
+    on = result["variants"]["keys on"]
+    assert (result["ingest_s"], result["ratio_to_encode"]) == (
+        on["ingest_s"],
+        on["ratio_to_encode"],
+    )
+    assert result["cost"] == round(
+        on["ingest_s"] / result["variants"]["keys off"]["ingest_s"] - 1, 3
+    )
+    assert not [ns for ns in left if ns.startswith("bench-ingest")]  # both namespaces removed
+    json.dumps(result)
+
+
+def test_bench_ingest_refuses_an_unknown_comparison(memory: GraphMem) -> None:
+    with memory, pytest.raises(ValueError, match="compare must be one of"):
+        bench_ingest(memory, (["a"], [{"content": "a"}]), compare="model")
 
 
 def test_the_peer_is_skipped_off_neo4j(memory: GraphMem) -> None:
