@@ -217,7 +217,8 @@ def build(path: str, corpus: str, extractor: str) -> None:
         graphs = {n: _edges(memory, n) | {"units": units[n]} for n in units}
     embedder.save()
     out = WORK / f"{corpus}-{extractor}.pkl"
-    out.write_bytes(pickle.dumps({"questions": questions, "stats": stats, "graphs": graphs}))
+    cached = {"questions": questions, "stats": stats, "graphs": graphs, "store": str(data_dir)}
+    out.write_bytes(pickle.dumps(cached))  # the store: bench/keys_ablation.py reads it
     print(f"cached {out} ({stats}; {embedder.misses} texts encoded)", file=sys.stderr)
 
 

@@ -9,6 +9,8 @@ own fusion and ranking code, not a copy — for each variant's plan:
 - ``alone <retriever>``: only that retriever, as ``RecallQuery(retrievers=(name,))``
   gives (its weight as the plan had it, else the configured one);
 - ``without <retriever>``: the question's own plan with that retriever's weight 0;
+- ``aggregate cue off``: the question's own plan with session support even where the
+  question gathers several memories (``Plan.aggregate``; issue 15);
 - ``planner off``: one fixed plan for every question — the configured
   retriever weights (the planner's "hybrid" plan), ``k`` as asked, no MMR,
   no rerank;
@@ -41,6 +43,7 @@ from graphmem.store.lucene import lucene_idf
 from graphmem.text import tokenize
 
 __all__ = [
+    "AGGREGATE_OFF",
     "PLANNER_OFF",
     "RERANK_OFF",
     "RERANK_ON",
@@ -156,6 +159,10 @@ def _rerank(on: bool) -> Variant:
 
 
 PLANNER_OFF = Variant("planner off", _planner_off)
+#: the question's own plan with session support for every question (issue 15)
+AGGREGATE_OFF = Variant(
+    "aggregate cue off", lambda plan, settings, k: dataclasses.replace(plan, aggregate=False)
+)
 RERANK_OFF = _rerank(False)
 RERANK_ON = _rerank(True)
 
@@ -166,7 +173,7 @@ def ablation_variants(
     """The ablation rows: without each retriever, planner off, and (``rerank``: a
     reranker is configured) rerank off / on."""
     found: list[Variant] = [without(name) for name in retrievers]
-    found.append(PLANNER_OFF)
+    found.extend((PLANNER_OFF, AGGREGATE_OFF))
     if rerank:
         found.extend((RERANK_OFF, RERANK_ON))
     return tuple(found)

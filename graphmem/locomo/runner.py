@@ -48,7 +48,7 @@ from graphmem.store.base import memory_pages
 __all__ = ["Progress", "run_bench"]
 
 Progress = Callable[[str, int, int], None]  # (phase, advance, phase total)
-_ABLATION = ("without ", "planner ", "rerank ", "keys ", "event-time ", "question ")
+_ABLATION = ("without ", "planner ", "aggregate ", "rerank ", "keys ", "event-time ", "question ")
 
 
 def run_bench(

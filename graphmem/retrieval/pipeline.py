@@ -235,14 +235,12 @@ class RecallPipeline:
             weights = {n: (w if n in query.retrievers else 0.0) for n, w in weights.items()}
             for n in query.retrievers:
                 weights[n] = weights.get(n) or self._settings.retriever_weights.get(n, 1.0) or 1.0
-        return Plan(
-            name=plan.name,
+        return dataclasses.replace(
+            plan,
             weights=weights,
             k=query.k or plan.k,
             rerank=plan.rerank if query.rerank is None else query.rerank,
             mmr=plan.mmr if query.mmr is None else query.mmr,
-            specificity=plan.specificity,
-            signals=plan.signals,
         )
 
 

@@ -8,11 +8,11 @@ temporal-anchored (a time window) → exploratory (< 0.4) → hybrid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from graphmem.entities import EntityLink
 from graphmem.models import PlanName
-from graphmem.retrieval.question import asks_when
+from graphmem.retrieval.question import asks_for_several, asks_when
 from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.base import TermStats
@@ -42,6 +42,8 @@ class Plan:
     mmr: bool
     specificity: float
     signals: dict[str, float] = field(default_factory=dict)
+    # the answer gathers several memories (question.asks_for_several): no session support
+    aggregate: bool = False
 
 
 def lexical_rarity(terms: list[str], stats: TermStats) -> float:
@@ -72,6 +74,26 @@ def type_cue_strength(terms: list[str]) -> float:
 
 
 def choose_plan(
+    text: str,
+    links: tuple[EntityLink, ...],
+    window: TimeWindow | None,
+    stats: TermStats,
+    settings: Settings,
+    *,
+    k: int,
+) -> Plan:
+    """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size.
+
+    A question whose answer gathers several memories (:func:`asks_for_several`,
+    ``Settings.aggregate_questions``) gets its plan with ``aggregate`` set: the
+    ranking gives it no session support (issue 15)."""
+    plan = _pick_plan(text, links, window, stats, settings, k=k)
+    if settings.aggregate_questions and asks_for_several(text):
+        return replace(plan, aggregate=True)
+    return plan
+
+
+def _pick_plan(
     text: str,
     links: tuple[EntityLink, ...],
     window: TimeWindow | None,

@@ -17,6 +17,7 @@ from typing import Literal
 __all__ = [
     "QuestionType",
     "ResolvedQuestion",
+    "asks_for_several",
     "asks_when",
     "question_type",
     "resolve_question",
@@ -73,6 +74,41 @@ def question_type(text: str) -> QuestionType | None:
 def asks_when(text: str) -> bool:
     """True when the question asks for a time (its type cue is "when")."""
     return question_type(text) == "when"
+
+
+_SEVERAL_START = re.compile(r"^\s*(?:how\s+many\b|(?:what|which)\s+(?:are|were)\b)", re.I)
+_BOTH = re.compile(r"\bboth\b", re.I)
+_AUXILIARY = r"(?:has|have|had|does|do|did|is|are|was|were|will|would|can|could)"
+# "What video games does ...", "Which cities has ...": the words between the wh-word and
+# the first auxiliary (the question's head noun phrase)
+_WH_HEAD = re.compile(rf"^\s*(?:what|which)\s+(.*?)\s+{_AUXILIARY}\b", re.I)
+
+
+def asks_for_several(text: str) -> bool:
+    """True when the question's answer gathers several memories, usually from several
+    sessions: "How many ...", "What/Which are ...", "... both ...", or a plural head
+    noun after what/which ("What books has Tim read?", "Which cities has John been
+    to?"). Such a question gets no session support (the planner's ``aggregate`` flag;
+    issue 15): its evidence is spread, and support would concentrate the top on one
+    session.
+
+    Examples
+    --------
+    >>> asks_for_several("What books has Tim read?"), asks_for_several("How many pets?")
+    (True, True)
+    >>> asks_for_several("What book did Tim just finish?"), asks_for_several("Who is Ari?")
+    (False, False)
+    """
+    if _SEVERAL_START.search(text) or _BOTH.search(text):
+        return True
+    head = _WH_HEAD.match(text)
+    return head is not None and any(_plural(word) for word in head.group(1).split())
+
+
+def _plural(word: str) -> bool:
+    """An English plural noun by its ending ("games", "cities"; not "class", "bus", "this")."""
+    word = word.lower().strip(".,;:!?'\"’")
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 _POSSESSIVE = re.compile(r"\b([A-Z][\w-]*)(?:'s|’s|'|’)(?=\s|$|[?.!,;:])")

@@ -55,8 +55,9 @@ def ms_since(mark: float) -> float:
 
 def without_session_support(plan: Plan) -> bool:
     """A plan that diversifies (MMR) is not given a prior that concentrates; nor is one
-    that walks a relation, whose evidence lies in other sessions (issue 12)."""
-    return plan.mmr or plan.name == "relational"
+    that walks a relation, whose evidence lies in other sessions (issue 12), nor one for
+    a question whose answer gathers several memories (``plan.aggregate``, issue 15)."""
+    return plan.mmr or plan.name == "relational" or plan.aggregate
 
 
 def weight_formula(settings: Settings, plan: Plan, query: RecallQuery) -> str:
@@ -65,6 +66,8 @@ def weight_formula(settings: Settings, plan: Plan, query: RecallQuery) -> str:
         return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
     plain = without_session_support(plan) or settings.session_support <= 0.0
     relevance = "RRF" if plain else "(RRF + session support)"
+    if plan.aggregate and settings.session_support > 0.0 and not plan.mmr:
+        relevance = "RRF (no session support: the answer gathers several memories)"
     factors = [relevance]
     ties: list[str] = []
     (factors if settings.freshness_mode == "weight" else ties).append("freshness")

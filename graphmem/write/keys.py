@@ -6,13 +6,17 @@ before, the date in the session). A memory's *key* is the text the BM25 and
 the dense retriever index; it is built from the memory's context at write
 time, while the stored content stays the claim itself::
 
-    [7 May 2023] <the turn before> <content> <the turn after>
+    [7 May 2023] <the turn before> <content> <content> <content> <the turn after>
 
 - the date in brackets is the memory's event time when its content names one
   ("yesterday" said on 8 May 2023 → 7 May 2023), else the day it was
   observed (the session date);
 - the neighbouring turns are those of the same session, ``before`` turns
   before it and ``after`` turns after it (each cut to ``max_neighbour_chars``);
+- the claim is written ``Settings.key_claim_repeats`` times (3) when it has
+  neighbours: each neighbour's key quotes it once, and without the repeat a
+  turn's neighbours matched its words as well as the turn itself did and
+  crowded the top 10 (multi-hop questions, which need several turns, lost most);
 - the speaker is already in the content of a turn ("Caroline: ..."); a claim
   whose content does not start with its speaker's name gets ``Speaker:``.
 
@@ -91,7 +95,11 @@ def _cut(text: str, limit: int) -> str:
 
 
 def build_key(
-    content: str, context: KeyContext | None, *, max_neighbour_chars: int = MAX_NEIGHBOUR_CHARS
+    content: str,
+    context: KeyContext | None,
+    *,
+    max_neighbour_chars: int = MAX_NEIGHBOUR_CHARS,
+    claim_repeats: int = 1,
 ) -> str:
     """The key of one memory (see the module docstring).
 
@@ -103,13 +111,25 @@ def build_key(
         ``None``: no context, the key is ``content``.
     max_neighbour_chars : int
         Each neighbouring turn is cut to this many characters (at a word).
+    claim_repeats : int
+        Times the claim is written when the context has neighbouring turns
+        (``Settings.key_claim_repeats``; ≥ 1): each neighbour's key quotes the
+        claim once, so without the repeat a hit's neighbours match its words as
+        well as the hit does.
 
     Returns
     -------
     str
         ``[date] before… speaker: content after…``, parts missing from the
         context left out; exactly ``content`` when the context is empty.
+
+    Raises
+    ------
+    ValueError
+        ``claim_repeats < 1``.
     """
+    if claim_repeats < 1:
+        raise ValueError(f"claim_repeats must be >= 1, got {claim_repeats}")
     if context is None:
         return content
     parts: list[str] = []
@@ -119,9 +139,11 @@ def build_key(
     parts.extend(_cut(t, max_neighbour_chars) for t in context.before if t.strip())
     speaker = context.speaker
     if speaker and not content.lstrip().lower().startswith(speaker.lower()):
-        parts.append(f"{speaker}: {content}")
+        claim = f"{speaker}: {content}"
     else:
-        parts.append(content)
+        claim = content
+    neighbours = any(t.strip() for t in (*context.before, *context.after))
+    parts.extend([claim] * (claim_repeats if neighbours else 1))
     parts.extend(_cut(t, max_neighbour_chars) for t in context.after if t.strip())
     return " ".join(parts)
 
@@ -132,6 +154,7 @@ def build_keys(
     before: int = 1,
     after: int = 1,
     max_neighbour_chars: int = MAX_NEIGHBOUR_CHARS,
+    claim_repeats: int = 1,
 ) -> list[str]:
     """Keys for a batch of candidates in write order, one per item.
 
@@ -162,7 +185,14 @@ def build_keys(
             event_time=item.event_time,
             speaker=item.speaker,
         )
-        keys.append(build_key(item.content, context, max_neighbour_chars=max_neighbour_chars))
+        keys.append(
+            build_key(
+                item.content,
+                context,
+                max_neighbour_chars=max_neighbour_chars,
+                claim_repeats=claim_repeats,
+            )
+        )
     return keys
 
 
@@ -173,7 +203,12 @@ def _turn_order(turn_id: str | None) -> tuple[object, ...]:
 
 
 def keys_of_stored(
-    memories: Sequence[Memory], *, before: int = 1, after: int = 1, enabled: bool = True
+    memories: Sequence[Memory],
+    *,
+    before: int = 1,
+    after: int = 1,
+    enabled: bool = True,
+    claim_repeats: int = 1,
 ) -> dict[str, str | None]:
     """The keys the write path would give ``memories`` (one namespace) had they been
     written together, by memory id: a memory whose first observation has a turn id is
@@ -205,7 +240,8 @@ def keys_of_stored(
         )
         for m in turns
     ]
-    for m, key in zip(turns, build_keys(items, before=before, after=after), strict=True):
+    keys = build_keys(items, before=before, after=after, claim_repeats=claim_repeats)
+    for m, key in zip(turns, keys, strict=True):
         if sizes[m.observations[0].session_id] > 1:
             out[m.id] = key
     return out
@@ -235,6 +271,7 @@ def rebuild_keys(
         before=settings.key_turns_before,
         after=settings.key_turns_after,
         enabled=settings.contextual_keys,
+        claim_repeats=settings.key_claim_repeats,
     )
     stale = {m.id for m in everything if m.key != keys[m.id]}
     total, done, changed = len(everything), 0, 0

@@ -292,7 +292,12 @@ def assign_keys(prepared: Sequence[Prepared], settings: Settings) -> None:
         )
         for p in turns
     ]
-    keys = build_keys(items, before=settings.key_turns_before, after=settings.key_turns_after)
+    keys = build_keys(
+        items,
+        before=settings.key_turns_before,
+        after=settings.key_turns_after,
+        claim_repeats=settings.key_claim_repeats,
+    )
     for p, key in zip(turns, keys, strict=True):
         if sessions[p.candidate.session_id] > 1:
             p.key = key

@@ -510,3 +510,30 @@ def test_a_closed_facade_refuses_every_call_until_reopened(
     unused.close()  # closing a facade never opened is harmless too, and final
     with pytest.raises(ClosedError):
         unused.stats(ns)
+
+
+def test_a_question_gathering_several_memories_gets_no_session_support(
+    store: MemoryStore, ns: str, clock: Clock
+) -> None:
+    # issue 15: "Which cities has Uma visited?" gathers memories from several sessions;
+    # session support would concentrate its top on one session
+    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock, owns_store=False)
+    gm.remember(ns, [cand("Uma visited Lisbon", entities=[{"name": "Uma"}])])
+    several = gm.recall(ns, "Which cities has Uma visited?", record_access=False)
+    one = gm.recall(ns, "Which city did Uma visit first?", record_access=False)
+    assert several.plan == one.plan == "entity-centric"
+    assert "weight = RRF (no session support: the answer gathers several memories)" in " ".join(
+        several.notes
+    )
+    assert "weight = (RRF + session support)" in " ".join(one.notes)
+    off = GraphMem(
+        Settings(aggregate_questions=False),
+        store=store,
+        embedder=HashEmbedder(),
+        clock=clock,
+        owns_store=False,
+    )
+    again = off.recall(ns, "Which cities has Uma visited?", record_access=False)
+    assert "weight = (RRF + session support)" in " ".join(again.notes)
+    gm.close()
+    off.close()

@@ -502,7 +502,8 @@ def test_a_name_with_a_title_stays_one_entity(memory: GraphMem, ns: str) -> None
 
 def test_turns_of_one_session_are_keyed_by_their_context(memory: GraphMem, ns: str) -> None:
     # issue 15: a turn written with its session's other turns is indexed under a key
-    # holding the session date (or its event time) and its neighbouring turns
+    # holding the session date (or its event time) and its neighbouring turns, the
+    # claim itself written key_claim_repeats (3) times
     turns = [
         ("Ari: How was the pottery class?", "D1:1"),
         ("Dana: Amazing, we went yesterday!", "D1:2"),
@@ -515,15 +516,13 @@ def test_turns_of_one_session_are_keyed_by_their_context(memory: GraphMem, ns: s
     ids = [i for i in report.memory_ids if i is not None]
     stored = {m.content: m for m in memory.store.get_memories(ns, ids)}
     middle = stored["Dana: Amazing, we went yesterday!"]
-    assert middle.key == (
-        "[7 May 2023] Ari: How was the pottery class? Dana: Amazing, we went yesterday!"
-        " Ari: Lovely."
-    )
-    assert stored["Ari: How was the pottery class?"].key == (
-        "[8 May 2023] Ari: How was the pottery class? Dana: Amazing, we went yesterday!"
-    )
-    hits = memory.store.text_search(ns, "pottery", 10)
-    assert middle.id in {h.memory_id for h in hits}
+    said = "Dana: Amazing, we went yesterday!"
+    asked = "Ari: How was the pottery class?"
+    assert middle.key == f"[7 May 2023] {asked} {said} {said} {said} Ari: Lovely."
+    assert stored[asked].key == f"[8 May 2023] {asked} {asked} {asked} {said}"
+    hits = [h.memory_id for h in memory.store.text_search(ns, "pottery", 10)]
+    assert middle.id in hits
+    assert hits[0] == stored[asked].id  # the turn that says it outranks its neighbour
 
 
 def test_a_single_candidate_is_keyed_by_its_content(memory: GraphMem, ns: str) -> None:

@@ -140,6 +140,7 @@ def test_variant_plans(memory: GraphMem, conv: Conversation) -> None:
     names = [v.name for v in ablation_variants(rerank=True)]
     assert names == [f"without {n}" for n in RETRIEVERS] + [
         "planner off",
+        "aggregate cue off",
         "rerank off",
         "rerank on",
     ]
@@ -151,6 +152,7 @@ def test_run_bench_with_ablation_rows(memory: GraphMem, conv: Conversation) -> N
     assert report["replay_mismatches"] == 0
     assert set(report["ablation"]) == {f"without {n}" for n in RETRIEVERS} | {
         "planner off",
+        "aggregate cue off",
         "rerank",
         "keys off",
         "event-time ranking off",

@@ -11,6 +11,7 @@ import pytest
 
 from graphmem import GraphMem, Settings
 from graphmem.retrieval.question import (
+    asks_for_several,
     asks_when,
     question_type,
     resolve_question,
@@ -148,3 +149,35 @@ def test_recall_searches_the_resolved_question(tmp_path: Path, resolution: bool)
         result = mem.recall("ns", "What did Mel paint?", record_access=False)
     assert result.query == "What did Mel paint?"  # the question as asked is reported
     assert result.linked_entities == (("Melanie",) if resolution else ())
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many times has John injured his ankle?",
+        "What books has Tim read?",
+        "Which cities has John been to?",
+        "What video games does Nate play?",
+        "What are the names of John's children?",
+        "Which city have both Jean and John visited?",
+        "What transgender-specific events has Caroline attended?",
+    ],
+)
+def test_questions_that_gather_several_memories(question: str) -> None:
+    assert asks_for_several(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What book did Tim just finish reading?",
+        "What is Caroline's identity?",
+        "Who is Ari's sister?",
+        "When did Dana go to the class?",
+        "Where did Caroline move from?",
+        "What was grandma's gift to Caroline?",
+        "How does Nate feel about it?",
+    ],
+)
+def test_questions_about_one_thing(question: str) -> None:
+    assert not asks_for_several(question)
