@@ -126,7 +126,9 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
 # A dialect's variant of a statement (graphmem.store._cypher) takes the base statement's
 # parameters unless listed here.
 DIALECT_PARAMS: dict[tuple[str, str], frozenset[str]] = {
-    ("cypher25", "schema/010_memory_embedding"): frozenset({"dimensions", "quantization"}),
+    ("cypher25", "schema/010_memory_embedding"): frozenset(
+        {"dimensions", "quantization", "hnsw_m", "hnsw_ef_construction"}
+    ),
     # one round trip whatever the window: the wide window through the index, asked for fetch_k
     ("cypher25", "read/time_window_search"): QUERY_PARAMS["read/time_window_search"]
     | {"fetch_k", "exact_scores"},

@@ -98,21 +98,30 @@ def index_states(executor: Neo4jExecutor) -> dict[str, dict[str, Any]]:
 
 
 def apply_schema(
-    executor: Neo4jExecutor, *, dim: int, quantization: str, index_timeout_s: int, version: str
+    executor: Neo4jExecutor,
+    *,
+    dim: int,
+    quantization: str,
+    hnsw: dict[str, int],
+    index_timeout_s: int,
+    version: str,
 ) -> None:
     """Apply the ``schema/`` statements not yet recorded, each in its own transaction,
-    record them as ``(:SchemaMigration {name})``, wait for the indexes, check them."""
+    record them as ``(:SchemaMigration {name})``, wait for the indexes, check them.
+    ``hnsw``: ``hnsw_m`` and ``hnsw_ef_construction`` of the vector index (2026.06+)."""
     applied = {row["name"] for row in executor.run("maintenance/applied_migrations", {})}
-    values: dict[str, Any] = {"dimensions": dim, "quantization": quantization}
+    values: dict[str, Any] = {"dimensions": dim, "quantization": quantization, **hnsw}
     slow = max(executor.timeout_s, float(index_timeout_s))  # index population
-    if _vector_index_outdated(executor, quantization):
+    if _vector_index_outdated(executor, quantization, hnsw):
         logger.warning(
             "neo4j schema: recreating the vector index memory_embedding for Neo4j %s"
-            " (filter properties %s, %s quantization); the memories' vectors are"
-            " re-indexed now, which takes a while on a large database",
+            " (filter properties %s, %s quantization, HNSW m %d, ef_construction %d); the"
+            " memories' vectors are re-indexed now, which takes a while on a large database",
             version,
             ", ".join(FILTER_PROPERTIES),
             quantization,
+            hnsw["hnsw_m"],
+            hnsw["hnsw_ef_construction"],
         )
         executor.run("maintenance/drop_memory_embedding", {}, write=True, timeout_s=slow)
         applied.discard("010_memory_embedding")
@@ -172,9 +181,12 @@ def _fulltext_outdated(executor: Neo4jExecutor) -> bool:
     )
 
 
-def _vector_index_outdated(executor: Neo4jExecutor, quantization: str) -> bool:
+def _vector_index_outdated(
+    executor: Neo4jExecutor, quantization: str, hnsw: dict[str, int]
+) -> bool:
     """On 2026.06+: whether an existing memory_embedding index lacks the filter
-    properties or has another quantization than configured (it is then recreated)."""
+    properties or has another quantization or HNSW m / ef_construction than configured
+    (it is then recreated)."""
     if executor.dialect != CYPHER25:
         return False
     index = index_states(executor).get("memory_embedding")
@@ -183,4 +195,10 @@ def _vector_index_outdated(executor: Neo4jExecutor, quantization: str) -> bool:
     properties = set(index["properties"])
     config = (index.get("options") or {}).get("indexConfig") or {}
     stored = str(config.get("vector.quantization.type", "")).lower()
-    return not set(FILTER_PROPERTIES) <= properties or stored != quantization
+    built = (config.get("vector.hnsw.m"), config.get("vector.hnsw.ef_construction"))
+    wanted = (hnsw["hnsw_m"], hnsw["hnsw_ef_construction"])
+    return (
+        not set(FILTER_PROPERTIES) <= properties
+        or stored != quantization
+        or tuple(int(x) if x is not None else None for x in built) != wanted
+    )

@@ -212,3 +212,42 @@ def test_an_unquantised_index_scores_exactly_without_reading_the_vectors(
     for mine, theirs in zip(with_scores[:2], rescored[:2], strict=True):
         assert [h.memory_id for h in mine] == [h.memory_id for h in theirs]
         assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], abs=2e-6)
+
+
+def test_a_vector_index_of_other_hnsw_parameters_is_recreated(
+    neo4j_server: Neo4jServer, filled: tuple[str, str, Any]
+) -> None:
+    # issue 13: m 32 / ef_construction 200 by default; an index built with the server's
+    # defaults (16 / 100, an older graphmem) or other settings is rebuilt at open
+    namespace, _, probe = filled
+
+    def opened(m: int, ef: int) -> tuple[dict[str, Any], list[str], str]:
+        store = Neo4jStore(
+            neo4j_server.uri,
+            user=neo4j_server.user or "neo4j",
+            password=neo4j_server.password,
+            database=neo4j_server.database,
+            dim=DIM,
+            allow_no_auth=True,
+            exact_search_max=0,
+            hnsw_m=m,
+            hnsw_ef_construction=ef,
+        )
+        store.open()
+        try:
+            config = store.index_states()["memory_embedding"]["options"]["indexConfig"]
+            hits = store.vector_search(namespace, probe[None, :], 5)[0]
+            dialect = store.server_info().details["cypher"]
+            return config, [h.memory_id for h in hits], dialect
+        finally:
+            store.close()
+
+    default, found, dialect = opened(32, 200)
+    if dialect != "cypher25":
+        pytest.skip("Neo4j 5.26: the store leaves HNSW parameters to the server")
+    assert (default["vector.hnsw.m"], default["vector.hnsw.ef_construction"]) == (32, 200)
+    server, again, _ = opened(16, 100)
+    assert (server["vector.hnsw.m"], server["vector.hnsw.ef_construction"]) == (16, 100)
+    assert len(again) == len(found) == 5
+    back, _, _ = opened(32, 200)
+    assert (back["vector.hnsw.m"], back["vector.hnsw.ef_construction"]) == (32, 200)
