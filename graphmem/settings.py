@@ -574,8 +574,19 @@ class Settings(BaseSettings):
             " thread is free, so the next recall sees them."
         ),
     )
+    name_mask_depth: int = Field(
+        30,
+        ge=0,
+        le=1000,
+        description=(
+            "Name-masked similarity (graphmem.retrieval.masking): when a question names a"
+            " person, the top N of the semantic and entity lists are re-ordered by the cosine"
+            " of question and memory with that person's names masked, so the name every one"
+            " of their memories carries does not decide which one matches. 0 turns it off."
+        ),
+    )
     update_rank_margin: float = Field(
-        0.05,
+        0.15,
         ge=-1.0,
         le=1.0,
         description=(
@@ -591,12 +602,13 @@ class Settings(BaseSettings):
         ),
     )
     update_rank_similarity: float = Field(
-        0.5,
+        0.3,
         ge=-1.0,
         le=1.0,
         description=(
             "Newer over older (update_rank_margin): when the question decides, the two"
-            " claims' own cosine must be at least this; claims at cosine >="
+            " claims' own cosine with their subject's name masked (graphmem.retrieval.masking)"
+            " must be at least this; claims at (unmasked) cosine >="
             " consolidation_similarity (the consistency scan's pairs) need no question."
             " -1: no test."
         ),

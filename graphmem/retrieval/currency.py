@@ -70,6 +70,7 @@ def prefer_newer(
     vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
     near: float = 1.0,
     related: float = -1.0,
+    related_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """Move each newer contradicting claim directly above the older one it contradicts.
 
@@ -99,6 +100,10 @@ def prefer_newer(
         phone number is now 555-0735" / "Marcus lives in Toronto now" — are far
         apart even when a vague question matches both alike). -1 (default): no
         test; ids without a vector pass.
+    related_vectors : mapping of str to ndarray, optional
+        The vectors the ``related`` test compares (default: ``vectors``): the claims
+        with their subject's name masked (:mod:`graphmem.retrieval.masking`), since
+        two claims about one person are close by the name alone.
 
     Returns
     -------
@@ -130,7 +135,13 @@ def prefer_newer(
                 continue
             if not _near(vectors, older, newer, near) and (
                 closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin
-                or not _near(vectors, older, newer, related, missing=True)
+                or not _near(
+                    vectors if related_vectors is None else related_vectors,
+                    older,
+                    newer,
+                    related,
+                    missing=True,
+                )
             ):
                 continue
             reason = check(claims[older], claims[newer]).reason

@@ -26,6 +26,7 @@ from graphmem.models import (
     RecallResult,
 )
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
+from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_people, rescore
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.question import resolve_question
 from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
@@ -61,7 +62,8 @@ class RecallPipeline:
         self._clock = clock
         self._dictionary = dictionary
         self._reranker: Reranker = reranker or NoopReranker()
-        self._ranker = Ranker(store, settings, self._reranker, dictionary)
+        self._masked = MaskedEmbeddings(embedder)
+        self._ranker = Ranker(store, settings, self._reranker, dictionary, self._masked)
         self._retrievers = {r.name: r for r in retrievers}
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers), thread_name_prefix="retriever"
@@ -145,12 +147,34 @@ class RecallPipeline:
     def retrieve(
         self, ctx: RetrievalContext, names: Sequence[str], timings: dict[str, float]
     ) -> dict[str, list[Hit]]:
-        """Run the named retrievers concurrently (each one store call)."""
+        """Run the named retrievers concurrently (each one store call), then order the
+        lists that rank by the question's cosine by the name-masked cosine
+        (:mod:`graphmem.retrieval.masking`, setting ``name_mask_depth``)."""
         futures = {n: self._pool.submit(self._timed, n, ctx) for n in names}
         hits: dict[str, list[Hit]] = {}
         for name, future in futures.items():
             hits[name], timings[f"retriever.{name}"] = future.result()
-        return hits
+        return self._name_masked(ctx, hits, timings)
+
+    def _name_masked(
+        self, ctx: RetrievalContext, hits: dict[str, list[Hit]], timings: dict[str, float]
+    ) -> dict[str, list[Hit]]:
+        """:func:`graphmem.retrieval.masking.rescore` when the question names a person
+        (one store read of the candidates' text and embeddings)."""
+        depth = self._settings.name_mask_depth
+        names = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
+        if not names:
+            return hits
+        mark = time.perf_counter()
+        ids = list(dict.fromkeys(h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth]))
+        if not ids:
+            return hits
+        memories = {
+            m.id: m for m in self._store.get_memories(ctx.namespace, ids, with_embeddings=True)
+        }
+        out = rescore(hits, ctx.text, ctx.embedding, names, memories, self._masked, depth)
+        timings["name_mask"] = ms_since(mark)
+        return out
 
     def fuse_and_rank(
         self,

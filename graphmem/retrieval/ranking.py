@@ -22,6 +22,7 @@ import numpy as np
 from graphmem.entities import EntityDictionary
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.currency import prefer_newer
+from graphmem.retrieval.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.planner import Plan
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import Hit
@@ -38,7 +39,7 @@ from graphmem.scoring import (
 from graphmem.scoring.ranking import RankScore, rank_order, rank_score
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, RankFields, Vector
-from graphmem.write.compat import Claim, claim_of
+from graphmem.write.compat import Claim, claim_of, subject_of
 
 _DAY = 86_400.0
 
@@ -114,11 +115,13 @@ class Ranker:
         settings: Settings,
         reranker: Reranker,
         dictionary: Callable[[str], EntityDictionary] | None = None,
+        masked: MaskedEmbeddings | None = None,
     ) -> None:
         self._store = store
         self._settings = settings
         self._reranker = reranker
         self._dictionary = dictionary
+        self._masked = masked
 
     def rank(
         self,
@@ -247,21 +250,35 @@ class Ranker:
             return order, {}
         by_id = {m.id: m for m in order}
         known = self._dictionary(namespace) if self._dictionary is not None else None
+        claims = {
+            m.id: Claim.of(m) if known is None else claim_of(m, known)
+            for m in order
+            if m.extractor != "verbatim"
+        }
         ranked_ids, newer_than = prefer_newer(
             [m.id for m in order],
-            {
-                m.id: Claim.of(m) if known is None else claim_of(m, known)
-                for m in order
-                if m.extractor != "verbatim"
-            },
+            claims,
             {m.id: m.last_observed_at for m in order},
             {h.memory_id: h.score for h in hits.get("semantic", [])},
             margin=cfg.update_rank_margin,
             vectors={m.id: _vector(m) for m in order if m.embedding is not None},
             near=cfg.consolidation_similarity,
             related=cfg.update_rank_similarity,
+            related_vectors=self._subject_masked(claims),
         )
         return [by_id[i] for i in ranked_ids], newer_than
+
+    def _subject_masked(self, claims: Mapping[str, Claim]) -> dict[str, Vector] | None:
+        """Each claim's unit vector with its subject's name masked (cached): whether two
+        claims of one person are related is then not decided by the name they share.
+        None without a :class:`MaskedEmbeddings` (the stored vectors decide)."""
+        if self._masked is None or not claims:
+            return None
+        texts = {}
+        for mid, claim in claims.items():
+            subject = subject_of(claim)
+            texts[mid] = mask_names(claim.content, [" ".join(subject)] if subject else [])
+        return dict(zip(texts, self._masked.embed(list(texts.values())), strict=True))
 
     def _rerank(
         self, order: list[Memory], query: RecallQuery, plan: Plan, rerank: bool

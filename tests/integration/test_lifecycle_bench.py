@@ -4,10 +4,9 @@ The data checks read the packaged scenarios against the protocol's rules (not
 against the generator's code). The invariants run a small version of the bench
 with the real embedding model on both stores and assert what CI must hold:
 no update, negation or correction merged into the fact it makes stale
-(``stale_merged = 0``) in every phase. No current fact missing from the top 3
-of a question that targets it directly (``lost = 0``) is the other invariant;
-until it holds the test ends as an expected failure naming the lost questions
-(and passes outright once it does).
+(``stale_merged = 0``) in every phase, and no current fact missing from the top 3
+of a question that targets it directly (``lost = 0``; a failure names the lost
+questions per phase).
 """
 
 from __future__ import annotations
@@ -135,5 +134,4 @@ def test_nothing_stale_is_merged_and_nothing_current_is_lost(
         for phase, row in report["phases"].items()
         if row["lost"]
     }
-    if lost:  # the BENCHMARKS.md §3 target lost = 0 is not met yet (issue 10): say by how much
-        pytest.xfail(f"current facts not in the top 3 of their direct question: {lost}")
+    assert not lost, f"current facts not in the top 3 of their direct question: {lost}"
