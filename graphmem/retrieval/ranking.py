@@ -255,30 +255,42 @@ class Ranker:
             for m in order
             if m.extractor != "verbatim"
         }
+        vectors = {m.id: _vector(m) for m in order if m.embedding is not None}
         ranked_ids, newer_than = prefer_newer(
             [m.id for m in order],
             claims,
             {m.id: m.last_observed_at for m in order},
             {h.memory_id: h.score for h in hits.get("semantic", [])},
             margin=cfg.update_rank_margin,
-            vectors={m.id: _vector(m) for m in order if m.embedding is not None},
+            vectors=vectors,
             near=cfg.consolidation_similarity,
             related=cfg.update_rank_similarity,
-            related_vectors=self._subject_masked(claims),
+            related_vectors=self._subject_masked(claims, vectors),
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
-    def _subject_masked(self, claims: Mapping[str, Claim]) -> dict[str, Vector] | None:
+    def _subject_masked(
+        self, claims: Mapping[str, Claim], stored: Mapping[str, Vector]
+    ) -> dict[str, Vector] | None:
         """Each claim's unit vector with its subject's name masked (cached): whether two
-        claims of one person are related is then not decided by the name they share.
-        None without a :class:`MaskedEmbeddings` (the stored vectors decide)."""
+        claims of one person are related is then not decided by the name they share. A
+        claim whose text masking leaves unchanged keeps its ``stored`` vector (the
+        embedding of that same text). None without a :class:`MaskedEmbeddings` (the
+        stored vectors decide)."""
         if self._masked is None or not claims:
             return None
-        texts = {}
+        out: dict[str, Vector] = {}
+        texts: dict[str, str] = {}
         for mid, claim in claims.items():
             subject = subject_of(claim)
-            texts[mid] = mask_names(claim.content, [" ".join(subject)] if subject else [])
-        return dict(zip(texts, self._masked.embed(list(texts.values())), strict=True))
+            text = mask_names(claim.content, [" ".join(subject)] if subject else [])
+            if text == claim.content and mid in stored:
+                out[mid] = stored[mid]
+            else:
+                texts[mid] = text
+        if texts:
+            out.update(zip(texts, self._masked.embed(list(texts.values())), strict=True))
+        return out
 
     def _rerank(
         self, order: list[Memory], query: RecallQuery, plan: Plan, rerank: bool
