@@ -287,8 +287,8 @@ class StoreRetrievers(Protocol):
     def memory_cosines(
         self, namespace: str, ids: Sequence[str], embedding: Vector
     ) -> dict[str, float]:
-        """The cosine to ``embedding`` (in [-1, 1], rounded to 6 decimals; 0 for a zero
-        vector) of each stored memory of ``ids`` with an embedding, whatever its tier or
+        """The cosine to ``embedding`` (in [-1, 1]; Neo4j's rounded to 6 decimals; 0 for a
+        zero vector) of each stored memory of ``ids`` with an embedding, whatever its tier or
         currency, by memory id; ids not stored are left out. One query and no vector
         crosses back: the graph retriever weighs the relations of a subgraph by how
         close their asserting memories are to the question. Raises InvalidInputError
