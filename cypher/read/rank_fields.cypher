@@ -2,9 +2,10 @@
 // skipped: one row holding one list per memory, in RankFields' field order, then the sessions
 // the memory was observed in (what read/memory_sessions returns: the recall's session support
 // reads them next, so they come in this same round trip), then, for the first $hydrate ids
-// (the caller's best candidates), the whole memory as read/get_memories projects it without
-// its embedding (null for the others): a recall scores every fused candidate with these and
-// hydrates only the k it returns, which are then mostly here already.
+// (the caller's best candidates), the whole memory as read/get_memories projects it, with its
+// embedding (null for the others): a recall scores every fused candidate with these and
+// hydrates only the k it returns (with their embeddings, which tell near-duplicate claims
+// apart: newer over older), which are then mostly here already.
 UNWIND range(0, size($ids) - 1) AS position
 WITH position, $ids[position] AS id
 MATCH (m:Memory)
@@ -28,7 +29,7 @@ RETURN collect([m.id, m.type, m.type_uncertain, m.confidence, m.access_count,
                   created_at: toString(m.created_at),
                   last_observed_at: toString(m.last_observed_at),
                   event_time: toString(m.event_time), valid_until: toString(m.valid_until),
-                  embedding: null,
+                  embedding: m.embedding,
                   mentions: COLLECT {
                     MATCH (m)-[r:MENTIONS]->(e:Entity)
                     RETURN {entity_id: e.id, role: r.role} ORDER BY r.ord

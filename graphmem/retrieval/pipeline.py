@@ -15,17 +15,19 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import (
+    Memory,
     RecallHit,
     RecallQuery,
     RecallResult,
 )
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
+from graphmem.retrieval.ahead import AheadStore
 from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_people, rescore
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.question import resolve_question
@@ -37,9 +39,23 @@ from graphmem.scoring import (
     weighted_rrf,
 )
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, TermStats
+from graphmem.store.base import MemoryStore, TermStats, Vector
 from graphmem.text import FUNCTION_WORDS, tokenize
-from graphmem.timeparse import parse_time_window
+from graphmem.timeparse import TimeWindow, parse_time_window
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Planned:
+    """A recall's question before its embedding: resolved text, links, window, plan."""
+
+    namespace: str
+    text: str
+    links: tuple[EntityLink, ...]
+    window: TimeWindow | None
+    plan: Plan
+    now: datetime
+    dictionary: EntityDictionary
+    include_history: bool
 
 
 class RecallPipeline:
@@ -68,6 +84,7 @@ class RecallPipeline:
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers), thread_name_prefix="retriever"
         )
+        self._ahead_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ahead")
         # Access updates are written off the caller's critical path, in order, by
         # one thread, several recalls at a time; ``flush`` (called by reads of the same
         # facade and by close) makes them durable before anything observes them.
@@ -83,18 +100,22 @@ class RecallPipeline:
         again afterwards (a reopened facade): fresh pools start threads on first use."""
         self._access.close()
         self._pool.shutdown(wait=True)
+        self._ahead_pool.shutdown(wait=True)
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers), thread_name_prefix="retriever"
         )
+        self._ahead_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ahead")
 
     def flush(self) -> None:
         """Wait until every access update submitted so far is written (re-raising
         a store error from one)."""
         self._access.flush()
 
-    def _timed(self, name: str, ctx: RetrievalContext) -> tuple[list[Hit], float]:
+    def _timed(
+        self, name: str, ctx: RetrievalContext, store: MemoryStore
+    ) -> tuple[list[Hit], float]:
         mark = time.perf_counter()
-        found = self._retrievers[name].retrieve(self._store, ctx)
+        found = self._retrievers[name].retrieve(store, ctx)
         return found, ms_since(mark)
 
     # ------------------------------------------------------------------
@@ -108,17 +129,21 @@ class RecallPipeline:
     ) -> tuple[RetrievalContext, Plan, datetime]:
         """Resolve the question's people (``resolve``, default the setting
         ``question_resolution``; :func:`graphmem.retrieval.question.resolve_question`),
-        embed it once, link its entities, parse its time window and choose the plan.
+        link its entities, parse its time window, choose the plan and embed it once.
         Returns ``(context, plan, now)``; fills ``timings``."""
+        planned = self._plan(namespace, query, timings, resolve)
+        return self._context(planned, self._embed(planned.text, timings)), planned.plan, planned.now
+
+    def _plan(
+        self, namespace: str, query: RecallQuery, timings: dict[str, float], resolve: bool | None
+    ) -> _Planned:
+        """Everything of :meth:`prepare` but the embedding (the plan needs none)."""
         cfg = self._settings
         now = query.reference_time or self._clock()
         dictionary = self._dictionary(namespace)
         text = query.text
         if cfg.question_resolution if resolve is None else resolve:
             text = resolve_question(text, dictionary.people()).text
-        mark = time.perf_counter()
-        embedding = self._embedder.embed([text])[0]
-        timings["embed"] = ms_since(mark)
         mark = time.perf_counter()
         links = tuple(dictionary.link(text))
         # "Maya's sister" also links the sister, through the stored relation (issue 12):
@@ -129,52 +154,102 @@ class RecallPipeline:
         plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.top_k)
         plan = self._override(_lexical_evidence(plan, text, links, stats), query)
         timings["plan"] = ms_since(mark)
-        ctx = RetrievalContext(
-            namespace=namespace,
-            text=text,
+        # SPEC §9.11: memories flagged unretrievable are fetched too; ranking admits
+        # them only as direct hits (and superseded ones only with include_history).
+        include_history = query.include_history or cfg.direct_hit_rank > 0
+        return _Planned(namespace, text, links, window, plan, now, dictionary, include_history)
+
+    def _embed(self, text: str, timings: dict[str, float]) -> Vector:
+        mark = time.perf_counter()
+        embedding: Vector = self._embedder.embed([text])[0]
+        timings["embed"] = ms_since(mark)
+        return embedding
+
+    def _context(self, planned: _Planned, embedding: Vector) -> RetrievalContext:
+        return RetrievalContext(
+            namespace=planned.namespace,
+            text=planned.text,
             embedding=embedding,
-            links=links,
-            window=window,
-            k=cfg.candidate_k,
-            # SPEC §9.11: memories flagged unretrievable are fetched too; ranking admits
-            # them only as direct hits (and superseded ones only with include_history).
-            include_history=query.include_history or cfg.direct_hit_rank > 0,
-            settings=cfg,
-            dictionary=dictionary,
+            links=planned.links,
+            window=planned.window,
+            k=self._settings.candidate_k,
+            include_history=planned.include_history,
+            settings=self._settings,
+            dictionary=planned.dictionary,
         )
-        return ctx, plan, now
+
+    def _start_ahead(self, planned: _Planned, active: Sequence[str]) -> AheadStore:
+        """Start the reads the active retrievers begin with that need no embedding
+        (:mod:`graphmem.retrieval.ahead`): BM25's fulltext query and the graph
+        retriever's relation subgraph (from its seeds: the linked entities, less the
+        owners of a relation the question walked, as the retriever takes them)."""
+        ahead = AheadStore(self._store, self._ahead_pool)
+        cfg = self._settings
+        if "bm25" in active:
+            ahead.start_text_search(
+                planned.namespace,
+                planned.text,
+                cfg.candidate_k,
+                include_history=planned.include_history,
+            )
+        if "graph" in active and planned.links:
+            seeds = [link.entity_id for link in planned.links]
+            if cfg.graph_traversal != "classic":
+                owners = {link.owner for link in planned.links if link.owner is not None}
+                seeds = [s for s in seeds if s not in owners]
+            if seeds:
+                ahead.start_relation_subgraph(planned.namespace, seeds, cfg.max_hops)
+        return ahead
 
     def retrieve(
-        self, ctx: RetrievalContext, names: Sequence[str], timings: dict[str, float]
+        self,
+        ctx: RetrievalContext,
+        names: Sequence[str],
+        timings: dict[str, float],
+        *,
+        store: MemoryStore | None = None,
     ) -> dict[str, list[Hit]]:
         """Run the named retrievers concurrently (each one store call), then order the
         lists that rank by the question's cosine by the name-masked cosine
-        (:mod:`graphmem.retrieval.masking`, setting ``name_mask_depth``)."""
-        futures = {n: self._pool.submit(self._timed, n, ctx) for n in names}
+        (:mod:`graphmem.retrieval.masking`, setting ``name_mask_depth``). The candidates
+        of those lists are read while the other retrievers still run (the graph
+        retriever's walk takes longest). ``store``: what the retrievers read (default the
+        pipeline's store; a recall passes its :class:`AheadStore`)."""
+        reads = store if store is not None else self._store
+        futures = {n: self._pool.submit(self._timed, n, ctx, reads) for n in names}
         hits: dict[str, list[Hit]] = {}
-        for name, future in futures.items():
-            hits[name], timings[f"retriever.{name}"] = future.result()
-        return self._name_masked(ctx, hits, timings)
-
-    def _name_masked(
-        self, ctx: RetrievalContext, hits: dict[str, list[Hit]], timings: dict[str, float]
-    ) -> dict[str, list[Hit]]:
-        """:func:`graphmem.retrieval.masking.rescore` when the question names a person
-        (one store read of the candidates' text and embeddings)."""
         depth = self._settings.name_mask_depth
-        names = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
-        if not names:
+        people = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
+        read: Future[dict[str, Memory]] | None = None
+        if people:
+            for name in RESCORED:
+                if name in futures:
+                    hits[name], timings[f"retriever.{name}"] = futures[name].result()
+            ids = list(
+                dict.fromkeys(h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
+            )
+            if ids:
+                read = self._pool.submit(self._masked_candidates, ctx.namespace, ids, timings)
+        for name, future in futures.items():
+            if name not in hits:
+                hits[name], timings[f"retriever.{name}"] = future.result()
+        hits = {n: hits[n] for n in futures}  # in the order asked for
+        if read is None:
             return hits
         mark = time.perf_counter()
-        ids = list(dict.fromkeys(h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth]))
-        if not ids:
-            return hits
-        memories = {
-            m.id: m for m in self._store.get_memories(ctx.namespace, ids, with_embeddings=True)
-        }
-        out = rescore(hits, ctx.text, ctx.embedding, names, memories, self._masked, depth)
-        timings["name_mask"] = ms_since(mark)
+        memories = read.result()
+        out = rescore(hits, ctx.text, ctx.embedding, people, memories, self._masked, depth)
+        timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval
         return out
+
+    def _masked_candidates(
+        self, namespace: str, ids: list[str], timings: dict[str, float]
+    ) -> dict[str, Memory]:
+        """The name-masking step's candidates with their embeddings (one store read)."""
+        mark = time.perf_counter()
+        found = {m.id: m for m in self._store.get_memories(namespace, ids, with_embeddings=True)}
+        timings["name_mask_read"] = ms_since(mark)
+        return found
 
     def fuse_and_rank(
         self,
@@ -218,10 +293,14 @@ class RecallPipeline:
         cfg = self._settings
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        ctx, plan, now = self.prepare(namespace, query, timings)
-        mark = time.perf_counter()
+        planned = self._plan(namespace, query, timings, None)
+        plan, now = planned.plan, planned.now
         active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]
-        hits = self.retrieve(ctx, active, timings)
+        # what needs no query vector is read while the question is embedded
+        ahead = self._start_ahead(planned, active)
+        ctx = self._context(planned, self._embed(planned.text, timings))
+        mark = time.perf_counter()
+        hits = self.retrieve(ctx, active, timings, store=ahead.as_store())
         timings["retrievers"] = ms_since(mark)
         window = ctx.window
         ranked = self.fuse_and_rank(query, ctx, plan, now, hits, timings)

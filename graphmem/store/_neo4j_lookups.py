@@ -28,16 +28,22 @@ class Neo4jLookups:
         self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
     ) -> list[Memory]:
         # right after rank_fields in this thread (a recall hydrating the k it returns), the
-        # memories it read whole are taken from there and only the others are queried
+        # memories it read whole (with their embeddings) are taken from there and only the
+        # others are queried
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return []
         by_id: dict[str, Memory] = {}
         memo = self._exec.recall("hydrated")  # answered once: a later call reads afresh
-        if memo is not None and memo[0] == namespace and not with_embeddings:
+        if memo is not None and memo[0] == namespace:
             records = memo[1]
             by_id = {
-                i: codec.memory_from_record(records[i], namespace) for i in distinct if i in records
+                i: codec.memory_from_record(
+                    records[i] if with_embeddings else {**records[i], "embedding": None},
+                    namespace,
+                )
+                for i in distinct
+                if i in records
             }
         if missing := [i for i in distinct if i not in by_id]:
             params = {"namespace": namespace, "ids": missing, "with_embeddings": with_embeddings}
@@ -49,9 +55,9 @@ class Neo4jLookups:
         # reads each memory's sessions: a memory_sessions call that follows in the same
         # thread, for ids among these and before any write, is answered from them (a
         # recall's session support) without a query (Neo4jExecutor.remember). It also reads
-        # the whole memory (without embedding) of the first HYDRATE_AHEAD ids (a recall
+        # the whole memory (with its embedding) of the first HYDRATE_AHEAD ids (a recall
         # passes its candidates best first), for the get_memories call that hydrates the k
-        # the recall returns.
+        # the recall returns (with or without embeddings).
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return []

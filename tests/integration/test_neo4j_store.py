@@ -694,9 +694,14 @@ def test_rank_fields_bring_the_memories_a_recall_hydrates_next(
     assert store.get_memories(ns, ids) == expected
     assert [name for name, _ in calls][-1] == "read/get_memories"
     assert calls[-1][1]["ids"] == [ids[1]]
-    # with embeddings, or after a write, everything is read afresh
-    store.rank_fields(ns, ids)
-    assert store.get_memories(ns, ids[:1], with_embeddings=True)[0].embedding is not None
+    # with embeddings too (newer over older reads them): the same as a read of its own
+    own = store.get_memories(ns, ids, with_embeddings=True)
+    assert own[0].embedding is not None
+    store.rank_fields(ns, [ids[2], ids[0], ids[1]])
+    before = len(calls)
+    assert store.get_memories(ns, [ids[0], ids[2]], with_embeddings=True) == [own[0], own[2]]
+    assert len(calls) == before  # no query of its own
+    # after a write, everything is read afresh
     store.rank_fields(ns, ids)
     changed = memories[0].model_copy(update={"content": "note 0, changed"})
     store.write(ns, WriteBatch(memories=[changed]))

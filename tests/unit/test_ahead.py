@@ -1,0 +1,80 @@
+"""AheadStore (issue 13): reads started before the query embedding answer the same call."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from graphmem.models import Relation
+from graphmem.retrieval.ahead import AheadStore
+from graphmem.store.records import ScoredId
+
+
+class _Store:
+    """Records calls; ``text_search`` waits for ``release`` so a test can see it started."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, ...]] = []
+        self.release = threading.Event()
+        self.started = threading.Event()
+
+    def text_search(
+        self, namespace: str, text: str, k: int, *, include_history: bool = False
+    ) -> list[ScoredId]:
+        self.calls.append(("text_search", namespace, text, k, include_history))
+        self.started.set()
+        self.release.wait(5)
+        return [ScoredId(f"{text}-{k}", 1.0)]
+
+    def relation_subgraph(
+        self, namespace: str, entity_ids: Sequence[str], max_hops: int
+    ) -> list[Relation]:
+        self.calls.append(("relation_subgraph", namespace, tuple(entity_ids), max_hops))
+        if max_hops > 3:
+            raise ValueError("max_hops")
+        return []
+
+    def count_memories(self, namespace: str) -> int:
+        return 7
+
+
+def test_a_started_read_answers_the_same_call_and_only_that_one() -> None:
+    store = _Store()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        ahead = AheadStore(store, pool)  # type: ignore[arg-type]
+        ahead.start_text_search("ns", "pottery", 50, include_history=True)
+        assert store.started.wait(5)  # running before anyone asks for it
+        store.release.set()
+        view = ahead.as_store()
+        assert view.text_search("ns", "pottery", 50, include_history=True) == [
+            ScoredId("pottery-50", 1.0)
+        ]
+        # asked again (the temporal retriever's "when" path does): no second read
+        assert view.text_search("ns", "pottery", 50, include_history=True)[0].memory_id == (
+            "pottery-50"
+        )
+        assert len(store.calls) == 1
+        # other arguments reach the store
+        assert view.text_search("ns", "pottery", 10, include_history=True)[0].memory_id == (
+            "pottery-10"
+        )
+        assert view.text_search("ns", "pottery", 50)[0].memory_id == "pottery-50"
+        assert len(store.calls) == 3
+        assert view.count_memories("ns") == 7  # everything else is the store's
+
+
+def test_a_started_read_that_failed_raises_where_it_is_asked_for() -> None:
+    store = _Store()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead = AheadStore(store, pool)  # type: ignore[arg-type]
+        ahead.start_relation_subgraph("ns", ["e1", "e2"], 4)
+        with pytest.raises(ValueError, match="max_hops"):
+            ahead.relation_subgraph("ns", ["e1", "e2"], 4)
+        assert ahead.relation_subgraph("ns", ("e1", "e2"), 2) == []
+    assert store.calls == [
+        ("relation_subgraph", "ns", ("e1", "e2"), 4),
+        ("relation_subgraph", "ns", ("e1", "e2"), 2),
+    ]
