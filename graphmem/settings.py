@@ -585,6 +585,30 @@ class Settings(BaseSettings):
             " of their memories carries does not decide which one matches. 0 turns it off."
         ),
     )
+    answer_type_weight: float = Field(
+        1.0,
+        ge=0.0,
+        le=5.0,
+        description=(
+            "Expected answer type (graphmem.retrieval.answer_type): when a question's cue"
+            " names what answers it (where ... work -> an Organization, where ... live -> a"
+            " Place, like / favourite / hobby -> a Preference), the candidates carrying that"
+            " type (an entity of that kind outside the subject slot, or that memory type)"
+            " are fused as one more list with this RRF weight; 0 turns it off. Lifecycle"
+            " bench (issue 10): the vocabulary gaps the small model does not bridge"
+            " ('Where does someone work?' scores 0.36 against 'lives in Denver now' and 0.32"
+            " against 'is a librarian at Cobalt Robotics')."
+        ),
+    )
+    answer_type_depth: int = Field(
+        30,
+        ge=1,
+        le=1000,
+        description=(
+            "How many of the semantic and entity lists' best candidates the expected answer"
+            " type looks at (answer_type_weight)."
+        ),
+    )
     update_rank_margin: float = Field(
         0.15,
         ge=-1.0,

@@ -28,6 +28,7 @@ from graphmem.models import (
 )
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
+from graphmem.retrieval.answer_type import ANSWER_TYPE, answer_type_list, expected_answer
 from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_people, rescore
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.question import resolve_question
@@ -153,6 +154,10 @@ class RecallPipeline:
         stats = self._store.term_stats(namespace, sorted(set(tokenize(text))))
         plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.top_k)
         plan = self._override(_lexical_evidence(plan, text, links, stats), query)
+        if query.retrievers is None and cfg.answer_type_weight > 0 and expected_answer(text):
+            plan = dataclasses.replace(
+                plan, weights={**plan.weights, ANSWER_TYPE: cfg.answer_type_weight}
+            )
         timings["plan"] = ms_since(mark)
         # SPEC §9.11: memories flagged unretrievable are fetched too; ranking admits
         # them only as direct hits (and superseded ones only with include_history).
@@ -214,7 +219,8 @@ class RecallPipeline:
         (:mod:`graphmem.retrieval.masking`, setting ``name_mask_depth``). The candidates
         of those lists are read while the other retrievers still run (the graph
         retriever's walk takes longest). ``store``: what the retrievers read (default the
-        pipeline's store; a recall passes its :class:`AheadStore`)."""
+        pipeline's store; a recall passes its :class:`AheadStore`). Then the expected
+        answer type's list is added (:meth:`_answer_type`)."""
         reads = store if store is not None else self._store
         futures = {n: self._pool.submit(self._timed, n, ctx, reads) for n in names}
         hits: dict[str, list[Hit]] = {}
@@ -235,12 +241,37 @@ class RecallPipeline:
                 hits[name], timings[f"retriever.{name}"] = future.result()
         hits = {n: hits[n] for n in futures}  # in the order asked for
         if read is None:
-            return hits
+            return self._answer_type(ctx, hits, timings, {})
         mark = time.perf_counter()
         memories = read.result()
         out = rescore(hits, ctx.text, ctx.embedding, people, memories, self._masked, depth)
         timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval
-        return out
+        return self._answer_type(ctx, out, timings, memories)
+
+    def _answer_type(
+        self,
+        ctx: RetrievalContext,
+        hits: dict[str, list[Hit]],
+        timings: dict[str, float],
+        memories: dict[str, Memory],
+    ) -> dict[str, list[Hit]]:
+        """The answer type's list (graphmem.retrieval.answer_type) when the question has a
+        cue; candidates the name masking did not read (``memories``): one store read."""
+        cfg = self._settings
+        wanted = expected_answer(ctx.text) if cfg.answer_type_weight > 0 else None
+        if wanted is None or ctx.dictionary is None:
+            return hits
+        mark = time.perf_counter()
+        depth = cfg.answer_type_depth
+        top = (h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
+        ids = list(dict.fromkeys(i for i in top if i not in memories))
+        found = dict(memories)
+        if ids:
+            found.update((m.id, m) for m in self._store.get_memories(ctx.namespace, ids))
+        named = [link.entity_id for link in ctx.links]
+        listed = answer_type_list(wanted, hits, found, named, ctx.dictionary, depth)
+        timings["answer_type"] = ms_since(mark)
+        return {**hits, ANSWER_TYPE: listed}
 
     def _masked_candidates(
         self, namespace: str, ids: list[str], timings: dict[str, float]

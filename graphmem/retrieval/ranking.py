@@ -21,6 +21,7 @@ import numpy as np
 
 from graphmem.entities import EntityDictionary
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
+from graphmem.retrieval.answer_type import ANSWER_TYPE
 from graphmem.retrieval.currency import prefer_newer
 from graphmem.retrieval.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.planner import Plan
@@ -386,14 +387,10 @@ def admissible(f: RankFields, query: RecallQuery, direct: set[str]) -> bool:
 
 
 def direct_hits(hits: Mapping[str, list[Hit]], depth: int) -> set[str]:
-    """Ids a question targets directly (SPEC §9.11): in the top ``depth`` of the
-    semantic, BM25 or entity list."""
-    return {
-        h.memory_id
-        for name in ("semantic", "bm25", "entity")
-        for h in hits.get(name, [])[:depth]
-        if not h.associative
-    }
+    """Ids a question targets directly (SPEC §9.11): in the top ``depth`` of the semantic,
+    BM25, entity or expected-answer-type list (graphmem.retrieval.answer_type)."""
+    lists = ("semantic", "bm25", "entity", ANSWER_TYPE)
+    return {h.memory_id for n in lists for h in hits.get(n, [])[:depth] if not h.associative}
 
 
 def _vector(m: Memory) -> Vector:

@@ -10,12 +10,22 @@ from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
 from graphmem.write.batch import BatchState, Match, Prepared
-from graphmem.write.compat import Claim, Compatibility, check, claim_of
+from graphmem.write.compat import (
+    Claim,
+    Compatibility,
+    Reason,
+    check,
+    claim_of,
+    frame_overlap,
+    same_subject,
+)
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
 
 # Nearest stored memories dedup examines per candidate: a superseded one, or one of
 # another type, can be nearer than the duplicate it must find.
 DEDUP_NEIGHBOURS = 4
+# The extractor of a verbatim memory (a turn as said): a record, not a claim to update.
+_VERBATIM = "verbatim"
 
 
 class Matcher:
@@ -39,8 +49,9 @@ class Matcher:
 
     def nearest_existing(self, namespace: str, vectors: Vector) -> list[list[tuple[Memory, float]]]:
         """Tier 2 against the store: for each row, the current memories among its
-        ``DEDUP_NEIGHBOURS`` nearest whose cosine reaches the escalate threshold (one
-        batched vector query, one batched fetch).
+        ``DEDUP_NEIGHBOURS`` nearest whose cosine reaches the escalate threshold, or the
+        lower negation band (:meth:`negates`) — one batched vector query, one batched
+        fetch.
 
         Every tier is searched, unretrievable memories too: the cold tier only keeps a
         memory out of *recall*; a restatement of it is still the same claim.
@@ -48,7 +59,7 @@ class Matcher:
         hits = self._store.vector_search(
             namespace, vectors, DEDUP_NEIGHBOURS, include_history=True, include_cold=True
         )
-        escalate = self._settings.dedup_escalate
+        escalate = self._floor()
         wanted = list(
             dict.fromkeys(h.memory_id for row in hits for h in row if h.score >= escalate)
         )
@@ -65,6 +76,39 @@ class Matcher:
             ]
             for row in hits
         ]
+
+    def _floor(self) -> float:
+        """The lowest cosine a stored neighbour is examined at: the tier-3 band, or the
+        negation band below it (:meth:`negates`)."""
+        cfg = self._settings
+        return min(cfg.dedup_escalate, cfg.consolidation_similarity)
+
+    def negates(
+        self, claim: Claim, item: Prepared, memory: Memory, known: EntityDictionary
+    ) -> Compatibility | None:
+        """A negation below the merge threshold (SPEC §9.9–§9.10, issue 10): the candidate
+        negates or ends what ``memory`` states ("Noor does not drink alcohol anymore" after
+        "Noor drinks alcohol.", cosine 0.83–0.86, under tier 2's 0.92 and often under
+        tier 3's 0.85). Such a pair is no near-duplicate, so dedup never compared the
+        claims, and both stayed current until the consolidation's consistency scan (SPEC
+        §10) superseded the older one. The write path now applies the scan's rule to it
+        at once: cosine at least ``consolidation_similarity`` (the caller's filter), the
+        same subject, a negation flip as the first incompatibility, and frames that
+        overlap at least ``consistency_frame_overlap`` (the same content words:
+        "is vegan" / "is not vegan anymore and eats dairy again" overlap 0.33 and stay
+        for the scan's judge). Verbatim memories (turns as said) are records, not claims
+        to update: neither side may be one. Returns the verdict when it is such a
+        conflict, else ``None``."""
+        if item.candidate.extractor == _VERBATIM or memory.extractor == _VERBATIM:
+            return None
+        theirs = claim_of(memory, known)
+        if not same_subject(claim, theirs):
+            return None
+        verdict = check(claim, theirs)
+        if verdict.reason is not Reason.NEGATION:
+            return None
+        overlap = frame_overlap(claim.content, memory.content)
+        return verdict if overlap >= self._settings.consistency_frame_overlap else None
 
     def find_duplicate(
         self,
@@ -118,17 +162,24 @@ class Matcher:
             if m.type == item.memory_type and m.is_current and m.id != excluded
         ]
         found = Match()
+        floor = self._floor()
         for memory, score in sorted(options, key=lambda pair: (-pair[1], pair[0].id)):
+            if score < floor:
+                break
             verdict = classify_similarity(
                 score,
                 duplicate=self._settings.dedup_duplicate,
                 escalate=self._settings.dedup_escalate,
             )
-            if verdict is Verdict.DISTINCT:
-                break
-            if verdict is Verdict.AMBIGUOUS:
-                found.ambiguous = 1
-                if not self._judge.same(item.candidate, memory, score):
+            if verdict is not Verdict.DUPLICATE:
+                if verdict is Verdict.AMBIGUOUS:
+                    found.ambiguous = 1
+                if verdict is Verdict.DISTINCT or not self._judge.same(
+                    item.candidate, memory, score
+                ):
+                    negation = self.negates(claim, item, memory, known)
+                    if negation is not None:
+                        found.conflicts.append((memory, negation))
                     continue
             compatibility = check(claim, claim_of(memory, known))
             if compatibility:

@@ -1,0 +1,162 @@
+"""Expected answer type: a question's cue names what kind of memory answers it.
+
+Classic question answering types the answer before it looks for it: "Where does
+X work?" wants an organisation, "Where does X live?" a place, "What does X like
+to drink?" a preference. A small sentence embedding does not bridge every such
+gap even with the person's name masked (:mod:`graphmem.retrieval.masking`):
+"Where does someone work?" scores 0.36 against "someone lives in Denver now" and
+0.32 against "someone is a librarian at Cobalt Robotics"; "What does someone like
+to drink?" prefers "someone is allergic to sesame" (which shares a session with
+"drinks alcohol") to "someone prefers espresso in the morning". The memories
+already carry what the cue asks for: the kinds of the entities they mention (a
+candidate's entities, or the ``ner`` extractor's spaCy labels: ORG →
+Organization, GPE / LOC / FAC → Place) and their own type (Preference).
+
+:func:`expected_answer` reads the cue (a few fixed patterns, no model);
+:func:`answer_type_list` ranks the recall's candidates that carry the expected
+type — an entity of an expected kind in a slot other than the subject, and not
+one the question itself names, or a memory of an expected type — in the order of
+the (name-masked) semantic list, memories that also mention an entity the
+question names first. The pipeline fuses that list like a retriever's
+(``Settings.answer_type_weight``; the explanation shows its rank as
+``answer_type``). A question without a cue, or a namespace whose memories carry
+no such type (LoCoMo's turns and observations are all Facts), is unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from graphmem.entities import EntityDictionary
+from graphmem.models import Memory
+from graphmem.retrieval.retrievers import Hit
+
+__all__ = ["ANSWER_TYPE", "AnswerType", "answer_type_list", "expected_answer"]
+
+#: The fused list's name (in ``RecallResult.weights`` and the explanation).
+ANSWER_TYPE = "answer_type"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerType:
+    """What the answer to a question should carry.
+
+    ``kinds``: entity kinds (``Entity.kind``), one of which a memory must mention in
+    a slot other than the subject; ``types``: memory types (``Memory.type``);
+    ``cue``: the words that set it, for the explanation.
+    """
+
+    kinds: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    cue: str = ""
+
+
+_WH_WORK = re.compile(
+    r"\bwhere\b.*\b(?:work|works|working|worked|employed)\b"
+    r"|\bemployer\b"
+    r"|\bwho\b.*\bworks?\s+for\b"
+    r"|\b(?:which|what)\s+(?:company|firm|organi[sz]ation|employer)\b",
+)
+_WH_LIVE = re.compile(
+    r"\bwhere\b.*\b(?:live|lives|living|lived|reside|resides|based|moved?|moving)\b"
+    r"|\b(?:which|what)\s+(?:city|town|country)\b.*\b(?:live|lives|living|lived|reside|resides"
+    r"|based|moved?|moving)\b",
+)
+_PREFERENCE = re.compile(
+    r"\b(?:favou?rite|hobby|hobbies|prefers?|preference|enjoys?)\b"
+    r"|\b(?:likes?|loves?)\s+to\b"
+    # "What does Noor like?", not "What does the house look like?"
+    r"|\b(?:does|do|did)\s+[\w'’ -]+?(?<!look)(?<!sound)(?<!feel)(?<!seem)(?<!taste)(?<!smell)"
+    r"\s+(?:like|love)\s*\?",
+)
+
+
+def expected_answer(question: str) -> AnswerType | None:
+    """The answer type a question's cue asks for, or ``None`` without a cue.
+
+    >>> expected_answer("Where does Tomas work?").kinds
+    frozenset({'Organization'})
+    >>> sorted(expected_answer("Which city does Dana live in?").kinds)
+    ['Place']
+    >>> expected_answer("What does Noor like to drink?").types
+    frozenset({'Preference'})
+    >>> expected_answer("What did Dana say about the trip?") is None
+    True
+    """
+    text = " ".join(question.casefold().replace("’", "'").split())
+    if (match := _WH_WORK.search(text)) is not None:
+        return AnswerType(kinds=frozenset({"Organization"}), cue=match.group())
+    if (match := _WH_LIVE.search(text)) is not None:
+        return AnswerType(kinds=frozenset({"Place"}), cue=match.group())
+    if (match := _PREFERENCE.search(text)) is not None:
+        return AnswerType(types=frozenset({"Preference"}), cue=match.group())
+    return None
+
+
+def _carries(
+    memory: Memory, wanted: AnswerType, named: frozenset[str], dictionary: EntityDictionary
+) -> bool:
+    if memory.type in wanted.types:
+        return True
+    if not wanted.kinds:
+        return False
+    for mention in memory.mentions:
+        if mention.role == "subject" or mention.entity_id in named:
+            continue
+        entity = dictionary.get(mention.entity_id)
+        if entity is not None and entity.kind in wanted.kinds:
+            return True
+    return False
+
+
+def answer_type_list(
+    wanted: AnswerType,
+    hits: Mapping[str, Sequence[Hit]],
+    memories: Mapping[str, Memory],
+    named: Iterable[str],
+    dictionary: EntityDictionary,
+    depth: int,
+) -> list[Hit]:
+    """The candidates that carry ``wanted``, best first.
+
+    Parameters
+    ----------
+    wanted : AnswerType
+        From :func:`expected_answer`.
+    hits : mapping of str to sequence of Hit
+        The retrievers' lists after name masking; the top ``depth`` of the semantic
+        and entity lists are the candidates, ordered by their semantic rank (then
+        their entity rank).
+    memories : mapping of str to Memory
+        The candidates, hydrated with their mentions (a missing one is skipped).
+    named : iterable of str
+        Entity ids the question names (linked): mentioning one ranks a candidate
+        first; being one does not make it the answer.
+    dictionary : EntityDictionary
+        The namespace's entities (their kinds).
+    depth : int
+        Candidates taken from the top of each list, ``>= 0``.
+
+    Returns
+    -------
+    list of Hit
+        Scores are ``1 / position`` (1-based), ``detail`` names the cue.
+    """
+    ids = frozenset(named)
+    position: dict[str, tuple[int, int]] = {}
+    for order, name in enumerate(("semantic", "entity")):
+        for rank, hit in enumerate(hits.get(name, [])[:depth]):
+            key = (order, rank)
+            if hit.memory_id not in position or key < position[hit.memory_id]:
+                position[hit.memory_id] = key
+    chosen = [
+        (not any(m.entity_id in ids for m in memory.mentions), position[mid], mid)
+        for mid in position
+        if (memory := memories.get(mid)) is not None and _carries(memory, wanted, ids, dictionary)
+    ]
+    chosen.sort()
+    what = sorted(wanted.kinds | wanted.types)
+    detail = f"answer type {'/'.join(what)} ({wanted.cue!r})"
+    return [Hit(mid, 1.0 / (i + 1), detail) for i, (_, _, mid) in enumerate(chosen)]
