@@ -39,9 +39,19 @@ FILTERED_EXACT_MAX = 400
 # namespace: one per FILTERED_MEMORIES_PER_FETCH memories, between k (at least
 # FILTERED_MIN_FETCH_K) and FILTERED_OVERFETCH x k. (10k random vectors with one per 125,
 # i.e. LIMIT 100: recall@10 0.94 in the latency bench; hence one per 25, LIMIT 400.)
+# Re-measured with the HNSW graph built at m 32 / ef_construction 200, unquantised (issue 13,
+# 2026.08.1, k = 50, recall@10 against exact cosine on the bench's 9 questions / 100 stored
+# vectors as queries, load 5-7): 10k LIMIT 100 0.967 / 0.982, 150 1.000 / 0.998, 200 1.000 /
+# 1.000 (8-13 ms), 400 1.000 / 1.000 (11 ms); 100k LIMIT 400 0.956 / 0.955, 800 0.989 / 0.989
+# (43 ms). The name-masking step re-orders the semantic list's top 30, so its top 50 matter
+# too: at 10k recall@50 was 0.991 for LIMIT 200 and 1.000 for 300 and 400. Hence one per 32:
+# 313 at 10k (the recall lists of the bench's questions identical to LIMIT 400's), the 800 cap
+# at 100k. The time-window search through the index (a window of more than
+# FILTERED_EXACT_MAX memories) asks for as many (it asked for 16 x k): at 10k its top 10 and
+# top 50 were those of the exact scan for LIMIT 100-800 on 5 windows.
 FILTERED_OVERFETCH = 16
 FILTERED_MIN_FETCH_K = 100
-FILTERED_MEMORIES_PER_FETCH = 25
+FILTERED_MEMORIES_PER_FETCH = 32
 # vector_search's own floor: an HNSW query costs ~10 ms for 10 neighbours and ~27 ms for 100
 # at 100k memories, per query row (a dedup batch sends 256 rows), and 32 keep its recall high.
 VECTOR_MIN_FETCH_K = 32
@@ -183,6 +193,13 @@ class Planner:
             ("size", namespace),
             lambda: _count(self._exec.run("read/count_memories", {"namespace": namespace})),
         )
+
+    def filtered_fetch_k(self, namespace: str, k: int) -> int:
+        """How many memories the in-index filtered search (2026.06+) is asked for, to
+        re-score and cut to ``k``: one per ``FILTERED_MEMORIES_PER_FETCH`` of the namespace,
+        between ``k`` (at least ``FILTERED_MIN_FETCH_K``) and ``FILTERED_OVERFETCH·k``."""
+        by_size = math.ceil(self.size(namespace) / FILTERED_MEMORIES_PER_FETCH)
+        return max(FILTERED_MIN_FETCH_K, k, min(FILTERED_OVERFETCH * k, by_size))
 
     def large(self, namespace: str) -> bool:
         """Past exact_search_max: searches may go through the HNSW index."""

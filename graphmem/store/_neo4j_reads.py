@@ -106,10 +106,7 @@ class Neo4jRetrievers:
         indexed = [i for i, row in enumerate(ask.rows) if any(row)]
         if not indexed:
             return
-        by_size = math.ceil(self._plans.size(ask.namespace) / plans.FILTERED_MEMORIES_PER_FETCH)
-        fetch_k = max(
-            plans.FILTERED_MIN_FETCH_K, ask.k, min(plans.FILTERED_OVERFETCH * ask.k, by_size)
-        )
+        fetch_k = self._plans.filtered_fetch_k(ask.namespace, ask.k)
         params = {"namespace": ask.namespace, "k": ask.k, "fetch_k": fetch_k, **ask.flags}
         params["embeddings"] = [ask.rows[i] for i in indexed]
         params["exact_scores"] = self._exec.exact_index_scores
@@ -262,8 +259,9 @@ class Neo4jRetrievers:
         max_exact = self._plans.max_exact(namespace, k, query)
         if self._plans.filtered:
             # 2026.06+, one round trip: a wide window goes through the index, which filters
-            # by namespace, window and visibility in its walk (read/time_window_search)
-            fetch_k = max(plans.FILTERED_MIN_FETCH_K, plans.FILTERED_OVERFETCH * k)
+            # by namespace, window and visibility in its walk (read/time_window_search),
+            # asked for as many as vector_search asks for
+            fetch_k = self._plans.filtered_fetch_k(namespace, k)
             wide = {**exact, "max_exact": max_exact, "fetch_k": fetch_k}
             wide["exact_scores"] = self._exec.exact_index_scores
             return self._hits("read/time_window_search", wide)
