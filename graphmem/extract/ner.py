@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from graphmem.entities import EntityDictionary, Extraction
@@ -127,6 +127,13 @@ class NerExtractor:
         # the pipeline loads on first use (spaCy imports torch: seconds), so building a
         # facade for a command that extracts nothing (stats, show, ...) stays fast
         self._lock = threading.Lock()
+        self._parsed: dict[str, Doc] = {}  # prepare()'s parses, each taken once
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Parse a batch at once for the :meth:`analyse` calls that follow (spaCy's pipe)."""
+        stripped = list(dict.fromkeys(_SPEAKER_PREFIX.sub("", t, count=1) for t in texts))
+        with self._lock:
+            self._parsed = dict(zip(stripped, _load().pipe(stripped), strict=True))
 
     # ---------------------------------------------------------------- protocol
     def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
@@ -153,7 +160,7 @@ class NerExtractor:
             speaker = speaker or prefix.group(1)
             text = text[prefix.end() :]
         with self._lock:
-            doc = _load()(text)
+            doc = self._parsed.pop(text, None) or _load()(text)  # parsed ahead, or now
         spans = self._entity_spans(doc, known)
         names: dict[int, str] = {}  # token index -> entity name
         mentions: dict[str, EntityMention] = {}

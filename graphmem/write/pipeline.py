@@ -209,6 +209,7 @@ class WritePipeline:
         nearest = self._matcher.nearest_existing(namespace, vectors)
         known = self._dictionary(namespace)
         excluded = corrects.id if corrects is not None else None
+        self._relater.prepare([item.candidate for item in prepared])
         for item, vector in zip(prepared, vectors, strict=True):
             mentions = self._relater.resolve(namespace, item.candidate, known, state)
             found = self._matcher.find_duplicate(

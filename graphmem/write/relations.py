@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 
 from graphmem.entities import (
     EntityDictionary,
@@ -37,6 +38,14 @@ class Relater:
     def __init__(self, settings: Settings, extractor: EntityExtractor) -> None:
         self._settings = settings
         self._extractor = extractor
+
+    def prepare(self, candidates: Sequence[MemoryCandidate]) -> None:
+        """Let the extractor parse a write batch's texts at once when it can (the ner
+        extractor's ``prepare``: spaCy's batched ``pipe``), before :meth:`resolve` is
+        called for each; the results are the same."""
+        prepare = getattr(self._extractor, "prepare", None)
+        if callable(prepare):
+            prepare([c.content for c in candidates])
 
     def resolve(
         self,

@@ -148,3 +148,20 @@ def test_symbol_runs_and_overlong_spans_are_no_names(ner: NerExtractor, text: st
     assert all(2 <= len(m.name) <= 512 for m in found.entities)
     assert all(any(c.isupper() for c in m.name) for m in found.entities)
     assert all(len(r.source) <= 512 and len(r.target) <= 512 for r in found.relations)
+
+
+def test_a_batch_parsed_ahead_analyses_as_each_text_alone() -> None:
+    # issue 13: the write path lets the extractor parse a batch at once (spaCy's pipe);
+    # what analyse returns must not change
+    texts = [
+        "Maya: My sister Priya Raman started working at Lumen Labs last Friday.",
+        "Omar moved to Lisbon in May 2023 and works with Dana at Quarry Systems.",
+        "Nadia is Omar's sister.",
+        "Maya: My sister Priya Raman started working at Lumen Labs last Friday.",  # twice
+    ]
+    known = _known(("Dana", "Person"))
+    alone = [NerExtractor().analyse(t, known) for t in texts]
+    batched = NerExtractor()
+    batched.prepare(texts)
+    assert [batched.analyse(t, known) for t in texts] == alone
+    assert alone[0].entities[0].name == "Maya"  # the speaker prefix still names the speaker
