@@ -118,6 +118,7 @@ def answer_type_list(
     named: Iterable[str],
     dictionary: EntityDictionary,
     depth: int,
+    only_named: bool = False,
 ) -> list[Hit]:
     """The candidates that carry ``wanted``, best first.
 
@@ -138,6 +139,12 @@ def answer_type_list(
         The namespace's entities (their kinds).
     depth : int
         Candidates taken from the top of each list, ``>= 0``.
+    only_named : bool
+        Keep only candidates that mention an entity in ``named``. For a relational
+        question ("Where does Alice's sister's manager work?") the answer is about the
+        entity at the end of the chain; a typed memory about anyone else (the sister's
+        employer, another person's) is not evidence, and fused it would crowd out the
+        chain's other memories ("… and what does that company build?").
 
     Returns
     -------
@@ -154,7 +161,9 @@ def answer_type_list(
     chosen = [
         (not any(m.entity_id in ids for m in memory.mentions), position[mid], mid)
         for mid in position
-        if (memory := memories.get(mid)) is not None and _carries(memory, wanted, ids, dictionary)
+        if (memory := memories.get(mid)) is not None
+        and _carries(memory, wanted, ids, dictionary)
+        and (not only_named or any(m.entity_id in ids for m in memory.mentions))
     ]
     chosen.sort()
     what = sorted(wanted.kinds | wanted.types)

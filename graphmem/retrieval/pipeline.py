@@ -269,7 +269,15 @@ class RecallPipeline:
         if ids:
             found.update((m.id, m) for m in self._store.get_memories(ctx.namespace, ids))
         named = [link.entity_id for link in ctx.links]
-        listed = answer_type_list(wanted, hits, found, named, ctx.dictionary, depth)
+        # a relational question ("Alice's sister's manager") asks about the chain's end:
+        # the linked entities no other link was reached from
+        relational = any(link.via is not None for link in ctx.links)
+        if relational:
+            owners = {link.owner for link in ctx.links}
+            named = [i for i in named if i not in owners]
+        listed = answer_type_list(
+            wanted, hits, found, named, ctx.dictionary, depth, only_named=relational
+        )
         timings["answer_type"] = ms_since(mark)
         return {**hits, ANSWER_TYPE: listed}
 

@@ -85,6 +85,36 @@ def test_the_list_holds_what_carries_the_type_the_named_entitys_first() -> None:
     assert "Organization" in (listed[0].detail or "")
 
 
+def test_a_relational_question_keeps_only_the_chain_ends_memories() -> None:
+    """On "Where does Alice's sister's manager work?" the typed memory about someone else
+    (the sister's own employer) is not evidence; fused, it crowded the chain's last
+    memory ("what does that company build?") out of tests/integration/test_multihop.py's
+    top 5 (All@5 0.841, below its 0.85)."""
+    entities = [
+        Entity(id="sis", namespace="n", name="Hiro Tanaka", kind="Person"),
+        Entity(id="boss", namespace="n", name="Lena Vogel", kind="Person"),
+        Entity(id="q", namespace="n", name="Quarry Systems", kind="Organization"),
+        Entity(id="nw", namespace="n", name="Northwind", kind="Organization"),
+    ]
+    memories = {
+        m.id: m
+        for m in [
+            make_memory("n", "Hiro Tanaka works at Northwind.", mentions=[("sis", "subject"), ("nw", "object")]),
+            make_memory("n", "Lena Vogel works at Quarry Systems.", mentions=[("boss", "subject"), ("q", "object")]),
+        ]
+    }  # fmt: skip
+    semantic = [Hit(mid, 0.5) for mid in memories]
+    wanted = expected_answer("Where does Alice's sister's manager work?")
+    assert wanted is not None
+    dictionary = EntityDictionary(entities)
+    for only_named, expected in ((False, 2), (True, 1)):
+        listed = answer_type_list(
+            wanted, {"semantic": semantic}, memories, ["boss"], dictionary, 30, only_named
+        )
+        assert len(listed) == expected
+        assert memories[listed[0].memory_id].content == "Lena Vogel works at Quarry Systems."
+
+
 PEOPLE = [{"name": "Tomas", "kind": "Person", "role": "subject"}]
 
 
