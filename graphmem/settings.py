@@ -434,6 +434,7 @@ class Settings(BaseSettings):
     # Re-checked with rrf_k = 10 (bench/calibrate.py --grid fusion): every fold kept
     # bm25 1.5 and graph 0.1; entity 0 and 0.25 are within 0.001 (0.25 kept: the
     # precise plan fuses semantic and entity).
+    # The graph weight where the concept walk runs is graph_concept_fusion_weight.
     retriever_weights: dict[str, float] = {
         "semantic": 1.0,
         "bm25": 1.5,
@@ -509,6 +510,69 @@ class Settings(BaseSettings):
             " memories), unless it asserts a relation on a path; 0 leaves it out, so the"
             " graph list holds what the entity list does not."
         ),
+    )
+    graph_concepts: bool = Field(
+        True,
+        description=(
+            "Graph retriever (issue 12): after the relation walk, a personalised PageRank"
+            " over the namespace's memory-concept graph (graphmem.retrieval.concepts:"
+            " noun-chunk heads and phrases, non-person named entities and content verbs,"
+            " IDF-weighted), seeded by the question's concepts and its nearest memories."
+            " Needs the extra graphmem[nlp] (spaCy); off without it."
+        ),
+    )
+    graph_concept_min_memories: int = Field(
+        100,
+        ge=0,
+        description=(
+            "Namespaces with fewer memories get no concept walk: a concept must recur in"
+            " 2 to graph_concept_max_df of the memories, which in a few dozen memories (one"
+            " person's facts: the lifecycle bench, current@1 0.955 -> 0.606 with the walk"
+            " at weight 1.5) picks chance words, not topics."
+        ),
+    )
+    graph_concept_fusion_weight: float = Field(
+        1.5,
+        ge=0.0,
+        description=(
+            "The graph list's RRF weight where the concept walk runs (instead of"
+            " retriever_weights['graph']). bench/concept_graph.py on LoCoMo dev, chosen"
+            " leave-one-conversation-out from 0.25-3 (every fold chose 1.5): the graph's"
+            " share of held-out R@10 turns +0.001 -> +0.017, observations -0.000 -> +0.023"
+            " (relation walk alone at 0.1)."
+        ),
+    )
+    graph_concept_max_memories: int = Field(
+        5000,
+        ge=0,
+        description=(
+            "Namespaces with more memories are not concept-indexed (the index is built in"
+            " process from every memory on the first recall and after writes)."
+        ),
+    )
+    graph_concept_max_df: float = Field(
+        0.1,
+        gt=0.0,
+        le=1.0,
+        description=(
+            "Concepts in more than this share of the memories are left out (they would"
+            " connect everything). LoCoMo dev held-out graph share, turns / observations:"
+            " 0.05 +0.011 / +0.019, 0.1 +0.017 / +0.023, 0.2 +0.018 / +0.021."
+        ),
+    )
+    graph_concept_alpha: float = Field(
+        0.85, gt=0.0, lt=1.0, description="Concept walk: PageRank damping."
+    )
+    graph_concept_weight: float = Field(
+        0.2,
+        ge=0.0,
+        description=(
+            "Concept walk: a question concept's reset mass is this x its IDF (a seed"
+            " memory's is 1 / (1 + rank))."
+        ),
+    )
+    graph_concept_seeds: int = Field(
+        5, ge=0, le=100, description="Concept walk: the question's nearest memories as seeds."
     )
     graph_edge_floor: float = Field(
         0.2,

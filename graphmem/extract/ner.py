@@ -98,6 +98,13 @@ def _load() -> Language:
         return _NLP
 
 
+def english_pipeline() -> Language:
+    """The spaCy English pipeline this extractor runs, loaded once per process (also
+    parses memories for the graph retriever's concepts, graphmem.retrieval.concepts).
+    Raises ImportError without the extra ``nlp``."""
+    return _load()
+
+
 def normalise_predicate(verb: str, preposition: str | None = None) -> str:
     """Upper snake case predicate from a verb lemma and optional preposition.
 

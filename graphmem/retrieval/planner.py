@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from graphmem.entities import EntityLink
 from graphmem.models import PlanName
+from graphmem.retrieval.concepts import concepts_apply
 from graphmem.retrieval.question import asks_for_several, asks_when
 from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
@@ -116,6 +117,9 @@ def _pick_plan(
         "type_cue_strength": cue,
     }
     base = dict(settings.retriever_weights)
+    if concepts_apply(settings, stats.n_docs):
+        # the graph list carries the concept walk (issue 12; graphmem.retrieval.concepts)
+        base["graph"] = settings.graph_concept_fusion_weight
     if window is None and settings.event_time_ranking and asks_when(text):
         # a 'when' question's temporal list: its neighbours that carry an event time
         # (graphmem.retrieval.retrievers.temporal), at their own weight (issue 15)

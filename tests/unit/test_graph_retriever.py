@@ -66,7 +66,8 @@ def context(k: int) -> RetrievalContext:
         window=None,
         k=k,
         include_history=False,
-        settings=Settings(graph_traversal="classic"),  # SPEC §3's scoring alone
+        # SPEC §3's scoring alone; the relation walk only (no concept index in this store)
+        settings=Settings(graph_traversal="classic", graph_concepts=False),
     )
 
 

@@ -21,8 +21,18 @@ store: the same relations). Then, in Python, the same on both stores:
    asserts other relations (not on the path) counts half; memories below half
    the best score are left out.
 
+4. **Concepts** (setting ``graph_concepts``; :mod:`graphmem.retrieval.concepts`) —
+   people are in most memories of a conversation, so the relation walk rarely
+   ranks what a question about a topic needs. A personalised PageRank over the
+   namespace's memory–concept graph (noun phrases, non-person names, content
+   verbs; IDF-weighted) from the question's concepts and its nearest memories
+   reaches the same topic in other sessions. The list: the relation walk's
+   memories on a path the question names (a predicate word), then the concept
+   walk's, then the relation walk's others; when the question walked a relation
+   to link an entity ("Maya's sister"), the relation walk alone.
+
 ``Settings.graph_traversal = "classic"`` keeps SPEC §3's scoring alone (hop
-decay × weakest link; every one-hop neighbour ties), for the ablation.
+decay × weakest link; every one-hop neighbour ties; no concepts), for the ablation.
 
 Why over 400 lines: the relational links ("Maya's sister") and the guided
 traversal share the stemming and predicate matching and change together.
@@ -36,6 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Relation
+from graphmem.retrieval.concepts import ConceptIndexes
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.scoring import PathStep, Reached, guided_traversal, traversal_scores
 from graphmem.store.base import EntityHit, MemoryStore
@@ -195,13 +206,82 @@ class GraphRetriever:
 
     name = "graph"
 
+    def __init__(self) -> None:
+        self._concepts = ConceptIndexes()
+
     def retrieve(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
+        """The relation walk alone when the question walked a relation to link an entity
+        ("Maya's sister"). Otherwise its memories on a path that matches the question
+        (a predicate named by a question word), then the
+        concept walk's (:mod:`graphmem.retrieval.concepts`, setting ``graph_concepts``),
+        then the relation walk's other memories; the top ``k``. On LoCoMo the relation
+        walk's unmatched paths only add loosely related memories (a person's
+        neighbours), while the concept walk reaches the same topic in other sessions."""
+        if ctx.settings.graph_traversal == "classic":
+            return self._classic_walk(store, ctx)
+        related, matched = self._related(store, ctx)
+        if not ctx.settings.graph_concepts:
+            return related
+        if any(link.via is not None for link in ctx.links):
+            # the question walked a stored relation ("Maya's sister"): it is answered
+            # along relations, and the relational plan weighs this list 3x, so a
+            # topic neighbour would outrank the chain's last memory
+            return related
+        first = [h for h in related if h.memory_id in matched]
+        if len(first) >= ctx.k:
+            return first[: ctx.k]
+        have = {h.memory_id for h in first}
+        concepts = [h for h in self._concept_walk(store, ctx) if h.memory_id not in have]
+        have |= {h.memory_id for h in concepts}
+        rest = [h for h in related if h.memory_id not in have]
+        return (first + concepts + rest)[: ctx.k]
+
+    def _concept_walk(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
+        """Personalised PageRank over the namespace's memory–concept graph from the
+        question's concepts and its ``graph_concept_seeds`` nearest memories."""
+        cfg = ctx.settings
+        index = self._concepts.get(store, ctx.namespace, cfg)
+        if index is None:
+            return []
+        question = index.question_concepts(tokenize(ctx.text))
+        nearest = store.vector_search(
+            ctx.namespace, ctx.embedding[None, :], cfg.graph_concept_seeds
+        )[0]
+        walked = index.walk(
+            question,
+            [row.memory_id for row in nearest],
+            alpha=cfg.graph_concept_alpha,
+            concept_weight=cfg.graph_concept_weight,
+            k=ctx.k,
+        )
+        return [
+            Hit(
+                hit.memory_id,
+                hit.mass,
+                detail=(
+                    f"concept walk (PageRank mass {hit.mass:.4f})"
+                    + (f": shares {', '.join(hit.shared)}" if hit.shared else "")
+                    + " with the question and its nearest memories"
+                ),
+                associative=True,
+            )
+            for hit in walked
+        ]
+
+    def _classic_walk(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
+        """SPEC §3's traversal alone (``graph_traversal = "classic"``, the ablation)."""
         if not ctx.links:
             return []
         seeds = [link.entity_id for link in ctx.links]
-        if ctx.settings.graph_traversal == "classic":
-            relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
-            return self._classic(store, ctx, seeds, relations) if relations else []
+        relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
+        return self._classic(store, ctx, seeds, relations) if relations else []
+
+    def _related(self, store: MemoryStore, ctx: RetrievalContext) -> tuple[list[Hit], set[str]]:
+        """The relation walk (SPEC §3, guided by the question; module docstring): its
+        hits and the ids of those on a path that matches the question."""
+        if not ctx.links:
+            return [], set()
+        seeds = [link.entity_id for link in ctx.links]
         # "Maya's sister": walk from the sister, never back through Maya (the question
         # is not about Maya's other neighbours)
         owners = {link.owner for link in ctx.links if link.owner is not None}
@@ -218,7 +298,7 @@ class GraphRetriever:
         )
         relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
         if not relations:
-            return []
+            return [], set()
         cosines = {
             mid: max(0.0, cosine)
             for mid, cosine in store.memory_cosines(
@@ -234,14 +314,19 @@ class GraphRetriever:
         )
         best = sorted(reached.values(), key=lambda r: (-r.score, r.entity_id))[:_MAX_REACHED]
         if not best:
-            return []
+            return [], set()
         evidence = _evidence(ctx, best)
         rows = self._mentions(store, ctx, [r.entity_id for r in best])
         crowd = {row.memory_id for row in crowd_rows.result()}
         candidates = _candidates(ctx, best, evidence, rows, crowd, {r.memory_id for r in relations})
         sims = {row.memory_id: max(0.0, row.similarity) for row in rows}
         sims.update({mid: cosines.get(mid, 0.0) for mid in evidence if mid not in sims})
-        return _hits(ctx, candidates, sims)
+        matched = {
+            mid
+            for mid, (_, path, _) in candidates.items()
+            if any(step.relevance >= 1.0 for step in path.steps)
+        }
+        return _hits(ctx, candidates, sims), matched
 
     @staticmethod
     def _mentions(
