@@ -285,8 +285,14 @@ def fmt(row: dict[str, float]) -> str:
 
 
 def current(settings: Settings) -> dict[str, Any]:
+    """The settings as a replay variant. Every LoCoMo namespace is in the concept walk's
+    size range (graphmem.retrieval.concepts.concepts_apply), so the graph list has the
+    planner's ``graph_concept_fusion_weight`` when ``graph_concepts`` is on."""
+    weights = dict(settings.retriever_weights)
+    if settings.graph_concepts:
+        weights["graph"] = settings.graph_concept_fusion_weight
     return {
-        "weights": dict(settings.retriever_weights),
+        "weights": weights,
         "entity_boost": settings.entity_centric_weight,
         "temporal_boost": settings.temporal_anchored_weight,
         "freshness": settings.freshness_mode,
