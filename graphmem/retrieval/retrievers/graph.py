@@ -227,11 +227,12 @@ class GraphRetriever:
             # along relations, and the relational plan weighs this list 3x, so a
             # topic neighbour would outrank the chain's last memory
             return related
+        walked = self._concept_walk(store, ctx)
+        if not walked:
+            return related  # no concept walk here (namespace size, setting, extra)
         first = [h for h in related if h.memory_id in matched]
-        if len(first) >= ctx.k:
-            return first[: ctx.k]
         have = {h.memory_id for h in first}
-        concepts = [h for h in self._concept_walk(store, ctx) if h.memory_id not in have]
+        concepts = [h for h in walked if h.memory_id not in have]
         have |= {h.memory_id for h in concepts}
         rest = [h for h in related if h.memory_id not in have]
         return (first + concepts + rest)[: ctx.k]
