@@ -635,7 +635,8 @@ class Settings(BaseSettings):
             " first. Reads through the facade, flush() and close() write what is pending"
             " first, but a recall does not: with a window, a recall right after another may"
             " rank without the other's access updates. 0 (default): written as soon as the"
-            " thread is free, so the next recall sees them."
+            " thread is free, and a recall waits for what is still pending, so the next"
+            " recall sees them."
         ),
     )
     name_mask_depth: int = Field(

@@ -152,6 +152,24 @@ class AccessWriter:
         if error is not None:
             raise error
 
+    def wait_written(self) -> None:
+        """Wait until every update submitted so far is written, like :meth:`flush`, but
+        keep a write's error for the next flush. A recall calls it first when
+        ``access_write_window_ms`` is 0, so it ranks with every earlier recall's updates
+        (read your own writes) even when the writer thread is slow to run; usually
+        nothing is pending and it returns at once."""
+        with self._cond:
+            target = self._submitted
+            if self._written >= target:
+                return
+            self._urgent += 1
+            self._cond.notify_all()
+            try:
+                while self._written < target and self._thread is not None:
+                    self._cond.wait()
+            finally:
+                self._urgent -= 1
+
     def close(self) -> None:
         """:meth:`flush`, then stop the thread."""
         try:

@@ -332,6 +332,9 @@ class RecallPipeline:
         cfg = self._settings
         timings: dict[str, float] = {}
         started = time.perf_counter()
+        if cfg.access_write_window_ms == 0:
+            # the earlier recalls' access updates are in the store before this one ranks
+            self._access.wait_written()
         planned = self._plan(namespace, query, timings, None)
         plan, now = planned.plan, planned.now
         active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]

@@ -4,6 +4,7 @@ on its own (SPEC §4, seed 003). On a real embedded store."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -127,3 +128,30 @@ def test_flush_raises_a_failed_write_once_and_the_writer_goes_on(store: MemorySt
     submit(writer, update(a.id, 3))  # a closed writer starts again
     writer.close()
     assert store.get_memories(NS, [a.id])[0].access_count == 2
+
+
+def test_wait_written_returns_after_a_slow_write_and_keeps_its_error(store: MemoryStore) -> None:
+    """A recall waits for the earlier recalls' updates (window 0) before it ranks: with
+    a writer thread that is slow to run, it read the store without them (a flaky
+    contract test, test_use_does_not_reorder_recall)."""
+    a = make_memory(NS, "Nia lives in Oslo")
+    store.write(NS, WriteBatch(memories=[a]))
+    gate = threading.Event()
+
+    class Slow(Spy):
+        def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:
+            gate.wait(10)
+            super().record_access(namespace, updates)
+
+    spy = Slow(store)
+    writer = AccessWriter(cast(MemoryStore, spy), Settings())
+    submit(writer, update(a.id, 1))
+    threading.Timer(0.2, gate.set).start()
+    writer.wait_written()
+    assert store.get_memories(NS, [a.id])[0].access_count == 1
+    spy.fail = True
+    submit(writer, update(a.id, 2))
+    writer.wait_written()  # the failed write is not this caller's to report
+    with pytest.raises(StoreError, match="went away"):
+        writer.flush()
+    writer.close()
