@@ -31,9 +31,18 @@ from dataclasses import dataclass
 
 from graphmem.entities import EntityDictionary
 from graphmem.models import Memory
-from graphmem.retrieval.retrievers import Hit
+from graphmem.retrieval.masking import RESCORED
+from graphmem.retrieval.retrievers import Hit, RetrievalContext
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore
 
-__all__ = ["ANSWER_TYPE", "AnswerType", "answer_type_list", "expected_answer"]
+__all__ = [
+    "ANSWER_TYPE",
+    "AnswerType",
+    "answer_type_list",
+    "expected_answer",
+    "with_answer_type",
+]
 
 #: The fused list's name (in ``RecallResult.weights`` and the explanation).
 ANSWER_TYPE = "answer_type"
@@ -169,3 +178,39 @@ def answer_type_list(
     what = sorted(wanted.kinds | wanted.types)
     detail = f"answer type {'/'.join(what)} ({wanted.cue!r})"
     return [Hit(mid, 1.0 / (i + 1), detail) for i, (_, _, mid) in enumerate(chosen)]
+
+
+def with_answer_type(
+    store: MemoryStore,
+    settings: Settings,
+    ctx: RetrievalContext,
+    hits: dict[str, list[Hit]],
+    memories: Mapping[str, Memory],
+) -> dict[str, list[Hit]]:
+    """The retrievers' lists with the answer type's (:data:`ANSWER_TYPE`) added when the
+    question has a cue and ``settings.answer_type_weight > 0``; else ``hits`` itself.
+
+    ``memories``: candidates already read (the name-masking step's); the others of the
+    top ``settings.answer_type_depth`` are read in one ``get_memories``. A relational
+    question ("Where does Alice's sister's manager work?") asks about the chain's end:
+    only the linked entities no other link was reached from count as named, and only
+    memories mentioning one are listed (``only_named``).
+    """
+    wanted = expected_answer(ctx.text) if settings.answer_type_weight > 0 else None
+    if wanted is None or ctx.dictionary is None:
+        return hits
+    depth = settings.answer_type_depth
+    top = (h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
+    ids = list(dict.fromkeys(i for i in top if i not in memories))
+    found = dict(memories)
+    if ids:
+        found.update((m.id, m) for m in store.get_memories(ctx.namespace, ids))
+    named = [link.entity_id for link in ctx.links]
+    relational = any(link.via is not None for link in ctx.links)
+    if relational:
+        owners = {link.owner for link in ctx.links}
+        named = [i for i in named if i not in owners]
+    listed = answer_type_list(
+        wanted, hits, found, named, ctx.dictionary, depth, only_named=relational
+    )
+    return {**hits, ANSWER_TYPE: listed}

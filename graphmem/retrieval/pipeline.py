@@ -28,7 +28,7 @@ from graphmem.models import (
 )
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
-from graphmem.retrieval.answer_type import ANSWER_TYPE, answer_type_list, expected_answer
+from graphmem.retrieval.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
 from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_people, rescore
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.question import resolve_question
@@ -255,31 +255,12 @@ class RecallPipeline:
         timings: dict[str, float],
         memories: dict[str, Memory],
     ) -> dict[str, list[Hit]]:
-        """The answer type's list (graphmem.retrieval.answer_type) when the question has a
-        cue; candidates the name masking did not read (``memories``): one store read."""
-        cfg = self._settings
-        wanted = expected_answer(ctx.text) if cfg.answer_type_weight > 0 else None
-        if wanted is None or ctx.dictionary is None:
-            return hits
+        """``hits`` with the expected answer type's list (:func:`with_answer_type`)."""
         mark = time.perf_counter()
-        depth = cfg.answer_type_depth
-        top = (h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
-        ids = list(dict.fromkeys(i for i in top if i not in memories))
-        found = dict(memories)
-        if ids:
-            found.update((m.id, m) for m in self._store.get_memories(ctx.namespace, ids))
-        named = [link.entity_id for link in ctx.links]
-        # a relational question ("Alice's sister's manager") asks about the chain's end:
-        # the linked entities no other link was reached from
-        relational = any(link.via is not None for link in ctx.links)
-        if relational:
-            owners = {link.owner for link in ctx.links}
-            named = [i for i in named if i not in owners]
-        listed = answer_type_list(
-            wanted, hits, found, named, ctx.dictionary, depth, only_named=relational
-        )
-        timings["answer_type"] = ms_since(mark)
-        return {**hits, ANSWER_TYPE: listed}
+        out = with_answer_type(self._store, self._settings, ctx, hits, memories)
+        if out is not hits:
+            timings["answer_type"] = ms_since(mark)
+        return out
 
     def _masked_candidates(
         self, namespace: str, ids: list[str], timings: dict[str, float]
