@@ -19,7 +19,7 @@ from typing import Any, cast
 from graphmem.models import Relation
 from graphmem.store.base import MemoryStore, ScoredId
 
-__all__ = ["AheadStore"]
+__all__ = ["AheadStore", "backing_store"]
 
 
 class AheadStore:
@@ -47,6 +47,11 @@ class AheadStore:
     def as_store(self) -> MemoryStore:
         """This view, typed as the store it stands in for."""
         return cast(MemoryStore, self)
+
+    @property
+    def backing(self) -> MemoryStore:
+        """The store this view stands in for (what per-store caches key on)."""
+        return self._store
 
     def start_text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool
@@ -82,3 +87,13 @@ class AheadStore:
         if started is None:
             return self._store.relation_subgraph(namespace, entity_ids, max_hops)
         return list(started.result())
+
+
+def backing_store(store: MemoryStore) -> MemoryStore:
+    """The store behind ``store``: the store an :class:`AheadStore` view stands in for,
+    else ``store`` itself. Caches that live across recalls (a namespace's concept index)
+    key on it: a view is made anew for every recall, so a cache keyed on the view would
+    be rebuilt on every recall."""
+    if isinstance(store, AheadStore):
+        return store.backing
+    return store

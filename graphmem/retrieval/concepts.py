@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from graphmem.extract.ner import english_pipeline, nlp_available
+from graphmem.retrieval.ahead import backing_store
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, memory_pages
 
@@ -257,7 +258,10 @@ class ConceptIndexes:
         )
 
     def get(self, store: MemoryStore, namespace: str, settings: Settings) -> ConceptIndex | None:
-        """The namespace's index; None where :func:`concepts_apply` says no."""
+        """The namespace's index; None where :func:`concepts_apply` says no. ``store``
+        may be a recall's :class:`~graphmem.retrieval.ahead.AheadStore` view: the index
+        is kept for the store behind it, so it is built once, not on every recall."""
+        store = backing_store(store)
         count = store.count_memories(namespace)
         if not concepts_apply(settings, count):
             return None
