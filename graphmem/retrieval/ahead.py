@@ -12,12 +12,13 @@ later: a recall reads no snapshot either way (its retrievers run concurrently).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, cast
 
 from graphmem.models import Relation
-from graphmem.store.base import MemoryStore, ScoredId
+from graphmem.store.base import MemoryStore, ScoredId, Vector
 
 __all__ = ["AheadStore", "backing_store"]
 
@@ -40,6 +41,8 @@ class AheadStore:
         self._store = store
         self._pool = pool
         self._started: dict[Hashable, Future[Any]] = {}
+        self._shared: dict[Hashable, Future[list[list[ScoredId]]]] = {}
+        self._lock = threading.Lock()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -78,6 +81,39 @@ class AheadStore:
         if started is None:
             return self._store.text_search(namespace, text, k, include_history=include_history)
         return list(started.result())
+
+    def vector_search(
+        self,
+        namespace: str,
+        embeddings: Vector,
+        k: int,
+        *,
+        include_history: bool = False,
+        include_cold: bool = False,
+    ) -> list[list[ScoredId]]:
+        """``store.vector_search`` made once per recall for the same arguments: a second
+        caller (the graph retriever's concept walk takes its seeds from the semantic
+        retriever's search) waits for the first one's result instead of searching again."""
+        key = (namespace, embeddings.tobytes(), embeddings.shape, k, include_history, include_cold)
+        with self._lock:
+            shared = self._shared.get(key)
+            first = shared is None
+            if shared is None:
+                shared = self._shared[key] = Future()
+        if first:
+            try:
+                found = self._store.vector_search(
+                    namespace,
+                    embeddings,
+                    k,
+                    include_history=include_history,
+                    include_cold=include_cold,
+                )
+            except BaseException as exc:
+                shared.set_exception(exc)
+                raise
+            shared.set_result(found)
+        return [list(row) for row in shared.result()]
 
     def relation_subgraph(
         self, namespace: str, entity_ids: Sequence[str], max_hops: int

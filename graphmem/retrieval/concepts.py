@@ -155,6 +155,10 @@ class ConceptIndex:
     def __len__(self) -> int:
         return len(self.memory_ids)
 
+    def __contains__(self, memory_id: object) -> bool:
+        """Whether ``memory_id`` is in the index (a current, retrievable memory)."""
+        return memory_id in self._row
+
     def question_concepts(self, words: Iterable[str]) -> list[str]:
         """The index's concepts among a question's lower-cased words: each word and
         each pair of neighbouring words, as written and through the lemma map

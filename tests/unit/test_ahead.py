@@ -6,6 +6,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 
 from graphmem.models import Relation
@@ -78,3 +79,48 @@ def test_a_started_read_that_failed_raises_where_it_is_asked_for() -> None:
         ("relation_subgraph", "ns", ("e1", "e2"), 4),
         ("relation_subgraph", "ns", ("e1", "e2"), 2),
     ]
+
+
+class _VectorStore:
+    """``vector_search`` counts its calls, waits for ``release`` and fails on k > 50."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.release = threading.Event()
+
+    def vector_search(
+        self,
+        namespace: str,
+        embeddings: np.ndarray,
+        k: int,
+        *,
+        include_history: bool = False,
+        include_cold: bool = False,
+    ) -> list[list[ScoredId]]:
+        self.calls += 1
+        self.release.wait(5)
+        if k > 50:
+            raise ValueError("k")
+        return [[ScoredId(f"{namespace}-{k}-{include_history}", 0.5)]]
+
+
+def test_one_vector_search_per_recall_serves_both_callers() -> None:
+    """The semantic retriever and the concept walk ask the same search concurrently:
+    the store is searched once, both get the rows; other arguments search again, and
+    an error reaches every caller of that search."""
+    store = _VectorStore()
+    view = AheadStore(store, ThreadPoolExecutor(max_workers=1)).as_store()  # type: ignore[arg-type]
+    query = np.ones((1, 4), dtype=np.float32)
+    with ThreadPoolExecutor(max_workers=2) as callers:
+        first = callers.submit(view.vector_search, "ns", query, 50, include_history=True)
+        second = callers.submit(view.vector_search, "ns", query, 50, include_history=True)
+        store.release.set()
+        assert first.result(5) == second.result(5) == [[ScoredId("ns-50-True", 0.5)]]
+    assert store.calls == 1
+    assert view.vector_search("ns", query, 50)[0][0].memory_id == "ns-50-False"
+    assert view.vector_search("ns", query * 2, 50, include_history=True)
+    assert store.calls == 3
+    for _ in range(2):
+        with pytest.raises(ValueError, match="k"):
+            view.vector_search("ns", query, 60)
+    assert store.calls == 4

@@ -245,12 +245,19 @@ class GraphRetriever:
         if index is None:
             return []
         question = index.question_concepts(tokenize(ctx.text))
-        nearest = store.vector_search(
-            ctx.namespace, ctx.embedding[None, :], cfg.graph_concept_seeds
-        )[0]
+        # the seeds come from the semantic retriever's own search (the same call: a
+        # recall's AheadStore makes it once for both): its best memories in the index
+        rows = store.vector_search(
+            ctx.namespace,
+            ctx.embedding[None, :],
+            ctx.k,
+            include_history=ctx.include_history,
+            include_cold=ctx.include_history,
+        )
+        nearest = [r.memory_id for r in (rows[0] if rows else []) if r.memory_id in index]
         walked = index.walk(
             question,
-            [row.memory_id for row in nearest],
+            nearest[: cfg.graph_concept_seeds],
             alpha=cfg.graph_concept_alpha,
             concept_weight=cfg.graph_concept_weight,
             k=ctx.k,
