@@ -46,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Relation
-from graphmem.retrieval.concepts import ConceptIndexes
+from graphmem.retrieval.concepts import ConceptIndex, ConceptIndexes
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.scoring import PathStep, Reached, guided_traversal, traversal_scores
 from graphmem.store.base import EntityHit, MemoryStore
@@ -219,15 +219,19 @@ class GraphRetriever:
         neighbours), while the concept walk reaches the same topic in other sessions."""
         if ctx.settings.graph_traversal == "classic":
             return self._classic_walk(store, ctx)
+        # the question walked a stored relation ("Maya's sister"): it is answered along
+        # relations, and the relational plan weighs this list 3x, so a topic neighbour
+        # would outrank the chain's last memory
+        walks = ctx.settings.graph_concepts and not any(link.via is not None for link in ctx.links)
+        # the namespace's concept index (a count round trip; the build on a first recall)
+        # is looked up while the relations are walked
+        index = (
+            _CROWD.submit(self._concepts.get, store, ctx.namespace, ctx.settings) if walks else None
+        )
         related, matched = self._related(store, ctx)
-        if not ctx.settings.graph_concepts:
+        if index is None:
             return related
-        if any(link.via is not None for link in ctx.links):
-            # the question walked a stored relation ("Maya's sister"): it is answered
-            # along relations, and the relational plan weighs this list 3x, so a
-            # topic neighbour would outrank the chain's last memory
-            return related
-        walked = self._concept_walk(store, ctx)
+        walked = self._concept_walk(store, ctx, index.result())
         if not walked:
             return related  # no concept walk here (namespace size, setting, extra)
         first = [h for h in related if h.memory_id in matched]
@@ -237,11 +241,13 @@ class GraphRetriever:
         rest = [h for h in related if h.memory_id not in have]
         return (first + concepts + rest)[: ctx.k]
 
-    def _concept_walk(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
-        """Personalised PageRank over the namespace's memory–concept graph from the
-        question's concepts and its ``graph_concept_seeds`` nearest memories."""
+    def _concept_walk(
+        self, store: MemoryStore, ctx: RetrievalContext, index: ConceptIndex | None
+    ) -> list[Hit]:
+        """Personalised PageRank over the namespace's memory–concept graph (``index``;
+        None where the walk does not run) from the question's concepts and its
+        ``graph_concept_seeds`` nearest memories."""
         cfg = ctx.settings
-        index = self._concepts.get(store, ctx.namespace, cfg)
         if index is None:
             return []
         question = index.question_concepts(tokenize(ctx.text))
