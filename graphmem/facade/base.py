@@ -304,8 +304,11 @@ class FacadeBase:
             return found
 
     def _invalidate(self, namespace: str) -> None:
+        """After a write or maintenance of ``namespace``: the entity dictionary and what
+        the retrievers keep between recalls are read afresh."""
         with self._lock:
             self._dictionaries.pop(namespace, None)
+        self._reader.forget_namespace(namespace)
 
     def _namespace_lock(self, namespace: str) -> threading.RLock:
         """The lock serialising this facade's writes to ``namespace`` (re-entrant:

@@ -88,6 +88,7 @@ class Maintenance(Reads):
             batch_size=batch_size,
             since=since,
         )
+        self._invalidate(namespace)  # flags and tiers changed: the concept index is stale
         drift = namespace_drift(
             self.store, self.settings, namespace, since=since, batch_size=batch_size
         )

@@ -253,7 +253,9 @@ def concepts_apply(settings: Settings, memories: int) -> bool:
 
 class ConceptIndexes:
     """The namespaces' concept indexes, per store (weakly held), rebuilt when a
-    namespace's memory count changes. Thread-safe."""
+    namespace's memory count changes (a writer in another process) or after
+    :meth:`forget` (this process's facade, after each write and consolidation).
+    Thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -278,6 +280,16 @@ class ConceptIndexes:
             entry = self._build(store, namespace, count, entry, max_df)
             entries[namespace] = entry
             return entry.index
+
+    def forget(self, store: MemoryStore, namespace: str) -> None:
+        """Rebuild ``namespace``'s index at its next :meth:`get` (a write or consolidation
+        through this process's facade: a memory flagged unretrievable or superseded changes
+        no count). What was parsed is kept: only new or changed texts are parsed again."""
+        store = backing_store(store)
+        with self._lock:
+            entry = self._stores.get(store, {}).get(namespace)
+            if entry is not None:
+                entry.count = -1
 
     @staticmethod
     def _build(

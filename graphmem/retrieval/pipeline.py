@@ -107,6 +107,14 @@ class RecallPipeline:
         )
         self._ahead_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ahead")
 
+    def forget_namespace(self, namespace: str) -> None:
+        """Drop what the retrievers keep of ``namespace`` between recalls (the graph
+        retriever's concept index), after a write or consolidation changed it."""
+        for retriever in self._retrievers.values():
+            forget = getattr(retriever, "forget_namespace", None)
+            if callable(forget):
+                forget(self._store, namespace)
+
     def flush(self) -> None:
         """Wait until every access update submitted so far is written (re-raising
         a store error from one)."""

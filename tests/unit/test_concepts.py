@@ -219,3 +219,39 @@ def test_the_planner_weighs_the_graph_list_up_where_the_concept_walk_runs(
     stats = TermStats(n_docs=memories, df={"pottery": 3})
     plan = choose_plan("what about pottery?", (), None, stats, settings, k=10)
     assert plan.weights["graph"] == weight
+
+
+def test_consolidation_rebuilds_the_index_without_what_it_flagged() -> None:
+    """A memory flagged unretrievable by consolidation changes no memory count; the
+    facade tells the graph retriever, whose concept index (kept between recalls) then
+    holds only the current, retrievable memories again at the next recall."""
+    clock = [datetime(2025, 1, 1, tzinfo=UTC)]
+    topics = ["pottery", "kayaking", "chess", "gardening", "astronomy", "baking"]
+    settings = Settings(
+        data_dir=Path(tempfile.mkdtemp()), neo4j_uri=None, graph_concept_min_memories=10
+    )
+    with GraphMem(settings, clock=lambda: clock[0]) as memory:
+        for year, who in ((2025, "Ann"), (2027, "Ben")):  # old ones, then recent ones
+            clock[0] = datetime(year, 12, 1, tzinfo=UTC)
+            memory.remember(
+                "c",
+                [
+                    {"content": f"{who} went to the {t} club on day {i}.", "type": "Event"}
+                    for i, t in enumerate(topics * 2)
+                ],
+            )
+        memory.recall("c", RecallQuery(text="Who went to the pottery club?", record_access=False))
+        graph = memory._reader._retrievers["graph"]  # the retriever the recalls walked with
+        indexes = graph._concepts  # type: ignore[attr-defined]
+        before = indexes.get(memory.store, "c", settings)
+        report = memory.consolidate("c", now=datetime(2028, 1, 1, tzinfo=UTC))
+        assert report.marked_unretrievable > 0
+        retrievable = {
+            m.id
+            for page in memory_pages(memory.store, "c", 100)
+            for m in page
+            if m.superseded_by is None and m.retrievable
+        }
+        after = indexes.get(memory.store, "c", settings)
+        assert before is not None and len(before) > len(retrievable) > 0
+        assert after is not None and set(after.memory_ids) == retrievable

@@ -209,6 +209,11 @@ class GraphRetriever:
     def __init__(self) -> None:
         self._concepts = ConceptIndexes()
 
+    def forget_namespace(self, store: MemoryStore, namespace: str) -> None:
+        """Drop what is kept of ``namespace`` between recalls (its concept index is
+        rebuilt at the next recall); the facade calls it after writes."""
+        self._concepts.forget(store, namespace)
+
     def retrieve(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
         """The relation walk alone when the question walked a relation to link an entity
         ("Maya's sister"). Otherwise its memories on a path that matches the question
