@@ -20,12 +20,7 @@ from datetime import datetime
 
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
-from graphmem.models import (
-    Memory,
-    RecallHit,
-    RecallQuery,
-    RecallResult,
-)
+from graphmem.models import Memory, RecallHit, RecallQuery, RecallResult
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
 from graphmem.retrieval.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
@@ -35,10 +30,8 @@ from graphmem.retrieval.question import resolve_question
 from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
 from graphmem.retrieval.rerank import NoopReranker, Reranker
 from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
-from graphmem.retrieval.retrievers.graph import follow_relations
-from graphmem.scoring import (
-    weighted_rrf,
-)
+from graphmem.retrieval.retrievers.graph import follow_relations, start_seeded_walk
+from graphmem.scoring import weighted_rrf
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, TermStats, Vector
 from graphmem.text import FUNCTION_WORDS, tokenize
@@ -223,14 +216,16 @@ class RecallPipeline:
         store: MemoryStore | None = None,
     ) -> dict[str, list[Hit]]:
         """Run the named retrievers concurrently (each one store call), then order the
-        lists that rank by the question's cosine by the name-masked cosine
-        (:mod:`graphmem.retrieval.masking`, setting ``name_mask_depth``). The candidates
-        of those lists are read while the other retrievers still run (the graph
-        retriever's walk takes longest). ``store``: what the retrievers read (default the
-        pipeline's store; a recall passes its :class:`AheadStore`). Then the expected
-        answer type's list is added (:meth:`_answer_type`)."""
+        lists that rank by the question's cosine by the name-masked cosine (setting
+        ``name_mask_depth``; their candidates are read while the others still run). Where
+        the semantic list seeds the concept walk (:func:`start_seeded_walk`), the graph
+        list's relation walk runs beside them and its concept walk after that list.
+        ``store``: what the retrievers read (default the pipeline's store; a recall passes
+        its :class:`AheadStore`). Then the expected answer type's list (:meth:`_answer_type`)."""
         reads = store if store is not None else self._store
-        futures = {n: self._pool.submit(self._timed, n, ctx, reads) for n in names}
+        walk = start_seeded_walk(self._retrievers.get("graph"), self._pool, names, ctx, reads)
+        solo = [n for n in names if walk is None or n != "graph"]
+        futures = {n: self._pool.submit(self._timed, n, ctx, reads) for n in solo}
         hits: dict[str, list[Hit]] = {}
         depth = self._settings.name_mask_depth
         people = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
@@ -247,14 +242,16 @@ class RecallPipeline:
         for name, future in futures.items():
             if name not in hits:
                 hits[name], timings[f"retriever.{name}"] = future.result()
-        hits = {n: hits[n] for n in futures}  # in the order asked for
-        if read is None:
-            return self._answer_type(ctx, hits, timings, {})
-        mark = time.perf_counter()
-        memories = read.result()
-        out = rescore(hits, ctx.text, ctx.embedding, people, memories, self._masked, depth)
-        timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval
-        return self._answer_type(ctx, out, timings, memories)
+        memories: dict[str, Memory] = {}
+        if read is not None:
+            mark = time.perf_counter()
+            memories = read.result()
+            hits = rescore(hits, ctx.text, ctx.embedding, people, memories, self._masked, depth)
+            timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval
+        if walk is not None:
+            hits["graph"] = walk.finish(reads, ctx, hits["semantic"], timings)
+        hits = {n: hits[n] for n in names}  # in the order asked for
+        return self._answer_type(ctx, hits, timings, memories)
 
     def _answer_type(
         self,

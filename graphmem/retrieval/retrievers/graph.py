@@ -29,7 +29,11 @@ store: the same relations). Then, in Python, the same on both stores:
    reaches the same topic in other sessions. The list: the relation walk's
    memories on a path the question names (a predicate word), then the concept
    walk's, then the relation walk's others; when the question walked a relation
-   to link an entity ("Maya's sister"), the relation walk alone.
+   to link an entity ("Maya's sister"), the relation walk alone. The seed
+   memories: in a recall that runs the semantic retriever too, that list's top as
+   the recall ranks it (name-masked cosine; setting ``graph_concept_seed_source``):
+   the relation walk runs beside the other retrievers, the concept walk after the
+   semantic list (:func:`start_seeded_walk`); alone, the raw cosine's nearest.
 
 ``Settings.graph_traversal = "classic"`` keeps SPEC §3's scoring alone (hop
 decay × weakest link; every one-hop neighbour ties; no concepts), for the ablation.
@@ -41,8 +45,10 @@ traversal share the stemming and predicate matching and change together.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Relation
@@ -199,6 +205,16 @@ def follow_relations(
     return tuple(link for link in links if link.entity_id not in owners) + related
 
 
+@dataclass(frozen=True, slots=True)
+class RelationWalk:
+    """The relation walk's hits (best first), the ids of those on a path the question
+    names, and the namespace's concept index (None where the concept walk does not run)."""
+
+    related: list[Hit]
+    matched: set[str]
+    index: ConceptIndex | None
+
+
 class GraphRetriever:
     """Memories about entities reached by traversal (one subgraph query, the asserting
     memories' cosines to the question, then mention queries over the reached entities in
@@ -224,6 +240,19 @@ class GraphRetriever:
         neighbours), while the concept walk reaches the same topic in other sessions."""
         if ctx.settings.graph_traversal == "classic":
             return self._classic_walk(store, ctx)
+        return self.with_concepts(store, ctx, self.relation_walk(store, ctx), None)
+
+    def seeded_by_list(self, ctx: RetrievalContext) -> bool:
+        """Whether a recall that runs the semantic retriever too seeds the concept walk
+        with that list as the pipeline ranks it (name-masked cosine; setting
+        ``graph_concept_seed_source``): it runs :meth:`relation_walk` beside the other
+        retrievers, then :meth:`with_concepts` with the semantic list's ids."""
+        cfg = ctx.settings
+        return cfg.graph_concept_seed_source == "semantic list" and cfg.graph_traversal != "classic"
+
+    def relation_walk(self, store: MemoryStore, ctx: RetrievalContext) -> RelationWalk:
+        """The relation walk (and, where the concept walk may run, the namespace's
+        concept index, looked up meanwhile)."""
         # the question walked a stored relation ("Maya's sister"): it is answered along
         # relations, and the relational plan weighs this list 3x, so a topic neighbour
         # would outrank the chain's last memory
@@ -234,38 +263,54 @@ class GraphRetriever:
             _CROWD.submit(self._concepts.get, store, ctx.namespace, ctx.settings) if walks else None
         )
         related, matched = self._related(store, ctx)
-        if index is None:
-            return related
-        walked = self._concept_walk(store, ctx, index.result())
+        return RelationWalk(related, matched, index.result() if index is not None else None)
+
+    def with_concepts(
+        self,
+        store: MemoryStore,
+        ctx: RetrievalContext,
+        walk: RelationWalk,
+        seeds: Sequence[str] | None,
+    ) -> list[Hit]:
+        """The graph list: the relation walk's memories on a matched path, the concept
+        walk's, the relation walk's others (top ``k``). The concept walk's seed memories:
+        the first ``graph_concept_seeds`` of ``seeds`` (ids, best first) that are in the
+        index; None: of the question's nearest memories by raw cosine (the semantic
+        retriever's own vector search, which a recall's AheadStore makes once)."""
+        walked = self._concept_walk(store, ctx, walk.index, seeds)
         if not walked:
-            return related  # no concept walk here (namespace size, setting, extra)
-        first = [h for h in related if h.memory_id in matched]
+            return walk.related  # no concept walk here (namespace size, setting, extra)
+        first = [h for h in walk.related if h.memory_id in walk.matched]
         have = {h.memory_id for h in first}
         concepts = [h for h in walked if h.memory_id not in have]
         have |= {h.memory_id for h in concepts}
-        rest = [h for h in related if h.memory_id not in have]
+        rest = [h for h in walk.related if h.memory_id not in have]
         return (first + concepts + rest)[: ctx.k]
 
     def _concept_walk(
-        self, store: MemoryStore, ctx: RetrievalContext, index: ConceptIndex | None
+        self,
+        store: MemoryStore,
+        ctx: RetrievalContext,
+        index: ConceptIndex | None,
+        seeds: Sequence[str] | None,
     ) -> list[Hit]:
         """Personalised PageRank over the namespace's memory–concept graph (``index``;
         None where the walk does not run) from the question's concepts and its
-        ``graph_concept_seeds`` nearest memories."""
+        ``graph_concept_seeds`` seed memories (see :meth:`with_concepts`)."""
         cfg = ctx.settings
         if index is None:
             return []
         question = index.question_concepts(tokenize(ctx.text))
-        # the seeds come from the semantic retriever's own search (the same call: a
-        # recall's AheadStore makes it once for both): its best memories in the index
-        rows = store.vector_search(
-            ctx.namespace,
-            ctx.embedding[None, :],
-            ctx.k,
-            include_history=ctx.include_history,
-            include_cold=ctx.include_history,
-        )
-        nearest = [r.memory_id for r in (rows[0] if rows else []) if r.memory_id in index]
+        if seeds is None:
+            rows = store.vector_search(
+                ctx.namespace,
+                ctx.embedding[None, :],
+                ctx.k,
+                include_history=ctx.include_history,
+                include_cold=ctx.include_history,
+            )
+            seeds = [r.memory_id for r in (rows[0] if rows else [])]
+        nearest = [mid for mid in seeds if mid in index]
         walked = index.walk(
             question,
             nearest[: cfg.graph_concept_seeds],
@@ -564,3 +609,50 @@ def _hits(
         )
     hits.sort(key=lambda h: (-h.score, h.memory_id))
     return hits[: ctx.k]
+
+
+@dataclass(frozen=True, slots=True)
+class SeededWalk:
+    """A recall's graph list in two steps (setting ``graph_concept_seed_source`` =
+    "semantic list"): the relation walk runs beside the other retrievers (``walk``,
+    started at ``started``, a :func:`time.perf_counter` value); :meth:`finish` adds the
+    concept walk seeded by the semantic list as the recall ranked it."""
+
+    retriever: GraphRetriever
+    walk: Future[RelationWalk]
+    started: float
+
+    def finish(
+        self,
+        store: MemoryStore,
+        ctx: RetrievalContext,
+        semantic: Sequence[Hit],
+        timings: dict[str, float],
+    ) -> list[Hit]:
+        """The graph list (:meth:`GraphRetriever.with_concepts`); ``timings["retriever.graph"]``:
+        milliseconds from the relation walk's start to the list (ms, the wait for the
+        semantic list included)."""
+        found = self.retriever.with_concepts(
+            store, ctx, self.walk.result(), [h.memory_id for h in semantic]
+        )
+        timings["retriever.graph"] = (time.perf_counter() - self.started) * 1000.0
+        return found
+
+
+def start_seeded_walk(
+    retriever: object,
+    pool: Executor,
+    names: Sequence[str],
+    ctx: RetrievalContext,
+    store: MemoryStore,
+) -> SeededWalk | None:
+    """Start the graph list's relation walk on ``pool`` when the recall runs the graph
+    and semantic retrievers and the concept walk is seeded by the semantic list
+    (:meth:`GraphRetriever.seeded_by_list`); None otherwise (the graph retriever runs
+    in one step, :meth:`GraphRetriever.retrieve`)."""
+    if not isinstance(retriever, GraphRetriever) or not {"graph", "semantic"} <= set(names):
+        return None
+    if not retriever.seeded_by_list(ctx):
+        return None
+    started = time.perf_counter()
+    return SeededWalk(retriever, pool.submit(retriever.relation_walk, store, ctx), started)
