@@ -54,6 +54,7 @@ from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Relation
 from graphmem.retrieval.concepts import ConceptIndex, ConceptIndexes
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
+from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.scoring import PathStep, Reached, guided_traversal, traversal_scores
 from graphmem.store.base import EntityHit, MemoryStore
 from graphmem.text import tokenize
@@ -301,15 +302,8 @@ class GraphRetriever:
         if index is None:
             return []
         question = index.question_concepts(tokenize(ctx.text))
-        if seeds is None:
-            rows = store.vector_search(
-                ctx.namespace,
-                ctx.embedding[None, :],
-                ctx.k,
-                include_history=ctx.include_history,
-                include_cold=ctx.include_history,
-            )
-            seeds = [r.memory_id for r in (rows[0] if rows else [])]
+        if seeds is None:  # the semantic retriever's own search (shared in a recall)
+            seeds = [r.memory_id for r in semantic_search(store, ctx)]
         nearest = [mid for mid in seeds if mid in index]
         walked = index.walk(
             question,

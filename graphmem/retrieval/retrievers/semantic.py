@@ -3,7 +3,23 @@
 from __future__ import annotations
 
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
-from graphmem.store.base import MemoryStore
+from graphmem.store.base import MemoryStore, ScoredId
+
+
+def semantic_search(store: MemoryStore, ctx: RetrievalContext) -> list[ScoredId]:
+    """The semantic retriever's search: the question's ``ctx.k`` nearest memories by
+    cosine in [-1, 1], best first (SPEC §3). With history (which recall asks for so SPEC
+    §9.11 can admit direct hits), cold memories are searched too; ranking keeps them out
+    unless the question targets them. The graph retriever's concept walk takes its seeds
+    from this same call, which a recall's AheadStore makes once for both."""
+    rows = store.vector_search(
+        ctx.namespace,
+        ctx.embedding[None, :],
+        ctx.k,
+        include_history=ctx.include_history,
+        include_cold=ctx.include_history,
+    )
+    return rows[0] if rows else []
 
 
 class SemanticRetriever:
@@ -12,13 +28,4 @@ class SemanticRetriever:
     name = "semantic"
 
     def retrieve(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
-        # with history (which recall asks for so SPEC §9.11 can admit direct hits), cold
-        # memories are searched too; ranking keeps them out unless the question targets them
-        rows = store.vector_search(
-            ctx.namespace,
-            ctx.embedding[None, :],
-            ctx.k,
-            include_history=ctx.include_history,
-            include_cold=ctx.include_history,
-        )
-        return [Hit(r.memory_id, r.score) for r in rows[0]] if rows else []
+        return [Hit(r.memory_id, r.score) for r in semantic_search(store, ctx)]
