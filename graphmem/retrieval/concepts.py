@@ -268,7 +268,8 @@ class ConceptIndexes:
         may be a recall's :class:`~graphmem.retrieval.ahead.AheadStore` view: the index
         is kept for the store behind it, so it is built once, not on every recall."""
         store = backing_store(store)
-        count = store.count_memories(namespace)
+        # counted up to one past the walk's range: a larger namespace is not read whole
+        count = store.count_memories(namespace, at_most=settings.graph_concept_max_memories + 1)
         if not concepts_apply(settings, count):
             return None
         max_df = settings.graph_concept_max_df

@@ -16,7 +16,7 @@ from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_cache import IndexCache
 from graphmem.store._embedded_db import EmbeddedDb
 from graphmem.store._embedded_index import top_k
-from graphmem.store.checks import check_aware, check_k, unit_rows, unit_vector
+from graphmem.store.checks import check_at_most, check_aware, check_k, unit_rows, unit_vector
 from graphmem.store.records import EntityHit, RankFields, ScoredId, TermStats, micros
 from graphmem.text import tokenize
 from graphmem.types import Vector
@@ -94,9 +94,13 @@ class EmbeddedLookups:
         with self._db.errors("list_entities"):
             return list(self._indexes.entities(namespace))
 
-    def count_memories(self, namespace: str) -> int:
-        statement = "SELECT count(*) FROM memories WHERE namespace = ?"
-        return int(self._db.fetch("count_memories", statement, (namespace,))[0][0])
+    def count_memories(self, namespace: str, *, at_most: int | None = None) -> int:
+        if at_most is None:
+            statement = "SELECT count(*) FROM memories WHERE namespace = ?"
+            return int(self._db.fetch("count_memories", statement, (namespace,))[0][0])
+        statement = "SELECT count(*) FROM (SELECT 1 FROM memories WHERE namespace = ? LIMIT ?)"
+        limit = check_at_most(at_most)
+        return int(self._db.fetch("count_memories_at_most", statement, (namespace, limit))[0][0])
 
     def stats(self, namespace: str) -> dict[str, int]:
         (row,) = self._db.fetch("stats", sql.STATS, {"ns": namespace})

@@ -11,6 +11,7 @@ from typing import Any
 from graphmem.models import Entity, Memory
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_exec import Neo4jExecutor
+from graphmem.store.checks import check_at_most
 from graphmem.store.records import RankFields
 
 # rank_fields reads the whole memory of its first this-many ids (a recall's best fused
@@ -114,8 +115,13 @@ class Neo4jLookups:
         )
         return [codec.entity_from_record(row, namespace) for row in rows]
 
-    def count_memories(self, namespace: str) -> int:
-        return int(self._exec.run("read/count_memories", {"namespace": namespace})[0]["count"])
+    def count_memories(self, namespace: str, *, at_most: int | None = None) -> int:
+        if at_most is None:
+            row = self._exec.run("read/count_memories", {"namespace": namespace})[0]
+        else:
+            params = {"namespace": namespace, "at_most": check_at_most(at_most)}
+            row = self._exec.run("read/count_memories_at_most", params)[0]
+        return int(row["count"])
 
     def stats(self, namespace: str) -> dict[str, int]:
         row = self._exec.run("read/stats", {"namespace": namespace})[0]

@@ -55,6 +55,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "read/memories_in_session": frozenset({"namespace", "session_id"}),
     "read/list_entities": _NS,
     "read/count_memories": _NS,
+    "read/count_memories_at_most": _NS | {"at_most"},
     "read/count_all_memories": _NONE,
     "read/count_current": _NS,
     "read/stats": _NS,

@@ -197,8 +197,11 @@ class StoreLookups(Protocol):
     def list_entities(self, namespace: str) -> list[Entity]:
         """All entities of the namespace, by id (the linker's dictionary; small)."""
 
-    def count_memories(self, namespace: str) -> int:
-        """Number of memories (all tiers, current or not)."""
+    def count_memories(self, namespace: str, *, at_most: int | None = None) -> int:
+        """Number of memories (all tiers, current or not). With ``at_most`` (``>= 0``),
+        counting stops there: ``min(count, at_most)``, which reads at most that many
+        memories (a recall that only asks whether a namespace is past a size reads no
+        more of a large one; issue 13)."""
 
     def stats(self, namespace: str) -> dict[str, int]:
         """Counts: memories, current, superseded, cold, unretrievable, entities, relations,

@@ -39,6 +39,14 @@ def check_k(k: int, field: str = "k") -> None:
         raise InvalidInputError(f"must be >= 1, got {k}", field=field)
 
 
+def check_at_most(at_most: int) -> int:
+    """``at_most`` of :meth:`~graphmem.store.base.StoreLookups.count_memories`; raises
+    InvalidInputError when negative."""
+    if at_most < 0:
+        raise InvalidInputError(f"must be >= 0, got {at_most}", field="at_most")
+    return int(at_most)
+
+
 def check_aware(value: datetime, field: str) -> None:
     """Raise for a naive datetime (it would not compare with stored aware times)."""
     if value.utcoffset() is None:

@@ -209,6 +209,21 @@ def test_write_then_get_round_trips_every_field(store: MemoryStore, ns: str) -> 
     assert store.list_entities(ns) == sorted([ana, lisbon], key=lambda e: e.id)
 
 
+def test_count_memories_stops_at_at_most(store: MemoryStore, ns: str) -> None:
+    write(store, ns, *(make_memory(ns, text) for text in ("alpha one", "beta two", "gamma three")))
+    assert [store.count_memories(ns, at_most=cap) for cap in (0, 1, 2, 3, 4, 100)] == [
+        0,
+        1,
+        2,
+        3,
+        3,
+        3,
+    ]
+    assert store.count_memories("no-such-namespace", at_most=5) == 0
+    with pytest.raises(InvalidInputError):
+        store.count_memories(ns, at_most=-1)
+
+
 def test_get_memories_keeps_order_and_skips_missing(store: MemoryStore, ns: str) -> None:
     a, b, c = (make_memory(ns, text) for text in ("alpha one", "beta two", "gamma three"))
     write(store, ns, a, b, c)

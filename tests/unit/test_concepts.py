@@ -147,6 +147,22 @@ def test_graph_retriever_walks_concepts_and_index_follows_writes() -> None:
         assert result.weights["graph"] == settings.graph_concept_fusion_weight
 
 
+def test_the_size_check_counts_no_further_than_the_walks_range() -> None:
+    """Deciding whether the walk runs asks the store for at most one memory past
+    ``graph_concept_max_memories``: a namespace of 100,000 is not counted whole on every
+    recall (issue 13)."""
+    asked: list[int | None] = []
+
+    class Counting:
+        def count_memories(self, namespace: str, *, at_most: int | None = None) -> int:
+            asked.append(at_most)
+            return 50_000 if at_most is None else min(50_000, at_most)
+
+    settings = Settings(neo4j_uri=None, graph_concept_max_memories=5000)
+    assert ConceptIndexes().get(Counting(), "big", settings) is None  # type: ignore[arg-type]
+    assert asked == [5001]
+
+
 def test_the_index_is_built_once_for_recalls_through_their_ahead_views(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
