@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
 from graphmem.memory import GraphMem
 from graphmem.synthetic import bench_queries, synthetic_batches
 from graphmem.write.scores import compute_confidence
@@ -124,8 +126,9 @@ def bench_latency(
         ``index_recall_sample`` stored embeddings; :mod:`graphmem.store.recall_monitor`),
         ``vector_recall_alert``, ``load_avg_1m_start`` and the configuration
         (:func:`configuration`, its ``load_avg_1m`` taken at the end); with ``peer``,
-        ``peer`` (its percentiles, or ``skipped``) and ``ratio_p50`` / ``ratio_p95``
-        (graphmem's over the peer's).
+        ``peer`` (its percentiles and its vector half's ``vector_recall_at_10`` and
+        ``vector_other_namespaces`` (:func:`_peer_vector_recall`), or ``skipped``) and
+        ``ratio_p50`` / ``ratio_p95`` (graphmem's over the peer's).
     """
     ns = namespace or f"bench-latency-{n}"
     memory.open()
@@ -137,6 +140,8 @@ def bench_latency(
     passes = _timed_passes(memory, ns, bench_queries(n), repeats, search)
     memory.flush()
     recall = _semantic_recall(memory, ns, bench_queries(n))
+    if peer and search is not None:
+        peer_info = {**peer_info, **_peer_vector_recall(memory, ns, bench_queries(n))}
     result: dict[str, Any] = {
         **configuration(memory),
         "load_avg_1m_start": load_start,
@@ -222,6 +227,47 @@ def _semantic_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -
         "index_recall_at_10": sampled.recall,
         "index_recall_sample": sampled.queries,
         "vector_recall_alert": memory.settings.vector_recall_alert,
+    }
+
+
+def _peer_vector_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -> dict[str, Any]:
+    """Recall@10 of the peer's vector half against the namespace's exact cosine top 10, on
+    the bench's query embeddings: neo4j-graphrag's ``VectorRetriever`` with the
+    ``HybridRetriever``'s defaults (top 10, ``effective_search_ratio`` 1: the index is asked
+    for 10 neighbours). Its index has no namespace filter, so another namespace's memory in
+    its top 10 counts as a miss, as it would be one for the namespace's user
+    (``vector_other_namespaces``: the share of its top 10 from elsewhere). Beside
+    graphmem's ``semantic_recall_at_10``, it says what each side's speed is bought with."""
+    from neo4j_graphrag.retrievers import VectorRetriever
+    from neo4j_graphrag.types import RetrieverResultItem
+
+    from graphmem.store.neo4j import Neo4jStore
+    from graphmem.store.recall_monitor import exact_searchable, recall_at_k
+
+    store = memory.store
+    if not isinstance(store, Neo4jStore):
+        return {}
+    ids, unit = exact_searchable(store, namespace)
+    if not ids:
+        return {}
+    retriever = VectorRetriever(
+        store.driver,
+        "memory_embedding",
+        return_properties=["id"],
+        result_formatter=lambda record: RetrieverResultItem(content=str(record["node"]["id"])),
+    )
+    recalls: list[float] = []
+    foreign: list[float] = []
+    searchable = set(ids)
+    for vector in memory.embedder.embed(list(queries)):
+        found = retriever.search(query_vector=vector.tolist(), top_k=10)
+        returned = [str(item.content) for item in found.items]
+        exact = unit @ np.asarray(vector, dtype=np.float64)
+        recalls.append(recall_at_k(returned, exact, ids, 10))
+        foreign.append(sum(r not in searchable for r in returned) / max(1, len(returned)))
+    return {
+        "vector_recall_at_10": round(float(np.mean(recalls)), 4),
+        "vector_other_namespaces": round(float(np.mean(foreign)), 4),
     }
 
 

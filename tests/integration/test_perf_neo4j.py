@@ -71,6 +71,11 @@ def test_peer_timing_smoke_on_neo4j(memory: GraphMem) -> None:
     assert interleaved["p50_ms"] <= interleaved["p95_ms"] <= interleaved["p99_ms"]
     assert result["ratio_p50"] == round(result["p50_ms"] / interleaved["p50_ms"], 2)
     assert result["ratio_p95"] == round(result["p95_ms"] / interleaved["p95_ms"], 2)
+    # the peer's vector half, scored like graphmem's semantic stage (against exact cosine)
+    recall, foreign = interleaved["vector_recall_at_10"], interleaved["vector_other_namespaces"]
+    assert 0.0 <= recall <= 1.0 and 0.0 <= foreign <= 1.0
+    # a hit from another namespace is never one of the namespace's exact top 10
+    assert recall <= 1.0 - foreign + 1e-4
 
 
 def test_ingest_smoke_on_neo4j(memory: GraphMem) -> None:
