@@ -142,7 +142,7 @@ def _print_asked_twice(out: Console, report: dict[str, Any], corpus: str) -> Non
 
 
 def _print_notes(out: Console, report: dict[str, Any], corpus: str) -> None:
-    """Replay mismatches, skipped rows, the peer, and the seconds per phase."""
+    """Replay mismatches, skipped rows, the peer, recall latency and the seconds per phase."""
     notes = []
     if "replay_mismatches" in report:
         notes.append(f"replayed plans vs live recall: {report['replay_mismatches']} mismatches")
@@ -156,6 +156,15 @@ def _print_notes(out: Console, report: dict[str, Any], corpus: str) -> None:
             if "skipped" in peer
             else f"peer {peer['system']} {peer['version']}; namespace: {peer['namespace_filter']}"
         )
+    latency = report.get("recall_latency_ms")
+    if latency and "p50" in latency:
+        line = f"recall, each question asked once: p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms"
+        if "peer_p50" in latency:
+            line += f" (peer {latency['peer_p50']:.1f} / {latency['peer_p95']:.1f} ms)"
+        stages = [(k, v) for k, v in latency["stages"].items() if k != "total"]
+        slowest = sorted(stages, key=lambda kv: -kv[1])[:3]
+        line += "; stage medians: " + ", ".join(f"{k} {v:.1f}" for k, v in slowest)
+        notes.append(line)
     seconds = ", ".join(f"{k} {v:.1f} s" for k, v in report["seconds"].items())
     for line in [*notes, seconds]:
         out.print(f"[dim]{line}[/]")

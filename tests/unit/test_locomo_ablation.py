@@ -165,6 +165,12 @@ def test_run_bench_with_ablation_rows(memory: GraphMem, conv: Conversation) -> N
     assert report["peer"] == {"skipped": "needs --store neo4j"}
     assert sum(r["questions"] for r in report["by_plan"].values()) == 7
     assert set(report["seconds"]) >= {"import", "recall", "replay"}
+    # each question asked once: percentiles of the live recall, medians per stage
+    latency = report["recall_latency_ms"]
+    assert 0 < latency["p50"] <= latency["p95"] and "peer_p50" not in latency
+    assert latency["p95"] <= 1000 * report["seconds"]["recall"]
+    assert {"embed", "retrievers", "total"} <= set(latency["stages"])
+    assert latency["stages"]["total"] <= latency["p95"]
     json.dumps(report)
     plain = run_bench(memory, [conv], "turns", retrievers=())
     assert "ablation" not in plain and "replay_mismatches" not in plain and "peer" not in plain
