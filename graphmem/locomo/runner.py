@@ -131,7 +131,6 @@ def run_bench(
     report["seconds"] = {"import": round(import_s, 2)} | {
         name: round(value, 2) for name, value in tally.seconds.items()
     }
-    report["recall_latency_ms"] = _latency(tally.latency)
     if variants:
         report["replay_mismatches"] = tally.mismatches
     if ablation:
@@ -276,7 +275,7 @@ def _report(
     tally: _Tally,
 ) -> dict[str, Any]:
     """The report's headline part: the run's shape, the pipeline's metrics overall, per
-    category and per plan, and each retriever alone."""
+    category and per plan, each retriever alone, and the recall's latency."""
     rows = tally.rows
     return {
         "corpus": corpus,
@@ -293,6 +292,7 @@ def _report(
         "by_plan": {p: summarize(r, HEADLINE) for p, r in sorted(tally.by_plan.items())},
         "import": total_report(conversations).as_dict(),
         "namespaces": [ns for ns, _, _ in imported],
+        "recall_latency_ms": _latency(tally.latency),
     }
 
 
