@@ -39,10 +39,20 @@ import numpy as np
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Memory
-from graphmem.retrieval.retrievers import Hit
-from graphmem.store.base import Vector
+from graphmem.retrieval.retrievers import Hit, RetrievalContext
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore, Vector
 
-__all__ = ["MASK", "MaskedEmbeddings", "mask_names", "masked_people", "rescore"]
+__all__ = [
+    "MASK",
+    "MaskedEmbeddings",
+    "deep_masked",
+    "mask_names",
+    "masked_lists",
+    "masked_people",
+    "rescore",
+    "verbatim_transcript",
+]
 
 #: The word every masked name becomes (a possessive keeps its "'s").
 MASK = "someone"
@@ -171,25 +181,7 @@ def rescore(
     masked_question = mask_names(question, names)
     if depth <= 0 or not names or masked_question == question:
         return dict(hits)
-    texts: dict[str, str] = {}
-    for mid, memory in memories.items():
-        text = mask_names(memory.content, names)
-        if text != memory.content or memory.embedding is None:
-            texts[mid] = text
-    order = [masked_question, *texts.values()]
-    embedded = vectors.embed(order)
-    q = embedded[0]
-    own = dict(zip(texts, embedded[1:], strict=True))
-    cosine: dict[str, tuple[float, float]] = {}  # id → (masked, unmasked)
-    for mid, memory in memories.items():
-        stored = (
-            np.asarray(memory.embedding, dtype=np.float32) if memory.embedding is not None else None
-        )
-        vector = own.get(mid, stored)
-        if vector is None:
-            continue
-        raw = float(np.dot(stored, embedding)) if stored is not None else float(np.dot(vector, q))
-        cosine[mid] = (float(np.dot(vector, q)), raw)
+    cosine = _masked_cosines(masked_question, embedding, names, memories, vectors)
     out = dict(hits)
     for name in RESCORED:
         listed = hits.get(name)
@@ -208,3 +200,114 @@ def rescore(
         scored.sort(key=lambda h: (-h.score, h.memory_id))
         out[name] = scored + tail
     return out
+
+
+def _masked_cosines(
+    masked_question: str,
+    embedding: Vector,
+    names: Sequence[str],
+    memories: Mapping[str, Memory],
+    vectors: MaskedEmbeddings,
+) -> dict[str, tuple[float, float]]:
+    """Memory id → (masked cosine, raw cosine) to the question: the masked question's
+    vector against each memory's masked text (its stored vector where masking leaves
+    the text unchanged); memories with neither vector are left out."""
+    texts: dict[str, str] = {}
+    for mid, memory in memories.items():
+        text = mask_names(memory.content, names)
+        if text != memory.content or memory.embedding is None:
+            texts[mid] = text
+    embedded = vectors.embed([masked_question, *texts.values()])
+    q = embedded[0]
+    own = dict(zip(texts, embedded[1:], strict=True))
+    cosine: dict[str, tuple[float, float]] = {}
+    for mid, memory in memories.items():
+        stored = (
+            np.asarray(memory.embedding, dtype=np.float32) if memory.embedding is not None else None
+        )
+        vector = own.get(mid, stored)
+        if vector is None:
+            continue
+        raw = float(np.dot(stored, embedding)) if stored is not None else float(np.dot(vector, q))
+        cosine[mid] = (float(np.dot(vector, q)), raw)
+    return cosine
+
+
+def verbatim_transcript(memories: Mapping[str, Memory]) -> bool:
+    """True when at least half of ``memories`` are verbatim source text (dialogue turns
+    stored as said, ``extractor == "verbatim"``), not extracted claims."""
+    verbatim = sum(m.extractor == "verbatim" for m in memories.values())
+    return bool(memories) and 2 * verbatim >= len(memories)
+
+
+def deep_masked(
+    store: MemoryStore,
+    ctx: RetrievalContext,
+    names: Sequence[str],
+    vectors: MaskedEmbeddings,
+    *,
+    depth: int,
+    subject_bonus: float,
+) -> list[Hit]:
+    """The semantic list of a question over a verbatim transcript (issues 12, 15): the
+    ``depth`` nearest memories by the raw cosine (one vector search, one read), ordered
+    by the name-masked cosine plus ``subject_bonus`` for a memory whose subject is one of
+    the question's linked entities, cut to ``ctx.k``.
+
+    A dialogue turn carries its speaker's label ("Caroline: ..."), which a small sentence
+    embedding weighs heavily: the raw cosine's nearest 50 for a question that names
+    Caroline are her turns, chatty ones first, so the turns that answer — the other
+    speaker's, or hers further down — do not reach the top-30 window :func:`rescore`
+    re-orders. The bonus keeps the person's own turns first among near-equal ones.
+    Empty when the question names none of ``names``.
+    """
+    masked_question = mask_names(ctx.text, names)
+    if depth <= 0 or not names or masked_question == ctx.text:
+        return []
+    rows = store.vector_search(
+        ctx.namespace,
+        ctx.embedding[None, :],
+        max(depth, ctx.k),
+        include_history=ctx.include_history,
+        include_cold=ctx.include_history,
+    )
+    ids = [r.memory_id for r in rows[0]] if rows else []
+    memories = {m.id: m for m in store.get_memories(ctx.namespace, ids, with_embeddings=True)}
+    cosine = _masked_cosines(masked_question, ctx.embedding, names, memories, vectors)
+    linked = {link.entity_id for link in ctx.links}
+    scored = []
+    for mid, (masked, _) in cosine.items():
+        subject = any(x.role == "subject" and x.entity_id in linked for x in memories[mid].mentions)
+        scored.append(Hit(mid, masked + (subject_bonus if subject else 0.0), detail=_DEEP))
+    scored.sort(key=lambda h: (-h.score, h.memory_id))
+    return scored[: ctx.k]
+
+
+def masked_lists(
+    store: MemoryStore,
+    ctx: RetrievalContext,
+    names: Sequence[str],
+    memories: Mapping[str, Memory],
+    hits: Mapping[str, list[Hit]],
+    vectors: MaskedEmbeddings,
+    settings: Settings,
+) -> dict[str, list[Hit]]:
+    """The recall's lists after name masking: :func:`rescore` within the top
+    ``settings.name_mask_depth``, then, when the candidates it read (``memories``) are
+    mostly a verbatim transcript (:func:`verbatim_transcript`) and
+    ``settings.verbatim_mask_depth > 0``, the semantic list replaced by
+    :func:`deep_masked`'s."""
+    out = rescore(hits, ctx.text, ctx.embedding, names, memories, vectors, settings.name_mask_depth)
+    depth = settings.verbatim_mask_depth
+    if depth <= 0 or "semantic" not in out or not verbatim_transcript(memories):
+        return out
+    deep = deep_masked(
+        store, ctx, names, vectors, depth=depth, subject_bonus=settings.verbatim_subject_bonus
+    )
+    if deep:
+        out["semantic"] = deep
+    return out
+
+
+#: The detail of a hit of :func:`deep_masked`'s list.
+_DEEP = "name-masked, verbatim transcript"

@@ -24,7 +24,7 @@ from graphmem.models import Memory, RecallHit, RecallQuery, RecallResult
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
 from graphmem.retrieval.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
-from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_people, rescore
+from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_lists, masked_people
 from graphmem.retrieval.planner import Plan, choose_plan
 from graphmem.retrieval.question import resolve_question
 from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
@@ -246,7 +246,7 @@ class RecallPipeline:
         if read is not None:
             mark = time.perf_counter()
             memories = read.result()
-            hits = rescore(hits, ctx.text, ctx.embedding, people, memories, self._masked, depth)
+            hits = masked_lists(reads, ctx, people, memories, hits, self._masked, self._settings)
             timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval
         if walk is not None:
             hits["graph"] = walk.finish(reads, ctx, hits["semantic"], timings)

@@ -13,9 +13,18 @@ from graphmem import GraphMem, Settings
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Entity, Memory
 from graphmem.retrieval.currency import prefer_newer
-from graphmem.retrieval.masking import MASK, MaskedEmbeddings, mask_names, masked_people, rescore
-from graphmem.retrieval.retrievers import Hit
-from graphmem.store.base import Vector
+from graphmem.retrieval.masking import (
+    MASK,
+    MaskedEmbeddings,
+    deep_masked,
+    mask_names,
+    masked_lists,
+    masked_people,
+    rescore,
+    verbatim_transcript,
+)
+from graphmem.retrieval.retrievers import Hit, RetrievalContext
+from graphmem.store.base import ScoredId, Vector
 from graphmem.write.compat import Claim
 from tests.contract.builders import make_memory
 
@@ -161,3 +170,116 @@ def test_a_persons_job_is_found_for_where_they_work(tmp_path: Path) -> None:
         top = memory.recall("n", "Where does Ingrid work?", k=3, record_access=False).hits
         assert top[0].memory.content == "Ingrid is a chef at Granite Peak Outfitters."
         assert "name-masked" in (top[0].explanation.retrievers["semantic"].detail or "")
+
+
+class _TranscriptStore:
+    """The two reads :func:`deep_masked` makes: a vector search by the stored vectors
+    (cosine, best first) and the memories by id."""
+
+    def __init__(self, memories: Sequence[Memory]) -> None:
+        self.memories = {m.id: m for m in memories}
+        self.searched: list[int] = []
+
+    def vector_search(
+        self,
+        namespace: str,
+        embeddings: Vector,
+        k: int,
+        *,
+        include_history: bool = False,
+        include_cold: bool = False,
+    ) -> list[list[ScoredId]]:
+        self.searched.append(k)
+        q = np.asarray(embeddings[0], dtype=np.float32)
+        scored = [
+            ScoredId(m.id, float(np.dot(np.asarray(m.embedding, dtype=np.float32), q)))
+            for m in self.memories.values()
+        ]
+        scored.sort(key=lambda s: -s.score)
+        return [scored[:k]]
+
+    def get_memories(
+        self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
+    ) -> list[Memory]:
+        return [self.memories[i] for i in ids if i in self.memories]
+
+
+def _turn(mid: str, content: str, vector: Sequence[float], speaker: str) -> Memory:
+    unit = np.asarray(vector, dtype=np.float64) / np.linalg.norm(vector)
+    return make_memory(
+        "n",
+        content,
+        id=mid,
+        embedding=[float(x) for x in unit],
+        extractor="verbatim",
+        mentions=[(speaker, "subject")],
+    )
+
+
+def _transcript() -> tuple[list[Memory], dict[str, tuple[float, float]]]:
+    # Raw cosine (question (0, 1)): Ingrid's chatty turns first (her label weighs most);
+    # masked, the hike turns match the question: hers and Cleo's alike.
+    turns = [
+        _turn("chat1", "Ingrid: Hey, how are you?", (0.1, 1.0), "p"),
+        _turn("chat2", "Ingrid: Thanks, you too!", (0.15, 1.0), "p"),
+        _turn("cleo", "Cleo: The Sky Ridge hike was great", (0.9, 0.2), "c"),
+        _turn("hike", "Ingrid: The Sky Ridge hike was great", (0.8, 0.3), "p"),
+    ]
+    table = {
+        f"Where did {MASK} hike?": (1.0, 0.0),
+        f"{MASK}: Hey, how are you?": (0.0, 1.0),
+        f"{MASK}: Thanks, you too!": (0.1, 1.0),
+        f"{MASK}: The Sky Ridge hike was great": (0.9, 0.2),
+    }
+    return turns, table
+
+
+def _context(k: int) -> RetrievalContext:
+    return RetrievalContext(
+        namespace="n",
+        text="Where did Ingrid hike?",
+        embedding=np.asarray([0.0, 1.0], dtype=np.float32),
+        links=(EntityLink("p", "Ingrid", 1.0),),
+        window=None,
+        k=k,
+        include_history=True,
+        settings=Settings(neo4j_uri=None),
+    )
+
+
+def test_deep_masking_reaches_below_the_window_and_puts_the_persons_turn_first() -> None:
+    turns, table = _transcript()
+    store = _TranscriptStore(turns)
+    vectors = MaskedEmbeddings(CountingEmbedder(table))
+    ctx = _context(k=3)
+    found = deep_masked(store, ctx, ["Ingrid"], vectors, depth=4, subject_bonus=0.05)  # type: ignore[arg-type]
+    # the hike turns were 3rd and 4th by the raw cosine; masked they come first, and of
+    # the two equal ones Ingrid's (her subject) before Cleo's; cut to ctx.k
+    assert [h.memory_id for h in found] == ["hike", "cleo", "chat2"]
+    assert store.searched == [4]
+    without_bonus = deep_masked(store, ctx, ["Ingrid"], vectors, depth=4, subject_bonus=0.0)  # type: ignore[arg-type]
+    assert [h.memory_id for h in without_bonus][:2] == ["cleo", "hike"]  # id order on a tie
+    # a question that names nobody masked: no list
+    assert deep_masked(store, _context(3), ["Mia"], vectors, depth=4, subject_bonus=0.05) == []  # type: ignore[arg-type]
+
+
+def test_only_a_verbatim_transcript_gets_the_deep_semantic_list() -> None:
+    turns, table = _transcript()
+    store = _TranscriptStore(turns)
+    vectors = MaskedEmbeddings(CountingEmbedder(table))
+    ctx = _context(k=3)
+    hits = {"semantic": [Hit("chat1", 0.99), Hit("chat2", 0.98)], "bm25": [Hit("hike", 2.0)]}
+    window = {m.id: m for m in turns[:2]}  # what rescore read: the top of the lists
+    settings = Settings(neo4j_uri=None, name_mask_depth=2, verbatim_mask_depth=4)
+    out = masked_lists(store, ctx, ["Ingrid"], window, hits, vectors, settings)  # type: ignore[arg-type]
+    assert [h.memory_id for h in out["semantic"]] == ["hike", "cleo", "chat2"]
+    assert out["bm25"] == hits["bm25"]
+    assert verbatim_transcript(window)
+    # extracted claims (not verbatim): the window re-ordered only, as rescore does
+    claims = {m.id: m.model_copy(update={"extractor": "ner"}) for m in turns[:2]}
+    assert not verbatim_transcript(claims)
+    plain = masked_lists(store, ctx, ["Ingrid"], claims, hits, vectors, settings)  # type: ignore[arg-type]
+    assert plain == rescore(hits, ctx.text, ctx.embedding, ["Ingrid"], claims, vectors, 2)
+    # the setting at 0 turns it off
+    off = settings.model_copy(update={"verbatim_mask_depth": 0})
+    assert masked_lists(store, ctx, ["Ingrid"], window, hits, vectors, off) == plain  # type: ignore[arg-type]
