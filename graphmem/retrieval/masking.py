@@ -233,11 +233,21 @@ def _masked_cosines(
     return cosine
 
 
+#: A transcript turn's speaker label: "Caroline: ...", "Dr. Ana Ruiz: ..." (a name of up to
+#: five words, then a colon).
+_SPEAKER_LABEL = re.compile(r"^\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}:\s")
+
+
 def verbatim_transcript(memories: Mapping[str, Memory]) -> bool:
-    """True when at least half of ``memories`` are verbatim source text (dialogue turns
-    stored as said, ``extractor == "verbatim"``), not extracted claims."""
-    verbatim = sum(m.extractor == "verbatim" for m in memories.values())
-    return bool(memories) and 2 * verbatim >= len(memories)
+    """True when at least half of ``memories`` are transcript turns: verbatim source
+    text (``extractor == "verbatim"``) that starts with a speaker label ("Caroline: ...").
+    Extracted claims, and verbatim notes without a label ("Ada hiked at Sky Ridge."),
+    are not."""
+    turns = sum(
+        m.extractor == "verbatim" and _SPEAKER_LABEL.match(m.content) is not None
+        for m in memories.values()
+    )
+    return bool(memories) and 2 * turns >= len(memories)
 
 
 def deep_masked(

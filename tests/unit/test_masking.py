@@ -278,6 +278,12 @@ def test_only_a_verbatim_transcript_gets_the_deep_semantic_list() -> None:
     # extracted claims (not verbatim): the window re-ordered only, as rescore does
     claims = {m.id: m.model_copy(update={"extractor": "ner"}) for m in turns[:2]}
     assert not verbatim_transcript(claims)
+    # verbatim notes without a speaker label are no transcript either
+    notes = {
+        m.id: m.model_copy(update={"content": m.content.replace("Ingrid: ", "Ingrid said ")})
+        for m in turns[:2]
+    }
+    assert not verbatim_transcript(notes)
     plain = masked_lists(store, ctx, ["Ingrid"], claims, hits, vectors, settings)  # type: ignore[arg-type]
     assert plain == rescore(hits, ctx.text, ctx.embedding, ["Ingrid"], claims, vectors, 2)
     # the setting at 0 turns it off
