@@ -52,7 +52,7 @@ def _sample() -> dict[str, Any]:
                     "dia_id": "D1:3",
                     "text": "Biscuit loves the park by the river.",
                     "img_url": ["https://example.invalid/p.jpg"],
-                    "blip_caption": "a photo of a dog running in a park",
+                    "blip_caption": "beagle chasing a red ball across wet grass",
                 },
             ],
             "session_2_date_time": S2,
@@ -138,7 +138,7 @@ def test_load_parses_sessions_turns_observations_and_questions(conv: Conversatio
         "D2:2",
         "D2:3",
     ]
-    assert conv.sessions[0].turns[2].blip_caption == "a photo of a dog running in a park"
+    assert conv.sessions[0].turns[2].blip_caption == "beagle chasing a red ball across wet grass"
     assert conv.sessions[0].turns[0].blip_caption is None
     assert [(o.key, o.speaker, o.session, o.evidence) for o in conv.observations] == [
         ("S1:Ann:0", "Ann", 1, ("D1:1", "D1:3")),
@@ -189,7 +189,7 @@ def test_turn_candidates_follow_the_protocol(conv: Conversation) -> None:
     }
     assert image["content"] == (
         "Ann: Biscuit loves the park by the river."
-        " [shared image: a photo of a dog running in a park]"
+        " [shared image: beagle chasing a red ball across wet grass]"
     )
     for candidate in candidates:
         MemoryCandidate.model_validate(candidate)
