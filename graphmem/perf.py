@@ -32,9 +32,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from graphmem.memory import GraphMem
 from graphmem.synthetic import bench_queries, synthetic_batches
+from graphmem.types import Vector
 from graphmem.write.scores import compute_confidence
 
 Progress = Callable[[int], None]
@@ -139,9 +141,10 @@ def bench_latency(
     load_start = round(os.getloadavg()[0], 2)
     passes = _timed_passes(memory, ns, bench_queries(n), repeats, search)
     memory.flush()
-    recall = _semantic_recall(memory, ns, bench_queries(n))
+    truth = _Truth.of(memory, ns, bench_queries(n))
+    recall = _semantic_recall(memory, ns, truth)
     if peer and search is not None:
-        peer_info = {**peer_info, **_peer_vector_recall(memory, ns, bench_queries(n))}
+        peer_info = {**peer_info, **_peer_vector_recall(memory, truth)}
     result: dict[str, Any] = {
         **configuration(memory),
         "load_avg_1m_start": load_start,
@@ -208,20 +211,37 @@ def _timed_passes(
     return out
 
 
-def _semantic_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Truth:
+    """What recall@10 is scored against, read once per bench run: the namespace's
+    searchable ids and unit vectors (:func:`~graphmem.store.recall_monitor.exact_searchable`)
+    and the bench queries' embeddings, shape (queries, dim)."""
+
+    exact: tuple[list[str], npt.NDArray[np.float64]]
+    vectors: Vector
+
+    @classmethod
+    def of(cls, memory: GraphMem, namespace: str, queries: Sequence[str]) -> _Truth:
+        from graphmem.store.recall_monitor import exact_searchable
+
+        exact = exact_searchable(memory.store, namespace)
+        return cls(exact, memory.embedder.embed(list(queries)))
+
+
+def _semantic_recall(memory: GraphMem, namespace: str, truth: _Truth) -> dict[str, Any]:
     """Recall@10 of the store's vector search (the semantic stage) against exact cosine, so
     that speed is never bought with silent misses (SPEC §10): for the bench's own query
     embeddings, and for 100 stored embeddings as queries (what ``doctor --index-recall``
     measures)."""
-    from graphmem.store.recall_monitor import exact_searchable, index_recall
+    from graphmem.store.recall_monitor import index_recall
 
-    exact = exact_searchable(memory.store, namespace)
-    vectors = memory.embedder.embed(list(queries))
     search_k = memory.settings.candidate_k  # what the semantic retriever asks for
     on_queries = index_recall(
-        memory.store, namespace, queries=vectors, exact=exact, search_k=search_k
+        memory.store, namespace, queries=truth.vectors, exact=truth.exact, search_k=search_k
     )
-    sampled = index_recall(memory.store, namespace, sample=100, exact=exact, search_k=search_k)
+    sampled = index_recall(
+        memory.store, namespace, sample=100, exact=truth.exact, search_k=search_k
+    )
     return {
         "semantic_recall_at_10": on_queries.recall,
         "index_recall_at_10": sampled.recall,
@@ -230,7 +250,7 @@ def _semantic_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -
     }
 
 
-def _peer_vector_recall(memory: GraphMem, namespace: str, queries: Sequence[str]) -> dict[str, Any]:
+def _peer_vector_recall(memory: GraphMem, truth: _Truth) -> dict[str, Any]:
     """Recall@10 of the peer's vector half against the namespace's exact cosine top 10, on
     the bench's query embeddings: neo4j-graphrag's ``VectorRetriever`` with the
     ``HybridRetriever``'s defaults (top 10, ``effective_search_ratio`` 1: the index is asked
@@ -242,13 +262,11 @@ def _peer_vector_recall(memory: GraphMem, namespace: str, queries: Sequence[str]
     from neo4j_graphrag.types import RetrieverResultItem
 
     from graphmem.store.neo4j import Neo4jStore
-    from graphmem.store.recall_monitor import exact_searchable, recall_at_k
+    from graphmem.store.recall_monitor import recall_at_k
 
     store = memory.store
-    if not isinstance(store, Neo4jStore):
-        return {}
-    ids, unit = exact_searchable(store, namespace)
-    if not ids:
+    ids, unit = truth.exact
+    if not isinstance(store, Neo4jStore) or not ids:
         return {}
     retriever = VectorRetriever(
         store.driver,
@@ -259,7 +277,7 @@ def _peer_vector_recall(memory: GraphMem, namespace: str, queries: Sequence[str]
     recalls: list[float] = []
     foreign: list[float] = []
     searchable = set(ids)
-    for vector in memory.embedder.embed(list(queries)):
+    for vector in truth.vectors:
         found = retriever.search(query_vector=vector.tolist(), top_k=10)
         returned = [str(item.content) for item in found.items]
         exact = unit @ np.asarray(vector, dtype=np.float64)

@@ -40,6 +40,7 @@ from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Memory
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
+from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
 
@@ -258,9 +259,12 @@ def deep_masked(
     *,
     depth: int,
     subject_bonus: float,
+    known: Mapping[str, Memory] | None = None,
 ) -> list[Hit]:
     """The semantic list of a question over a verbatim transcript (issues 12, 15): the
-    ``depth`` nearest memories by the raw cosine (one vector search, one read), ordered
+    ``depth`` nearest memories by the raw cosine (the semantic retriever's search, asked
+    for ``depth``; then one read of those not in ``known``, memories already read with
+    their embeddings), ordered
     by the name-masked cosine plus ``subject_bonus`` for a memory whose subject is one of
     the question's linked entities, cut to ``ctx.k``.
 
@@ -274,15 +278,12 @@ def deep_masked(
     masked_question = mask_names(ctx.text, names)
     if depth <= 0 or not names or masked_question == ctx.text:
         return []
-    rows = store.vector_search(
-        ctx.namespace,
-        ctx.embedding[None, :],
-        max(depth, ctx.k),
-        include_history=ctx.include_history,
-        include_cold=ctx.include_history,
-    )
-    ids = [r.memory_id for r in rows[0]] if rows else []
-    memories = {m.id: m for m in store.get_memories(ctx.namespace, ids, with_embeddings=True)}
+    ids = [r.memory_id for r in semantic_search(store, ctx, max(depth, ctx.k))]
+    have = known or {}
+    missing = [mid for mid in ids if mid not in have]
+    read = store.get_memories(ctx.namespace, missing, with_embeddings=True) if missing else []
+    memories = {m.id: m for m in read}
+    memories.update({mid: have[mid] for mid in ids if mid in have})
     cosine = _masked_cosines(masked_question, ctx.embedding, names, memories, vectors)
     linked = {link.entity_id for link in ctx.links}
     scored = []
@@ -312,7 +313,13 @@ def masked_lists(
     if depth <= 0 or "semantic" not in out or not verbatim_transcript(memories):
         return out
     deep = deep_masked(
-        store, ctx, names, vectors, depth=depth, subject_bonus=settings.verbatim_subject_bonus
+        store,
+        ctx,
+        names,
+        vectors,
+        depth=depth,
+        subject_bonus=settings.verbatim_subject_bonus,
+        known=memories,
     )
     if deep:
         out["semantic"] = deep

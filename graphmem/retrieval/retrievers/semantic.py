@@ -6,16 +6,18 @@ from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.store.base import MemoryStore, ScoredId
 
 
-def semantic_search(store: MemoryStore, ctx: RetrievalContext) -> list[ScoredId]:
-    """The semantic retriever's search: the question's ``ctx.k`` nearest memories by
-    cosine in [-1, 1], best first (SPEC §3). With history (which recall asks for so SPEC
+def semantic_search(
+    store: MemoryStore, ctx: RetrievalContext, k: int | None = None
+) -> list[ScoredId]:
+    """The semantic retriever's search: the question's ``k`` (default ``ctx.k``) nearest
+    memories by cosine in [-1, 1], best first (SPEC §3). With history (which recall asks for so SPEC
     §9.11 can admit direct hits), cold memories are searched too; ranking keeps them out
     unless the question targets them. The graph retriever's concept walk takes its seeds
     from this same call, which a recall's AheadStore makes once for both."""
     rows = store.vector_search(
         ctx.namespace,
         ctx.embedding[None, :],
-        ctx.k,
+        ctx.k if k is None else k,
         include_history=ctx.include_history,
         include_cold=ctx.include_history,
     )
