@@ -1,7 +1,9 @@
 // BM25 (Lucene, k1 = 1.2, b = 0.75) over memory search text (the contextual key, else the
 // content). $lucene is the escaped user text restricted to the namespace inside Lucene:
-// 'ns_key:<key>^0 AND search_text:(<terms>)'. IDF and
-// average length are those of the whole index (every namespace), not of this namespace.
+// 'ns_key:<key>^0 AND search_text:(<word>^<boost> ...)'. Lucene's IDF counts the whole
+// index (every namespace); each word's boost is idf(namespace) / idf(index) (from
+// bm25_term_df.cypher), so the IDF that ranks is this namespace's. The average length is
+// still the whole index's.
 // Lucene returns its best $fetch_k hits (fetched says how many it had): when the visibility
 // filter leaves fewer than $k and Lucene had more, the caller asks again for all of them.
 // One row.

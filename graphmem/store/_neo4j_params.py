@@ -69,6 +69,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "read/namespace_vectors": frozenset({"namespace", "include_history", "include_cold"}),
     "read/text_search": frozenset({"namespace", "lucene", "k", "fetch_k", "include_history"}),
     "read/term_df": frozenset({"namespace", "terms"}),
+    "read/bm25_term_df": frozenset({"namespace", "terms", "cap"}),
     "read/entity_search": frozenset(
         {"namespace", "entity_ids", "k", "max_exact", "embedding", "include_history"}
     ),

@@ -123,6 +123,11 @@ class TTLCache:
                 self._entries.popitem(last=False)
         return value
 
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self._lock:
+            self._entries.clear()
+
     def get_many(
         self, keys: Sequence[Hashable], compute: Callable[[list[Hashable]], dict[Hashable, _V]]
     ) -> dict[Hashable, _V]:

@@ -7,7 +7,7 @@ driver import here.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +17,7 @@ from graphmem.models import Relation
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store import _neo4j_plans as plans
 from graphmem.store._neo4j_exec import Neo4jExecutor
+from graphmem.store._neo4j_terms import TermCounts
 from graphmem.store.checks import check_aware, check_k, unit_rows, unit_vector
 from graphmem.store.records import EntityHit, ScoredId, TermStats, micros
 from graphmem.text import tokenize
@@ -47,8 +48,14 @@ class Neo4jRetrievers:
     def __init__(self, executor: Neo4jExecutor, *, dim: int, exact_search_max: int | None) -> None:
         self._exec = executor
         self._dim = dim
-        self._stats = plans.TTLCache(plans.STATS_TTL_S, plans.STATS_MAX_ENTRIES)
+        self._terms = TermCounts(executor)
         self._plans = plans.Planner(executor, exact_search_max)
+
+    def forget_stats(self) -> None:
+        """Forget the cached term counts (text_search's IDF boosts, term_stats): the
+        store's writes call it, so the next search counts what was just written. Other
+        processes' writes show within :data:`STATS_TTL_S` seconds."""
+        self._terms.forget()
 
     def vector_search(
         self,
@@ -163,19 +170,29 @@ class Neo4jRetrievers:
     def text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool = False
     ) -> list[ScoredId]:
-        """Lucene's BM25 (k1 = 1.2, b = 0.75) on the fulltext index, ``text`` escaped
-        (:func:`graphmem.store.lucene.lucene_escape`). Lucene ranks its best
-        ``max(10·k, 100)`` hits, which are filtered by visibility; when fewer than
-        ``k`` are left and Lucene had more, all hits are ranked (a second round trip). Lucene's BM25 leaves out the
-        constant factor ``k1 + 1`` (the ranking is the same) and takes IDF and the
-        average length over the whole index, every namespace included."""
+        """Lucene's BM25 (k1 = 1.2, b = 0.75) on the fulltext index with the namespace's
+        own IDF, ``text`` escaped (:func:`graphmem.store.lucene.lucene_escape`).
+
+        Lucene takes IDF over the whole index, every namespace included, so one
+        namespace's ranking would shift with what the others hold (LoCoMo turns, BM25
+        alone: R@10 0.69 on an empty server, 0.50 beside 111k memories of other
+        namespaces). Each query word is boosted by ``idf(namespace) / idf(index)``
+        (:meth:`TermCounts.idf_boosts`), which makes each word's weight its IDF in this namespace,
+        as on the embedded store; the length normalisation still uses the index's mean
+        length. Lucene ranks its best ``max(10·k, 100)`` hits, which are filtered by
+        visibility; when fewer than ``k`` are left and Lucene had more, all hits are
+        ranked (a second round trip). Lucene's BM25 leaves out the constant factor
+        ``k1 + 1`` (the ranking is the same)."""
         check_k(k)
         escaped = codec.lucene_escape(text)
         if not tokenize(text) or not escaped:
             return []
+        words = escaped.split(" ")
+        boosts = self._terms.idf_boosts(namespace, words)
+        boosted = " ".join(f"{word}^{boosts[word.casefold()]:.6f}" for word in words)
         params = {
             "namespace": namespace,
-            "lucene": codec.lucene_query(namespace, escaped, field="search_text"),
+            "lucene": codec.lucene_query(namespace, boosted, field="search_text"),
             "k": k,
             "fetch_k": max(k * OVERFETCH, plans.MIN_FETCH_K),
             "include_history": include_history,
@@ -319,35 +336,8 @@ class Neo4jRetrievers:
         return {row[0]: float(row[1]) for row in rows}
 
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
-        """Through the fulltext index: approximate (Lucene's standard tokenizer splits
-        a few words, e.g. ``don't`` or ``3.5``, unlike :func:`graphmem.text.tokenize`),
-        and up to :data:`STATS_TTL_S` seconds old (cached per namespace and term)."""
-        keys = list(dict.fromkeys(t.casefold() for t in terms))
-        n_docs = self._stats.get(
-            ("n_current", namespace),
-            lambda: int(self._exec.run("read/count_current", {"namespace": namespace})[0]["count"]),
-        )
-        if not n_docs:
-            return TermStats(n_docs=0, df=dict.fromkeys(keys, 0))
-
-        def count(missing: list[Hashable]) -> dict[Hashable, int]:
-            df: dict[Hashable, int] = dict.fromkeys(missing, 0)
-            queries = [
-                {
-                    "term": key[2],
-                    "lucene": codec.lucene_query(namespace, escaped, field="search_text"),
-                }
-                for key in missing
-                if isinstance(key, tuple) and (escaped := codec.lucene_escape(key[2]))
-            ]
-            if queries:
-                rows = self._exec.run("read/term_df", {"namespace": namespace, "terms": queries})
-                for row in rows:
-                    df[("df", namespace, row["term"])] = int(row["df"])
-            return df
-
-        found = self._stats.get_many([("df", namespace, key) for key in keys], count)
-        return TermStats(n_docs=n_docs, df={key: found[("df", namespace, key)] for key in keys})
+        """Through the fulltext index (:meth:`TermCounts.term_stats`)."""
+        return self._terms.term_stats(namespace, terms)
 
     def _hits(self, name: str, params: Mapping[str, Any]) -> list[ScoredId]:
         return codec.scored(codec.collected(self._exec.run(name, params), "hits"))

@@ -11,7 +11,7 @@ No driver import.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_exec import Neo4jExecutor
@@ -22,15 +22,23 @@ from graphmem.store.records import AccessUpdate, WriteBatch
 class Neo4jWrites:
     """:class:`~graphmem.store.base.StoreWrites` on Neo4j."""
 
-    def __init__(self, executor: Neo4jExecutor, *, dim: int) -> None:
+    def __init__(
+        self, executor: Neo4jExecutor, *, dim: int, on_change: Callable[[], None] | None = None
+    ) -> None:
         self._exec = executor
         self._dim = dim
+        # the retrievers' cached term counts (text_search's IDF, the planner's rarity)
+        # are forgotten after each write and namespace deletion of this store
+        self._on_change = on_change or (lambda: None)
 
     def write(self, namespace: str, batch: WriteBatch) -> None:
         check_batch(namespace, batch, self._dim)
         if not batch:
             return
-        self._exec.write("write", lambda tx: codec.apply_batch(tx, namespace, batch, self._dim))
+        try:
+            self._exec.write("write", lambda tx: codec.apply_batch(tx, namespace, batch, self._dim))
+        finally:
+            self._on_change()
 
     def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:
         check_access(updates)
@@ -42,7 +50,10 @@ class Neo4jWrites:
     def delete_namespace(self, namespace: str) -> int:
         """In batches of 1000 (not atomic: a failure part-way leaves part of the
         namespace); the embedder record goes last."""
-        deleted = self._exec.autocommit("maintenance/delete_namespace_memories", namespace)
+        try:
+            deleted = self._exec.autocommit("maintenance/delete_namespace_memories", namespace)
+        finally:
+            self._on_change()
         for label in ("entities", "turns", "sessions"):
             self._exec.autocommit(f"maintenance/delete_namespace_{label}", namespace)
         self._exec.run("maintenance/delete_embedder_record", {"namespace": namespace}, write=True)

@@ -165,10 +165,10 @@ class Neo4jStore(ComposedStore):
             timeout_s=float(transaction_timeout_s),
         )
         self._dim = dim
-        self._writes = Neo4jWrites(self._exec, dim=dim)
+        self._retrievers = Neo4jRetrievers(self._exec, dim=dim, exact_search_max=exact_search_max)
+        self._writes = Neo4jWrites(self._exec, dim=dim, on_change=self._retrievers.forget_stats)
         self._maintenance = Neo4jMaintenance(self._exec)
         self._lookups = Neo4jLookups(self._exec)
-        self._retrievers = Neo4jRetrievers(self._exec, dim=dim, exact_search_max=exact_search_max)
 
     @property
     def dim(self) -> int:

@@ -499,6 +499,26 @@ def test_text_search_ranks_rare_terms_first(store: MemoryStore, ns: str) -> None
     assert ids(store.text_search(ns, "CAT", 10)) == [cat_short.id, cat_long.id]
 
 
+def test_text_search_weighs_terms_by_this_namespace_alone(
+    store: MemoryStore, new_namespace: Callable[[], str]
+) -> None:
+    # BM25's IDF counts this namespace's memories: another namespace that holds "zebra"
+    # forty times does not make zebra common here (Lucene's index-wide IDF would rank
+    # the cat memories first on Neo4j). All memories are three words long, so the mean
+    # length, which Neo4j still takes over the whole index, is the same for all.
+    ns, other = new_namespace(), new_namespace()
+    zebra = make_memory(ns, "zebra grazed quietly")
+    cats = [make_memory(ns, f"cat {verb} quietly") for verb in ("slept", "ate", "purred")]
+    write(store, ns, zebra, *cats, make_memory(ns, "dog barked loudly"))
+    before = ids(store.text_search(ns, "cat zebra", 10))
+
+    write(store, other, *(make_memory(other, f"zebra herd {i}") for i in range(40)))
+    after = ids(store.text_search(ns, "cat zebra", 10))
+
+    assert before[0] == zebra.id and sorted(before[1:]) == sorted(c.id for c in cats)
+    assert after == before
+
+
 def test_text_search_searches_the_contextual_key(store: MemoryStore, ns: str) -> None:
     # issue 15: BM25 indexes a memory's key (its context) when it has one; the content
     # stays the claim and is read back unchanged, key included

@@ -200,7 +200,7 @@ class RecordingStore(Neo4jStore):
     ) -> list[dict[str, Any]]:
         self.executor.prepare(name, params)  # raises on keys that QUERY_PARAMS does not list
         self.calls.append((name, frozenset(params)))
-        if name in {"read/count_memories", "read/count_current"}:
+        if name in {"read/count_memories", "read/count_current", "read/count_all_memories"}:
             return [{"count": 10}]
         if name == "read/stats":
             return [{"memories": 0}]
@@ -280,6 +280,7 @@ def test_every_read_method_passes_exactly_its_statements_parameters() -> None:
         assert keys == _cypher.parameters(_cypher.load(name)), name
     called = {name for name, _ in store.calls}
     assert {"read/vector_search", "read/vector_search_exact", "read/text_search"} <= called
+    assert "read/bm25_term_df" in called
 
 
 def test_the_filtered_vector_search_sends_its_variants_parameters() -> None:
