@@ -189,7 +189,9 @@ class Neo4jRetrievers:
             return []
         words = escaped.split(" ")
         boosts = self._terms.idf_boosts(namespace, words)
-        boosted = " ".join(f"{word}^{boosts[word.casefold()]:.6f}" for word in words)
+        # fixed-point: Lucene's query syntax takes no exponent, and 9 decimals keep a word
+        # that nearly every memory of a large namespace holds (IDF ~ 0.5 / N) above 0
+        boosted = " ".join(f"{word}^{boosts[word.casefold()]:.9f}" for word in words)
         params = {
             "namespace": namespace,
             "lucene": codec.lucene_query(namespace, boosted, field="search_text"),
