@@ -715,6 +715,12 @@ def test_text_search_asks_again_only_when_lucene_had_more(
     store.write(ns, WriteBatch(memories=[make_memory(ns, f"lonely word {i}") for i in range(3)]))
     calls = _spy(store, monkeypatch)
     assert len(store.text_search(ns, "lonely", 5)) == 3  # fewer than k, and all of them
+    assert [name for name, _ in calls if name == "read/text_search"] == ["read/text_search"]
+    # the counts behind the namespace's own IDF were read first, and are cached now
+    assert [name for name, _ in calls][-1] == "read/text_search"
+    assert "read/bm25_term_df" in [name for name, _ in calls]
+    del calls[:]
+    assert len(store.text_search(ns, "lonely", 5)) == 3
     assert [name for name, _ in calls] == ["read/text_search"]
 
 
