@@ -29,6 +29,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from graphmem.about import EntityReport
+from graphmem.aio_forget import AsyncForgetting
 from graphmem.entities import EntityDictionary
 from graphmem.errors import InvalidInputError
 from graphmem.memory import GraphMem
@@ -45,7 +46,7 @@ _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
 
-class AsyncGraphMem:
+class AsyncGraphMem(AsyncForgetting):
     """graphmem's asyncio entry point: the methods of :class:`GraphMem`, awaited.
 
     Parameters

@@ -16,13 +16,14 @@ writes, maintenance); this module puts them together.
 from __future__ import annotations
 
 from graphmem.facade.base import Clock, make_store, validate_namespace
+from graphmem.facade.forgetting import Forgetting
 from graphmem.facade.maintenance import Maintenance
 from graphmem.facade.writes import Writes
 
 __all__ = ["Clock", "GraphMem", "make_store", "validate_namespace"]
 
 
-class GraphMem(Writes, Maintenance):
+class GraphMem(Writes, Maintenance, Forgetting):
     """graphmem's public entry point: remember, recall, confirm, correct, forget.
 
     Parameters

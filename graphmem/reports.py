@@ -168,3 +168,57 @@ class ConsolidationReport(BaseModel):
         (),
         description="Entities whose memories drift (SPEC §10), reported and left as they are.",
     )
+
+
+ForgetKind = Literal["memory", "entity", "observations", "relations"]
+
+
+class ForgetReport(BaseModel):
+    """What one forget removed (SPEC §9.16; ``docs/forgetting.md``), or would remove
+    with ``dry_run``: counts per kind, counted by the store inside the forget's
+    transaction (observations: those the forgotten memories held).
+
+    ``memory_ids``: the memories forgotten (the history of the fact included).
+    ``restored_ids``: memories made current again because what superseded them was
+    forgotten without its history. ``kept_mentioning``: memories kept that named the
+    forgotten entity only in passing; they lose the link to it but their text may still
+    name it (forget them with ``include_mentions``). ``already_forgotten``: the target
+    is in the deletion log, so nothing was left to remove (a repeated forget).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    kind: ForgetKind
+    dry_run: bool = False
+    already_forgotten: bool = False
+    memories: int = 0
+    observations: int = 0
+    relations: int = 0
+    entities: int = 0
+    sessions: int = 0
+    turns: int = 0
+    vectors: int = 0
+    memory_ids: tuple[str, ...] = ()
+    restored_ids: tuple[str, ...] = ()
+    kept_mentioning: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        """The count per kind, in report order (memories … vectors)."""
+        return {
+            "memories": self.memories,
+            "observations": self.observations,
+            "relations": self.relations,
+            "entities": self.entities,
+            "sessions": self.sessions,
+            "turns": self.turns,
+            "vectors": self.vectors,
+        }
+
+    def summary(self) -> str:
+        """One line, e.g. ``forgot 2 memories, 3 observations, 1 relations, 1 entities,
+        0 sessions, 1 turns, 2 vectors``."""
+        verb = "would forget" if self.dry_run else "forgot"
+        parts = ", ".join(f"{value} {kind}" for kind, value in self.counts().items())
+        suffix = " (already forgotten)" if self.already_forgotten else ""
+        return f"{verb} {parts} in namespace {self.namespace}{suffix}"

@@ -1,4 +1,4 @@
-"""Stores: the protocol (its five roles) and its backends (embedded, Neo4j)."""
+"""Stores: the protocol (its six roles) and its backends (embedded, Neo4j)."""
 
 from graphmem.store.base import (
     AccessUpdate,

@@ -17,6 +17,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from graphmem.store.base import (
     ServerInfo,
+    StoreForgetting,
     StoreHealth,
     StoreLookups,
     StoreMaintenance,
@@ -54,7 +55,7 @@ class Delegated(Generic[_S, _P, _R]):
 
 class ComposedStore(ABC):
     """The protocol methods of a store, each answered by its role object; subclasses set
-    ``_writes``, ``_maintenance``, ``_lookups`` and ``_retrievers`` and implement the
+    ``_writes``, ``_maintenance``, ``_lookups``, ``_retrievers`` and ``_forgetting`` and implement the
     lifecycle (``open``, ``close``, ``health``, ``server_info``). A context manager:
     ``with store:`` opens it and closes it at the end."""
 
@@ -62,6 +63,7 @@ class ComposedStore(ABC):
     _maintenance: StoreMaintenance
     _lookups: StoreLookups
     _retrievers: StoreRetrievers
+    _forgetting: StoreForgetting
 
     name: str
 
@@ -114,3 +116,10 @@ class ComposedStore(ABC):
     term_stats = Delegated("_retrievers", StoreRetrievers.term_stats)
     memory_sessions = Delegated("_retrievers", StoreRetrievers.memory_sessions)
     memory_cosines = Delegated("_retrievers", StoreRetrievers.memory_cosines)
+
+    supersession_links = Delegated("_forgetting", StoreForgetting.supersession_links)
+    relations_of = Delegated("_forgetting", StoreForgetting.relations_of)
+    forget = Delegated("_forgetting", StoreForgetting.forget)
+    deletion_log = Delegated("_forgetting", StoreForgetting.deletion_log)
+    forgotten = Delegated("_forgetting", StoreForgetting.forgotten)
+    session_ids = Delegated("_forgetting", StoreForgetting.session_ids)

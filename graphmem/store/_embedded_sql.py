@@ -59,6 +59,10 @@ CREATE TABLE IF NOT EXISTS associations (
     namespace TEXT NOT NULL, source_id TEXT NOT NULL, target_id TEXT NOT NULL,
     similarity REAL NOT NULL, PRIMARY KEY (namespace, source_id, target_id));
 CREATE INDEX IF NOT EXISTS associations_target ON associations (namespace, target_id);
+CREATE TABLE IF NOT EXISTS deletion_log (
+    namespace TEXT NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL, command TEXT NOT NULL,
+    counts TEXT NOT NULL, keys TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS deletion_log_namespace ON deletion_log (namespace, at);
 """
 
 MEMORY_COLUMNS = "body, embedding"

@@ -31,23 +31,8 @@ class EmbeddedWrites:
         check_batch(namespace, batch, self._db.dim)
         if not batch:
             return
-        ns = namespace
         with self._db.transaction("write") as conn:
-            ids = [m.id for m in batch.memories] + list(batch.expected_versions)
-            stored = _stored_versions(conn, ns, ids)
-            versions = {ident: version for ident, (version, _) in stored.items()}
-            check_versions(batch.expected_versions, versions, query="write")
-            for memory in batch.memories:
-                _upsert_memory(conn, ns, memory, stored, memory.id in batch.expected_versions)
-            conn.executemany(sql.UPSERT_ENTITY, [sql.entity_row(ns, e) for e in batch.entities])
-            conn.executemany(
-                sql.UPSERT_RELATION, [sql.relation_row(ns, r) for r in batch.relations]
-            )
-            _end_relations(conn, ns, [m for m in batch.memories if m.superseded_by is not None])
-            for statement in sql.DELETE_MEMORY:
-                conn.executemany(statement, [(ns, i) for i in batch.deleted_memory_ids])
-            conn.executemany(sql.PRUNE_ENTITY, [(ns, i) for i in batch.prune_entity_ids])
-            conn.execute(sql.BUMP_VERSION, (ns,))
+            apply_batch(conn, namespace, batch, query="write")
 
     def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:
         check_access(updates)
@@ -94,6 +79,26 @@ class EmbeddedWrites:
             conn.execute("DELETE FROM meta WHERE key = ?", (f"embedder:{namespace}",))
             conn.execute(sql.BUMP_VERSION, (namespace,))
         return int(count)
+
+
+def apply_batch(conn: sqlite3.Connection, ns: str, batch: WriteBatch, *, query: str) -> None:
+    """The statements of one :meth:`EmbeddedWrites.write` inside the caller's transaction
+    (also a forget's, :mod:`graphmem.store._embedded_forget`): the compare-and-set, the
+    upserts, the relations of superseded memories ended, the deletions, the prunes and
+    the namespace's version bumped."""
+    ids = [m.id for m in batch.memories] + list(batch.expected_versions)
+    stored = _stored_versions(conn, ns, ids)
+    versions = {ident: version for ident, (version, _) in stored.items()}
+    check_versions(batch.expected_versions, versions, query=query)
+    for memory in batch.memories:
+        _upsert_memory(conn, ns, memory, stored, memory.id in batch.expected_versions)
+    conn.executemany(sql.UPSERT_ENTITY, [sql.entity_row(ns, e) for e in batch.entities])
+    conn.executemany(sql.UPSERT_RELATION, [sql.relation_row(ns, r) for r in batch.relations])
+    _end_relations(conn, ns, [m for m in batch.memories if m.superseded_by is not None])
+    for statement in sql.DELETE_MEMORY:
+        conn.executemany(statement, [(ns, i) for i in batch.deleted_memory_ids])
+    conn.executemany(sql.PRUNE_ENTITY, [(ns, i) for i in batch.prune_entity_ids])
+    conn.execute(sql.BUMP_VERSION, (ns,))
 
 
 def _upsert_memory(

@@ -124,6 +124,16 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "maintenance/embedder_records": _NONE,
     "maintenance/set_embedder_record": frozenset({"namespace", "model", "dim"}),
     "maintenance/delete_embedder_record": _NS,
+    "forget/superseded_by": _IDS,
+    "forget/relations_of": frozenset({"namespace", "memory_ids", "entity_ids"}),
+    "forget/counts": _NS,
+    "forget/doomed": frozenset({"namespace", "ids", "relation_ids", "entity_ids"}),
+    "forget/delete_relations": _IDS,
+    "forget/delete_entities": _IDS,
+    "forget/log_deletion": frozenset({"namespace", "at", "kind", "command", "counts_json", "keys"}),
+    "forget/deletion_log": _NS,
+    "forget/forgotten": frozenset({"namespace", "key"}),
+    "forget/session_ids": _NS,
 }
 # A dialect's variant of a statement (graphmem.store._cypher) takes the base statement's
 # parameters unless listed here.

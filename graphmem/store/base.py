@@ -1,6 +1,6 @@
 """The store protocol: what the write and read pipelines ask of a backend.
 
-The protocol is the union of five roles, each a protocol of its own so that a caller
+The protocol is the union of six roles, each a protocol of its own so that a caller
 can ask for just what it uses:
 
 - :class:`StoreLifecycle`: open / close (also as a context manager), ``health``,
@@ -9,7 +9,8 @@ can ask for just what it uses:
 - :class:`StoreMaintenance`: the consolidation pass's paging, lifecycle flags,
   association links and the embedder record;
 - :class:`StoreLookups`: memories and entities by id, hash, triple or session; counts;
-- :class:`StoreRetrievers`: the five retrievers' queries and what ranking reads.
+- :class:`StoreRetrievers`: the five retrievers' queries and what ranking reads;
+- :class:`StoreForgetting`: forgetting a memory or an entity, and the deletion log.
 
 Each retriever is **one** store call that a graph database answers with one
 indexed query (SPEC §3, §6); nothing on the read path loads a namespace's
@@ -32,6 +33,7 @@ from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from graphmem.models import Entity, Memory, Relation
+from graphmem.store.forgetting import DeletionRecord, ForgetCounts, ForgetPlan
 from graphmem.store.records import ACCESS_FIELDS as ACCESS_FIELDS
 from graphmem.store.records import AccessUpdate as AccessUpdate
 from graphmem.store.records import Association as Association
@@ -299,8 +301,48 @@ class StoreRetrievers(Protocol):
 
 
 @runtime_checkable
+class StoreForgetting(Protocol):
+    """Forgetting on request (SPEC §9.16, ``docs/forgetting.md``): the reads a forget is
+    planned from, the one-transaction forget, and the deletion log."""
+
+    def supersession_links(self, namespace: str, ids: Sequence[str]) -> list[Memory]:
+        """Memories (without embeddings) whose ``superseded_by`` is one of ``ids``, by id:
+        the history of a fact, walked backwards."""
+
+    def relations_of(
+        self, namespace: str, memory_ids: Sequence[str], entity_ids: Sequence[str]
+    ) -> list[Relation]:
+        """Every relation (current or ended) asserted by one of ``memory_ids`` or touching
+        one of ``entity_ids``, each once, by id."""
+
+    def forget(self, namespace: str, plan: ForgetPlan, *, dry_run: bool = False) -> ForgetCounts:
+        """Apply ``plan`` in one transaction and return what it removed; a ``dry_run``
+        runs it and rolls it back (the counts are what it would remove). The plan's
+        deletion record is written in the same transaction, with these counts, unless
+        nothing was removed. Raises WriteConflictError, writing nothing, when a memory of
+        ``plan.batch.expected_versions`` has another stored version."""
+
+    def deletion_log(self, namespace: str) -> list[DeletionRecord]:
+        """The deletion log of ``namespace``, oldest first (kept by ``delete_namespace``:
+        it holds no content)."""
+
+    def forgotten(self, namespace: str, key: str) -> bool:
+        """Whether a deletion-log entry of ``namespace`` holds ``key``
+        (:func:`graphmem.store.forgetting.forget_key`)."""
+
+    def session_ids(self, namespace: str) -> list[str]:
+        """The sessions with an observation in ``namespace``, sorted."""
+
+
+@runtime_checkable
 class MemoryStore(
-    StoreLifecycle, StoreWrites, StoreMaintenance, StoreLookups, StoreRetrievers, Protocol
+    StoreLifecycle,
+    StoreWrites,
+    StoreMaintenance,
+    StoreLookups,
+    StoreRetrievers,
+    StoreForgetting,
+    Protocol,
 ):
     """A backend for graphmem: every role. See the module docstring."""
 

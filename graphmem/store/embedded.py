@@ -36,6 +36,7 @@ from graphmem.errors import ConfigurationError
 from graphmem.store._composed import ComposedStore
 from graphmem.store._embedded_cache import IndexCache
 from graphmem.store._embedded_db import EmbeddedDb
+from graphmem.store._embedded_forget import EmbeddedForgetting
 from graphmem.store._embedded_maintenance import EmbeddedMaintenance
 from graphmem.store._embedded_reads import EmbeddedLookups, EmbeddedRetrievers
 from graphmem.store._embedded_writes import EmbeddedWrites
@@ -87,6 +88,7 @@ class EmbeddedStore(ComposedStore):
         self._maintenance = EmbeddedMaintenance(self._db)
         self._lookups = EmbeddedLookups(self._db, self._indexes)
         self._retrievers = EmbeddedRetrievers(self._db, self._indexes)
+        self._forgetting = EmbeddedForgetting(self._db)
 
     @property
     def dim(self) -> int:

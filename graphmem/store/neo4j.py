@@ -39,6 +39,7 @@ from graphmem.errors import ConfigurationError
 from graphmem.store import _neo4j_schema as schema
 from graphmem.store._composed import ComposedStore
 from graphmem.store._neo4j_exec import Neo4jExecutor
+from graphmem.store._neo4j_forget import Neo4jForgetting
 from graphmem.store._neo4j_lookups import Neo4jLookups
 from graphmem.store._neo4j_maintenance import Neo4jMaintenance
 from graphmem.store._neo4j_params import QUERY_PARAMS, REQUIRED_INDEXES
@@ -169,6 +170,9 @@ class Neo4jStore(ComposedStore):
         self._writes = Neo4jWrites(self._exec, dim=dim, on_change=self._retrievers.forget_stats)
         self._maintenance = Neo4jMaintenance(self._exec)
         self._lookups = Neo4jLookups(self._exec)
+        self._forgetting = Neo4jForgetting(
+            self._exec, self._lookups, dim=dim, on_change=self._retrievers.forget_stats
+        )
 
     @property
     def dim(self) -> int:

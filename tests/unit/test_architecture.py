@@ -232,6 +232,7 @@ ALLOWED_STORE_BASES = frozenset(
         "StoreMaintenance",
         "StoreLookups",
         "StoreRetrievers",
+        "StoreForgetting",
     }
 )
 

@@ -26,7 +26,9 @@ from graphmem.store.base import ACCESS_FIELDS, AccessUpdate, WriteBatch
 from graphmem.store.neo4j import QUERY_PARAMS, Neo4jStore
 from graphmem.text import content_hash
 
-LABELS = frozenset({"Memory", "Entity", "Session", "Turn", "SchemaMigration", "EmbedderRecord"})
+LABELS = frozenset(
+    {"Memory", "Entity", "Session", "Turn", "SchemaMigration", "EmbedderRecord", "DeletionLog"}
+)
 REL_TYPES = frozenset({"MENTIONS", "RELATES_TO", "OBSERVED_IN", "IN_SESSION", "ASSOCIATED_WITH"})
 ALL_NAMES = _cypher.names()
 RUN_NAMES = tuple(n for n in ALL_NAMES if not n.startswith("explore/"))
@@ -62,7 +64,7 @@ def _labels_and_types(statement: str) -> tuple[set[str], set[str]]:
 # -- the files ----------------------------------------------------------------------
 def test_there_are_files_of_every_kind() -> None:
     folders = {name.partition("/")[0] for name in ALL_NAMES}
-    assert folders == {"schema", "read", "write", "maintenance", "explore"}
+    assert folders == {"schema", "read", "write", "maintenance", "forget", "explore"}
     assert 4 <= len(EXPLORE_NAMES) <= 7  # 7: recall_path (issue 12)
 
 
