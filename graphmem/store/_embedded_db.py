@@ -118,6 +118,19 @@ class EmbeddedDb:
                         conn.execute("ROLLBACK")
                     raise
 
+    def scrub(self) -> None:
+        """After a forget: secure deletion off again on the write connection, and the WAL
+        checkpointed into the file and truncated, so neither the file's free pages nor
+        the WAL keep a copy of what was forgotten (best effort: a reader still on an old
+        snapshot keeps those WAL frames until the next checkpoint)."""
+        with self._write_lock:
+            conn = self._writer
+            if conn is None:
+                raise StoreUnavailableError(_NOT_OPEN)
+            with self.errors("forget"):
+                conn.execute("PRAGMA secure_delete = OFF")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     @contextmanager
     def errors(self, query: str) -> Iterator[None]:
         """Translate SQLite errors into :class:`StoreError` naming the operation."""

@@ -5,6 +5,8 @@ A forget is one ``BEGIN IMMEDIATE`` transaction: the counts before, the relation
 plan deleted, the plan's write batch (:func:`graphmem.store._embedded_writes.apply_batch`:
 compare-and-set, rewrites, memory deletions, prunes), the plan's entities deleted with
 their mention rows, the counts after, and the deletion-log row. A dry run rolls it back.
+The transaction runs with ``PRAGMA secure_delete`` (freed pages are zeroed) and the WAL is
+checkpointed and truncated after it: the file keeps no copy of the forgotten text.
 The embedded store keeps turns only inside the memories' observations: a turn is counted
 as removed when no memory of the namespace is observed in it any more.
 """
@@ -73,6 +75,8 @@ class EmbeddedForgetting:
         check_batch(namespace, plan.batch, self._db.dim)
         try:
             with self._db.transaction("forget") as conn:
+                # deleted rows are overwritten with zeros, not left in free pages
+                conn.execute("PRAGMA secure_delete = ON")
                 counts = _apply(conn, namespace, plan)
                 if dry_run:
                     raise _DryRun(counts)
@@ -80,6 +84,8 @@ class EmbeddedForgetting:
                     _log(conn, plan.record, counts)
         except _DryRun as rolled_back:
             return rolled_back.counts
+        finally:
+            self._db.scrub()
         return counts
 
     def deletion_log(self, namespace: str) -> list[DeletionRecord]:
