@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -70,13 +71,23 @@ def _parse_jsonl(handle: Iterable[str]) -> list[MemoryCandidate]:
     return candidates
 
 
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    file = Path(path)
+    if not file.is_file():
+        raise InvalidInputError(f"no such file: {str(file)!r}", field="path")
+    return file.read_text(encoding="utf-8")
+
+
 def ingest(
     path: Annotated[
         str,
         typer.Argument(
             help=(
-                "JSONL file: one memory candidate per line (with --extract: a conversation);"
-                " '-' reads standard input."
+                "The file ('-': standard input): JSONL memory candidates, or a conversation"
+                " (a chat of 'Name: text' lines, or JSON/JSONL messages); the format is"
+                " detected (docs/extraction.md)."
             ),
             show_default=False,
         ),
@@ -92,20 +103,27 @@ def ingest(
         typer.Option(
             "--extract",
             help=(
-                "PATH is raw conversation, not candidates: the chat model GRAPHMEM_LLM_MODEL"
-                ' (at GRAPHMEM_LLM_BASE_URL) extracts the memories (README "LLM'
-                ' extraction"). A .jsonl file holds one message per line'
-                ' ({"content", "speaker", "observed_at", "session_id"}); any other file one'
-                ' message per line, "Name: text" naming the speaker.'
+                "For a conversation: the chat model GRAPHMEM_LLM_MODEL (at"
+                ' GRAPHMEM_LLM_BASE_URL) extracts the memories (README "LLM extraction");'
+                " without a model configured, each turn is stored verbatim, as without"
+                " --extract."
             ),
         ),
     ] = False,
     session_id: Annotated[
-        str, typer.Option("--session", help="With --extract: session of messages naming none.")
+        str, typer.Option("--session", help="Session of conversation turns naming none.")
     ] = "default",
 ) -> None:
-    """Remember every candidate in a JSONL file (see README "Input format"), or with
-    --extract the memories a chat model finds in a conversation.
+    """Remember a file: JSONL memory candidates (README "Input format"), or a
+    conversation, whose turns are stored verbatim with the entities and
+    relations the offline extractor finds (with --extract: the memories a chat
+    model finds).
+
+    A conversation is a chat, one turn per line "Name: text" (a line
+    "# session s2 2026-05-15T10:00+02:00" starts a session and dates its turns),
+    or JSON/JSONL messages {"speaker", "content", "observed_at", "session_id"};
+    see docs/extraction.md. A file in none of these formats is refused with the
+    list of formats.
 
     The whole file is validated first: a bad line aborts with its line number
     and nothing is written (with --extract, nothing is written either when the
@@ -115,10 +133,30 @@ def ingest(
     they add up to the candidates. "replaced" counts the older memories that new
     candidates superseded (SPEC §9.9).
     """
-    if extract:
-        _ingest_conversation(path, namespace, store, data_dir, session_id, as_json, extractor)
+    from graphmem.extract.transcript import read_input
+
+    text = _read_text(path)
+    kind, records = read_input(text)
+    if extract or kind != "candidates":
+        _ingest_conversation(
+            records, kind, namespace, store, data_dir, session_id, as_json, extractor, extract
+        )
         return
-    candidates = read_jsonl(path)
+    candidates = _parse_jsonl(text.splitlines())
+    _remember_candidates(candidates, namespace, store, data_dir, batch_size, as_json, extractor)
+
+
+def _remember_candidates(
+    candidates: list[MemoryCandidate],
+    namespace: str,
+    store: StoreOpt,
+    data_dir: DataDir,
+    batch_size: int,
+    as_json: bool,
+    extractor: ExtractorOpt,
+    *,
+    what: str = "candidates",
+) -> None:
     totals = {
         "candidates": len(candidates),
         "created": 0,
@@ -145,10 +183,10 @@ def ingest(
     if large:
         warn_embedded_size(size, warn_size)
     if as_json:
-        console.print_json(json.dumps({"namespace": namespace, **totals}))
+        console.print_json(json.dumps({"namespace": namespace, "format": what, **totals}))
     else:
         console.print(
-            f"[green]ingested[/] {totals['candidates']} candidates into namespace"
+            f"[green]ingested[/] {totals['candidates']} {what} into namespace"
             f" [bold]{namespace}[/]: {totals['created']} new, {totals['merged']} merged,"
             f" {totals['superseded']} superseded, {totals['rejected']} rejected"
             f" ({totals['replaced']} older memories replaced)"
@@ -156,24 +194,29 @@ def ingest(
 
 
 def _ingest_conversation(
-    path: str,
+    records: list[dict[str, Any]],
+    kind: str,
     namespace: str,
     store: StoreOpt,
     data_dir: DataDir,
     session_id: str,
     as_json: bool,
     extractor: ExtractorOpt,
+    extract: bool,
 ) -> None:
-    from graphmem.extract.conversation import read_conversation
+    from graphmem.extract.conversation import as_messages
+    from graphmem.extract.transcript import TranscriptExtractor
+    from graphmem.settings import Settings
 
-    if path == "-":
-        messages = read_conversation(sys.stdin, jsonl=False)
-    else:
-        file = Path(path)
-        if not file.is_file():
-            raise InvalidInputError(f"no such file: {str(file)!r}", field="path")
-        with file.open(encoding="utf-8") as handle:
-            messages = read_conversation(handle, jsonl=file.suffix.lower() == ".jsonl")
+    messages = as_messages(records, observed_at=datetime.now(UTC), session_id=session_id)
+    if not extract or not (Settings().llm_model or "").strip():
+        if extract:
+            console.print(f"[yellow]note[/]: {TranscriptExtractor.NOTE}")
+        turns = TranscriptExtractor().extract(messages)
+        _remember_candidates(
+            turns, namespace, store, data_dir, 256, as_json, extractor, what=f"{kind} turns"
+        )
+        return
     chosen = {"extractor": extractor.value} if extractor is not None else {}
     with common.open_memory(store, data_dir, **chosen) as memory, progress_bar() as progress:
         task = progress.add_task("extracting", total=len(messages))

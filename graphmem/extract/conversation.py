@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import partial
@@ -37,6 +38,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 
 from graphmem.errors import InvalidInputError
 from graphmem.extract.llm import ChatClient, ChatReply, span_logprobs
+from graphmem.extract.transcript import TranscriptExtractor
 from graphmem.jsonlines import json_object
 from graphmem.models import EntityMention, MemoryCandidate, RelationInput
 from graphmem.settings import MEMORY_TYPES, SOURCE_LEVELS, Settings
@@ -301,14 +303,21 @@ class LLMExtractor:
         self._batch = batch_messages
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> LLMExtractor:
+    def from_settings(cls, settings: Settings) -> LLMExtractor | TranscriptExtractor:
         """The extractor on the chat model ``GRAPHMEM_LLM_*`` configure (no I/O here).
+
+        Without a model (``GRAPHMEM_LLM_MODEL`` unset) the offline stand-in
+        :class:`~graphmem.extract.transcript.TranscriptExtractor` (each message a
+        verbatim record), with a :class:`UserWarning` saying so (docs/extraction.md).
 
         Raises
         ------
         ConfigurationError
-            ``GRAPHMEM_LLM_MODEL`` is not set.
+            The model's settings are invalid (a timeout <= 0, ...).
         """
+        if not (settings.llm_model or "").strip():
+            warnings.warn(TranscriptExtractor.NOTE, UserWarning, stacklevel=2)
+            return TranscriptExtractor()
         return cls(ChatClient.from_settings(settings), batch_messages=settings.llm_batch_messages)
 
     def batches(self, messages: Sequence[Message]) -> list[Sequence[Message]]:
