@@ -910,6 +910,17 @@ class Settings(BaseSettings):
             " noise; this project's choice)."
         ),
     )
+    drift_min_span_days: float = Field(
+        30.0,
+        ge=0.0,
+        le=3650.0,
+        description=(
+            "Concept drift: an entity whose memories span less time than this (days, first"
+            " to last) is never reported as drifting - a conversation of a few days moves"
+            " between topics and neighbours without a name changing its sense (this"
+            " project's choice; guards/drift.py)."
+        ),
+    )
 
     @field_validator(
         "source_levels", "type_priors", "half_life_days", "salience_decay", mode="before"

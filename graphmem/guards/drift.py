@@ -14,7 +14,10 @@ For each split:
   Two empty sets overlap 1.0 (no evidence of change).
 
 Drift when ``distance > drift_distance`` **and** ``relation_overlap <
-drift_relation_overlap``; the split reported is the drifting one with the largest
+drift_relation_overlap`` **and** the memories span at least ``drift_min_span_days``
+(30; a sense changes over weeks, not within one conversation: a one-week chat
+moves from topic to topic, and its turns name different neighbours, without the
+name meaning someone else); the split reported is the drifting one with the largest
 distance, else the largest-distance split. Typical cause: two people resolved into
 one entity ("Jordan" the coworker and "Jordan" the cousin) — their topics and their
 neighbours both change. Someone who changes jobs keeps most neighbours (family,
@@ -99,6 +102,7 @@ def entity_drift(
     distance: float,
     relation_overlap: float,
     min_memories: int,
+    min_span_days: float = 0.0,
 ) -> EntityDrift | None:
     """The drift test of SPEC §10 on one entity's memories; see the module docstring.
 
@@ -115,6 +119,9 @@ def entity_drift(
         neighbourhoods differ.
     min_memories : int
         Fewest memories on each side of a split (``>= 1``).
+    min_span_days : float
+        ``drift_min_span_days`` (30): memories spanning less time (first to last
+        ``time_anchor``) never drift; their best split is still reported.
 
     Returns
     -------
@@ -128,6 +135,7 @@ def entity_drift(
     vectors = np.stack([_unit(p.embedding) for p in ordered])
     prefix = np.cumsum(vectors, axis=0)
     total = prefix[-1]
+    long_enough = (ordered[-1].at - ordered[0].at).total_seconds() >= min_span_days * 86_400
     best: tuple[bool, float, float, int] | None = None  # (drift, distance, overlap, split)
     for split in range(max(1, min_memories), count - max(1, min_memories) + 1):
         if ordered[split - 1].at == ordered[split].at:
@@ -138,7 +146,7 @@ def entity_drift(
         keys_before = frozenset().union(*(p.relations for p in ordered[:split]))
         keys_after = frozenset().union(*(p.relations for p in ordered[split:]))
         overlap = _jaccard(keys_before, keys_after)
-        drift = dist > distance and overlap < relation_overlap
+        drift = long_enough and dist > distance and overlap < relation_overlap
         candidate = (drift, dist, overlap, split)
         if best is None or (candidate[0], candidate[1]) > (best[0], best[1]):
             best = candidate
@@ -225,6 +233,7 @@ def namespace_drift(
             distance=settings.drift_distance,
             relation_overlap=settings.drift_relation_overlap,
             min_memories=settings.drift_min_memories,
+            min_span_days=settings.drift_min_span_days,
         )
         if result is not None:
             found.append(result)

@@ -178,3 +178,38 @@ def test_relation_keys_direction_and_co_mention() -> None:
         "←MANAGES Kim",
         "CO_MENTIONED Ohio",
     }
+
+
+def test_one_sense_over_a_short_period_is_not_drift() -> None:
+    # a one-week chat about Priya: topics jump (centroids (1,0,0) and (0,1,0), distance
+    # 1.0) and each turn names other neighbours (overlap 0.0), one memory a day; the
+    # memories span 5 days, under drift_min_span_days (30): no alarm, split still reported
+    from graphmem.settings import Settings
+
+    week = [
+        DriftPoint(T0 + timedelta(days=i), f"m{i}", np.asarray(v, dtype=np.float64), frozenset(r))
+        for i, (v, r) in enumerate(
+            [((1.0, 0.0, 0.0), {"WORKS_AT→Brightline"})] * 3
+            + [((0.0, 1.0, 0.0), {"←SISTER_OF Elena"})] * 3
+        )
+    ]
+    priya = Entity(id="e-priya", namespace="ns", name="Priya")
+    span = Settings().drift_min_span_days
+    assert span == 30.0
+    found = entity_drift(
+        priya, week, distance=DISTANCE, relation_overlap=OVERLAP, min_memories=3,
+        min_span_days=span,
+    )  # fmt: skip
+    assert found is not None
+    assert found.distance == pytest.approx(1.0) and found.relation_overlap == 0.0
+    assert not found.drift
+    # the same memories a month apart each: 2 senses
+    spread = [
+        DriftPoint(T0 + timedelta(days=30 * i), p.memory_id, p.embedding, p.relations)
+        for i, p in enumerate(week)
+    ]
+    again = entity_drift(
+        priya, spread, distance=DISTANCE, relation_overlap=OVERLAP, min_memories=3,
+        min_span_days=span,
+    )  # fmt: skip
+    assert again is not None and again.drift
