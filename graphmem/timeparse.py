@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from graphmem.vocabulary import MONTHS, NUMBER_WORDS
+from graphmem.vocabulary import MONTHS, NUMBER_WORDS, WEEKDAYS
 
 Precision = Literal["exact", "relative", "vague"]
 
@@ -47,7 +47,48 @@ _MONTH_YEAR = re.compile(rf"\b{_MONTH_RE},?\s+(\d{{4}})\b", re.I)
 _YEAR = re.compile(
     r"\b(?:in|during|of|since|from|by)\s+((?:19|20)\d{2})\b|\b((?:19|20)\d{2})\b", re.I
 )
-_LAST_MONTH_NAME = re.compile(rf"\b(last|this|in|during|past)\s+{_MONTH_RE}\b", re.I)
+_LAST_MONTH_NAME = re.compile(
+    rf"\b(last|this|next|in|during|past|for|by|until|since|early|late|mid)\s+(?:early\s+|late\s+)?{_MONTH_RE}\b(?!\s+\d)",
+    re.I,
+)
+_WEEKDAY_RE = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+_WEEKDAY = re.compile(
+    rf"\b(last|this|next|on|coming|this\s+coming|by|until)\s+{_WEEKDAY_RE}\b", re.I
+)
+_DAY_OF_MONTH = re.compile(r"\b(on|by|until|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_FUTURE = re.compile(
+    r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning|ned)?\s+to|about\s+to|next|upcoming"
+    r"|soon|tomorrow|let['’]?s|can['’]t\s+wait|looking\s+forward|hope\s+to|want\s+to"
+    r"|(?:am|is|are)\s+(?:i\s+|you\s+|we\s+|they\s+|he\s+|she\s+|\w+ly\s+)?\w+ing)\b"
+    r"|\w['’](?:ll|m\s+\w+ing|re\s+\w+ing|s\s+\w+ing)\b",
+    re.I,
+)
+_PAST = re.compile(r"\b(?:was|were|did|had|ago|yesterday|last|used\s+to)\b", re.I)
+
+
+def is_future(text: str) -> bool:
+    """Whether ``text`` speaks of the future: "will", "'ll", "going to", "plan to",
+    "let's", "next", or a present progressive ("is getting married in June", "I'm
+    flying out on Friday"), and no past marker ("was", "did", "ago", "last", ...).
+
+    A month, weekday or day of the month without a year resolves forward from the
+    reference in such a text, backward otherwise (:func:`parse_time_window`)."""
+    return _FUTURE.search(text) is not None and _PAST.search(text) is None
+
+
+_SENTENCE_END = re.compile(r"[.!?;]+(?:\s+|$)")
+
+
+def _sentence_of(text: str, match: re.Match[str]) -> str:
+    """The sentence of ``text`` the match is in (its tense decides the direction)."""
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        if end.end() > match.start():
+            return text[start : end.end()]
+        start = end.end()
+    return text[start:]
+
+
 _AGO = re.compile(
     r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|several)\s+"
     r"(day|week|month|year)s?\s+(ago|before|earlier)\b",
@@ -164,10 +205,20 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
     match = _LAST_MONTH_NAME.search(text)
     if match:
         month = _MONTHS[match.group(2).lower()]
-        strictly = match.group(1).lower() == "last"
-        year = _most_recent_month(month, reference, strictly_past=strictly)
+        which = match.group(1).lower()
+        strictly = which == "last"
+        future = is_future(_sentence_of(text, match))
+        if which == "next" or (which != "since" and not strictly and future):
+            # "is getting married in June", said in May: this June; in July: next June
+            later = month < reference.month or (which == "next" and month == reference.month)
+            year = reference.year + later
+        else:
+            year = _most_recent_month(month, reference, strictly_past=strictly)
         start, end = _month_window(year, month, tz)
         return TimeWindow(start, end, "exact" if not strictly else "relative", match.group(0))
+    window = _weekday_or_day(text, reference)
+    if window is not None:
+        return window
     match = _YEAR.search(text)
     if match:
         year = int(match.group(1) or match.group(2))
@@ -176,6 +227,34 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
     match = _VAGUE.search(text)
     if match:
         return TimeWindow(reference - timedelta(days=30), reference, "vague", match.group(0))
+    return None
+
+
+def _weekday_or_day(text: str, reference: datetime) -> TimeWindow | None:
+    """ "on Friday", "last Monday", "on the 14th": the day, forward from
+    ``reference`` in a sentence about the future (or after "next"), else backward."""
+    day = _day(reference)
+    match = _WEEKDAY.search(text)
+    if match:
+        which = match.group(1).lower()
+        weekday = WEEKDAYS[match.group(2).lower()]
+        forward = which != "last" and (which != "on" or is_future(_sentence_of(text, match)))
+        if forward:
+            start = day + timedelta(days=(weekday - reference.isoweekday()) % 7 or 7)
+        else:
+            start = day - timedelta(days=(reference.isoweekday() - weekday) % 7 or 7)
+        return TimeWindow(start, start + timedelta(days=1), "relative", match.group(0))
+    match = _DAY_OF_MONTH.search(text)
+    if match:
+        number = int(match.group(2))
+        year, month = reference.year, reference.month
+        future = is_future(_sentence_of(text, match))
+        if future and number <= reference.day:
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        elif not future and number > reference.day:
+            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        start = datetime(year, month, number, tzinfo=reference.tzinfo)
+        return TimeWindow(start, start + timedelta(days=1), "relative", match.group(0))
     return None
 
 

@@ -75,3 +75,32 @@ def test_memory_event_time_from_its_own_words() -> None:
     )
     assert derived_event_time("I've been busy recently", said) is None
     assert derived_event_time("I love painting", said) is None
+
+
+def test_a_month_or_weekday_in_a_future_sentence_resolves_forward() -> None:
+    from graphmem.write.scores import derived_event_time
+
+    # Friday 15 May 2026, 10:00 (+02:00)
+    said = datetime.fromisoformat("2026-05-15T10:00+02:00")
+    wedding = parse_time_window("My sister Elena is getting married in June!", said)
+    assert wedding is not None and (wedding.start.year, wedding.start.month) == (2026, 6)
+    # said in July, the next June is a year on
+    later = parse_time_window("Elena is getting married in June", said.replace(month=7))
+    assert later is not None and (later.start.year, later.start.month) == (2027, 6)
+    # past tense: backward, as before
+    past = parse_time_window("Elena got married in June.", said)
+    assert past is not None and (past.start.year, past.start.month) == (2025, 6)
+    # "flying out on Friday" said on a Friday: the next one, 22 May
+    friday = derived_event_time("We are flying out on Friday.", said)
+    assert friday is not None and friday.date().isoformat() == "2026-05-22"
+    # "last Monday" said on Friday 15 May: 11 May; "started on Monday" (past): 11 May too
+    monday = parse_time_window("He was born in Osaka last Monday.", said)
+    assert monday is not None and monday.start.date().isoformat() == "2026-05-11"
+    started = parse_time_window("I started at Brightline on Monday.", said)
+    assert started is not None and started.start.date().isoformat() == "2026-05-11"
+    # the tense is the sentence's: "left ... in June" is past though the next one is not
+    left = parse_time_window("I left the bank in June! I'm doing design now.", said)
+    assert left is not None and (left.start.year, left.start.month) == (2025, 6)
+    # a day of the month: "on the 14th" said on the 13th, in a future sentence
+    day = parse_time_window("I'm flying to Ibadan on the 14th.", said.replace(day=13))
+    assert day is not None and day.start.date().isoformat() == "2026-05-14"
