@@ -56,7 +56,9 @@ ACCEPTED_FORMATS = (
 _MESSAGE_KEYS = frozenset({"content", "speaker", "role", "observed_at", "session_id", "turn_id"})
 _SESSION = re.compile(r"^#\s*session\s+(?P<id>[^\s#]+)(?:\s+(?P<time>\S+))?\s*$", re.I)
 # a speaker: one to four words of letters (digits, ' . - allowed inside), up to 60 characters
-_TURN = re.compile(r"^\s*(?P<name>[^\W\d_][\w'’.-]*(?:[ \t]+[\w'’.-]+){0,3})[ \t]*:[ \t]+(?P<text>\S.*)$")
+_TURN = re.compile(
+    r"^\s*(?P<name>[^\W\d_][\w'’.-]*(?:[ \t]+[\w'’.-]+){0,3})[ \t]*:[ \t]+(?P<text>\S.*)$"
+)
 
 
 def read_input(text: str) -> tuple[InputFormat, list[dict[str, Any]]]:

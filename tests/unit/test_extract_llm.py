@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("openai", reason="extra graphmem[llm] not installed")
 
 from graphmem import GraphMem, Settings
-from graphmem.errors import ConfigurationError, ExtractionError, InvalidInputError
+from graphmem.errors import ExtractionError, InvalidInputError
 from graphmem.extract.conversation import (
     EXTRACTION_SCHEMA,
     LLMExtractor,
@@ -270,13 +270,20 @@ def test_logprobs_rejected_then_e_from_the_model_table(
     assert stored.extractor_confidence == unknown  # "stub-model-7b" is in no table pattern
 
 
-def test_no_model_configured(tmp_path: Path) -> None:
+def test_no_model_configured_stores_each_message_verbatim(tmp_path: Path) -> None:
+    # docs/extraction.md: without GRAPHMEM_LLM_MODEL, remember_text says so (a warning)
+    # and stores each message as said, its speaker the subject
     settings = Settings(data_dir=tmp_path / "s", neo4j_uri=None, extractor="capitalized")
     with (
         GraphMem(settings, embedder=HashEmbedder()) as memory,
-        pytest.raises(ConfigurationError, match="GRAPHMEM_LLM_MODEL"),
+        pytest.warns(UserWarning, match="GRAPHMEM_LLM_MODEL"),
     ):
-        memory.remember_text(NS, "hello")
+        report = memory.remember_text(NS, "I moved to Lisbon.", speaker="Ana", session_id="s1")
+        stored = memory.get(NS, report.created[0])
+    assert report.outcomes == ("created",)
+    assert stored.content == "Ana: I moved to Lisbon."
+    assert stored.extractor == "verbatim"
+    assert stored.session_ids == ("s1",)
 
 
 def test_bad_messages_name_the_field() -> None:
