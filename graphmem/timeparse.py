@@ -204,18 +204,7 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
         return TimeWindow(start, end, "relative", match.group(0))
     match = _LAST_MONTH_NAME.search(text)
     if match:
-        month = _MONTHS[match.group(2).lower()]
-        which = match.group(1).lower()
-        strictly = which == "last"
-        future = is_future(_sentence_of(text, match))
-        if which == "next" or (which != "since" and not strictly and future):
-            # "is getting married in June", said in May: this June; in July: next June
-            later = month < reference.month or (which == "next" and month == reference.month)
-            year = reference.year + later
-        else:
-            year = _most_recent_month(month, reference, strictly_past=strictly)
-        start, end = _month_window(year, month, tz)
-        return TimeWindow(start, end, "exact" if not strictly else "relative", match.group(0))
+        return _month_name(match, text, reference)
     window = _weekday_or_day(text, reference)
     if window is not None:
         return window
@@ -228,6 +217,23 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
     if match:
         return TimeWindow(reference - timedelta(days=30), reference, "vague", match.group(0))
     return None
+
+
+def _month_name(match: re.Match[str], text: str, reference: datetime) -> TimeWindow:
+    """"in June", "last May", "next March": the month forward from ``reference`` after
+    "next" or in a sentence about the future, else the most recent one."""
+    month = _MONTHS[match.group(2).lower()]
+    which = match.group(1).lower()
+    strictly = which == "last"
+    future = is_future(_sentence_of(text, match))
+    if which == "next" or (which != "since" and not strictly and future):
+        # "is getting married in June", said in May: this June; in July: next June
+        later = month < reference.month or (which == "next" and month == reference.month)
+        year = reference.year + later
+    else:
+        year = _most_recent_month(month, reference, strictly_past=strictly)
+    start, end = _month_window(year, month, reference.tzinfo)
+    return TimeWindow(start, end, "exact" if not strictly else "relative", match.group(0))
 
 
 def _weekday_or_day(text: str, reference: datetime) -> TimeWindow | None:
