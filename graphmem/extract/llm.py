@@ -27,39 +27,48 @@ servers that ignore it get a placeholder.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
 from graphmem.errors import ConfigurationError, ExtractionError
+from graphmem.extract.shape import Mode, check_not_schema, shape_note
 from graphmem.openai_client import NO_KEY as NO_KEY
 from graphmem.openai_client import LazyClient
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphmem.settings import Settings
 
-__all__ = ["ChatClient", "ChatReply", "span_logprobs", "strip_fences"]
+__all__ = [
+    "ChatClient",
+    "ChatReply",
+    "span_logprobs",
+    "strip_fences",
+]
 
 T = TypeVar("T")
-Mode = Literal["json_schema", "json_object"]
 _FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.S)
 
 
 @dataclass(frozen=True, slots=True)
 class ChatReply:
     """One answer: its text as the server sent it, the request mode that produced it,
-    and the answer's tokens with their natural-log probabilities (None when the server
-    returned none)."""
+    the answer's tokens with their natural-log probabilities (None when the server
+    returned none; a token's text is decoded from its UTF-8 ``bytes`` when the server
+    sends them, so a character split over two tokens still spells the answer) and the
+    server's ``finish_reason``."""
 
     text: str
     mode: Mode
     tokens: tuple[tuple[str, float], ...] | None
+    finish_reason: str | None = None
 
 
 def strip_fences(text: str) -> str:
@@ -228,9 +237,12 @@ class ChatClient:
                 data = json.loads(strip_fences(reply.text))
                 if not isinstance(data, dict):
                     raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+                check_not_schema(data, schema)
                 return validate(data, reply)
             except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
                 problem = _short(str(exc))
+                if reply.finish_reason == "length":
+                    problem = f"the answer stopped at the server's length limit ({problem})"
                 if attempt == 0:
                     messages += [
                         {"role": "assistant", "content": reply.text},
@@ -257,6 +269,10 @@ class ChatClient:
         while True:
             mode, logprobs = self._mode, self._logprobs
             sent = list(messages)
+            sent[0] = {
+                "role": "system",
+                "content": messages[0]["content"] + shape_note(schema, mode),
+            }
             if mode == "json_schema":
                 response_format: dict[str, Any] = {
                     "type": "json_schema",
@@ -264,12 +280,6 @@ class ChatClient:
                 }
             else:
                 response_format = {"type": "json_object"}
-                sent[0] = {
-                    "role": "system",
-                    "content": messages[0]["content"]
-                    + "\n\nAnswer with one JSON object, nothing else, that matches this"
-                    " JSON schema:\n" + json.dumps(schema, separators=(",", ":")),
-                }
             extra: dict[str, Any] = {"logprobs": True} if logprobs else {}
             try:
                 response = client.chat.completions.create(
@@ -311,8 +321,8 @@ class ChatClient:
         tokens: tuple[tuple[str, float], ...] | None = None
         content = getattr(getattr(choice, "logprobs", None), "content", None)
         if content:
-            tokens = tuple((str(t.token), float(t.logprob)) for t in content)
-        return ChatReply(text=text, mode=mode, tokens=tokens)
+            tokens = _tokens(content)
+        return ChatReply(text=text, mode=mode, tokens=tokens, finish_reason=choice.finish_reason)
 
     def _error(self, exc: Exception) -> ExtractionError:
         import openai
@@ -326,6 +336,19 @@ class ChatClient:
         else:
             what = f"failed: {_short(str(exc))}"
         return ExtractionError(f"LLM server {self.where} (model {self.model!r}) {what}")
+
+
+def _tokens(content: Any) -> tuple[tuple[str, float], ...]:
+    """(text, logprob) per token; the text decoded from the token's ``bytes`` when
+    every token has them (a UTF-8 character may be split over tokens, whose ``token``
+    strings then hold replacement characters), else its ``token``."""
+    if all(getattr(t, "bytes", None) is not None for t in content):
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        texts = [decoder.decode(bytes(t.bytes)) for t in content]
+        texts[-1] += decoder.decode(b"", final=True)
+    else:
+        texts = [str(t.token) for t in content]
+    return tuple((text, float(t.logprob)) for text, t in zip(texts, content, strict=True))
 
 
 def _short(text: str, limit: int = 300) -> str:
