@@ -121,8 +121,8 @@ def require_namespace(memory: GraphMem, namespace: str) -> None:
     """Exit 1 with the existing namespaces when ``namespace`` holds nothing (a typo, or a
     forgotten ``-n``): an empty answer would look like "nothing remembered"."""
     known = memory.namespaces()
-    if namespace in known:
-        return
+    if namespace in known or namespace in memory.store.embedder_records():
+        return  # holds data, or was written to and emptied (forget): it exists
     listed = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "") if known else "none"
     err.print(
         f"[bold red]error:[/] namespace {namespace!r} does not exist in this store"

@@ -19,6 +19,7 @@ from graphmem.cli.common import (
     console,
     err,
     open_memory,
+    require_namespace,
 )
 from graphmem.settings import MEMORY_TYPES, SOURCE_LEVELS
 
@@ -104,16 +105,17 @@ def export(
     """
     from graphmem.transfer import export_namespace
 
-    handle = sys.stdout if output is None else output.open("w", encoding="utf-8")
     lines = 0
-    try:
-        with open_memory(store, data_dir) as memory:
+    with open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)  # a typo must not write an empty "backup"
+        handle = sys.stdout if output is None else output.open("w", encoding="utf-8")
+        try:
             for record in export_namespace(memory, namespace):
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
                 lines += 1
-    finally:
-        if output is not None:
-            handle.close()
+        finally:
+            if output is not None:
+                handle.close()
     err.print(f"exported namespace {namespace}: {lines - 1} records")
 
 

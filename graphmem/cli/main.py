@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from graphmem.cli import bench_cmds, common, maintenance_cmds, read_cmds, write_cmds
+from graphmem.cli import bench_cmds, common, forget_cmds, maintenance_cmds, read_cmds, write_cmds
 from graphmem.cli.common import (
     DataDir,
     StoreOpt,
@@ -111,7 +111,7 @@ _EAGER_COMMANDS: tuple[tuple[str | None, Callable[..., None]], ...] = (
     (None, read_cmds.show),
     (None, write_cmds.confirm),
     (None, write_cmds.correct),
-    (None, write_cmds.forget),
+    (None, forget_cmds.forget),
     ("delete-namespace", write_cmds.delete_namespace),
     (None, maintenance_cmds.consolidate),
     (None, maintenance_cmds.reembed),

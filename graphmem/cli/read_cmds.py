@@ -153,6 +153,7 @@ def stats(
 ) -> None:
     """Counts for a namespace: memories, current, superseded, cold, entities, relations."""
     with common.open_memory(store, data_dir) as memory:
+        require_namespace(memory, namespace)
         counts = memory.stats(namespace)
         size = counts.get("memories", 0)
         warn_size = memory.settings.embedded_warn_size

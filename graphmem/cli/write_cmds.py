@@ -1,5 +1,5 @@
-"""The write commands: ``ingest``, ``confirm``, ``correct``, ``forget``,
-``delete-namespace`` (registered by :mod:`graphmem.cli.main`)."""
+"""The write commands: ``ingest``, ``confirm``, ``correct``, ``delete-namespace``
+(registered by :mod:`graphmem.cli.main`; ``forget`` is :mod:`graphmem.cli.forget_cmds`)."""
 
 from __future__ import annotations
 
@@ -295,30 +295,6 @@ def correct(
         console.print_json(json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content}))
         return
     console.print(f"{old.id} superseded by [bold]{new.id}[/]: {new.content}")
-
-
-def forget(
-    session: Annotated[str, typer.Option("--session", "-s", help="Session id to forget.")],
-    namespace: Namespace = "default",
-    dry_run: Annotated[bool, typer.Option(help="Only list what would change.")] = False,
-    store: StoreOpt = None,
-    data_dir: DataDir = None,
-    as_json: JsonOut = False,
-) -> None:
-    """Forget a session: delete memories only it supports, recompute the rest."""
-    with common.open_memory(store, data_dir) as memory:
-        outcome = memory.forget_session(namespace, session, dry_run=dry_run)
-    if as_json:
-        console.print_json(json.dumps(outcome))
-        return
-    verb = "would" if dry_run else "did"
-    console.print(
-        f"{verb} delete {len(outcome['deleted'])} memories and recompute {len(outcome['updated'])} "
-        f"from session [bold]{session}[/]"
-    )
-    for kind in ("deleted", "updated"):
-        for ident in outcome[kind]:
-            console.print(f"  {kind:8} {ident}")
 
 
 def delete_namespace(
