@@ -3,8 +3,9 @@
 :func:`build_server` registers every tool of :data:`graphmem.mcp.registry.TOOLS` (and of
 the modules in :data:`TOOL_MODULES`) on an :class:`~mcp.server.mcpserver.MCPServer`
 bound to one :class:`~graphmem.aio.AsyncGraphMem`; :func:`serve` opens the store,
-loads the embedding model once, logs that the server is ready, and runs it over
-stdio or streamable HTTP until the client goes away.
+serves over stdio or streamable HTTP at once while the embedding model loads in the
+background (a first call waits for it), logs that the server is ready once the model
+is loaded, and runs until the client goes away.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
 from graphmem.aio import AsyncGraphMem
+from graphmem.entities import EntityDictionary
 from graphmem.mcp.registry import TOOLS, ToolContext, bind
 from graphmem.memory import validate_namespace
 
@@ -116,26 +118,55 @@ async def run_server(
     host: str = "127.0.0.1",
     port: int = 8000,
 ) -> None:
-    """Open the store, load the model, log readiness, serve until the client leaves
-    (stdio) or the process is stopped (HTTP), then close the facade."""
+    """Open the store and serve at once while the models load in the background
+    (:func:`warm_in_background`), until the client leaves (stdio) or the process is
+    stopped (HTTP); then close the facade.
+
+    A tool call that arrives while the embedding model is still loading waits for it
+    (the embedder loads once, under its own lock), so the first answer comes as soon as
+    the model is ready, not after the start-up and the model one after the other. The
+    store is opened before serving: a store that cannot open is an error at start.
+    """
     started = time.perf_counter()
-    await memory.warm_up()
-    settings = memory.settings
+    await memory.open()
     log.info(
-        "graphmem MCP server ready in %.1f s: store %s, model %s, transport %s%s",
+        "graphmem MCP server listening after %.2f s: store %s, transport %s%s",
         time.perf_counter() - started,
         memory.sync.store.name,
-        settings.embedding_model,
         transport,
         f" on http://{host}:{port}/mcp" if transport == "streamable-http" else "",
     )
     try:
-        if transport == "stdio":
-            await server.run_stdio_async()
-        else:
-            await server.run_streamable_http_async(host=host, port=port)
+        async with anyio.create_task_group() as group:
+            group.start_soon(warm_in_background, memory, started)
+            if transport == "stdio":
+                await server.run_stdio_async()
+            else:
+                await server.run_streamable_http_async(host=host, port=port)
+            group.cancel_scope.cancel()  # the client left before the models were loaded
     finally:
         await memory.close()
+
+
+async def warm_in_background(memory: AsyncGraphMem, started: float) -> None:
+    """Load the embedding model (one tiny embedding), log "graphmem MCP server ready"
+    with the seconds since ``started`` (``time.perf_counter``), then load the extractor
+    (one tiny extraction: the spaCy pipeline when the ``ner`` extractor is used), which
+    only ``remember`` needs. A failure is logged, not raised: the server keeps
+    answering, and the tool that needs the model reports the same error."""
+    sync = memory.sync
+    try:
+        await memory.run_sync(sync.embedder.embed, ["graphmem warm-up"])
+        log.info(
+            "graphmem MCP server ready in %.1f s: model %s loaded",
+            time.perf_counter() - started,
+            sync.embedder.name,
+        )
+        await memory.run_sync(
+            sync.extractor.extract, "Ada Lovelace met Charles Babbage.", EntityDictionary()
+        )
+    except Exception as exc:  # logged for the operator; each tool call reports its own
+        log.error("graphmem MCP: loading the models failed: %s", exc)
 
 
 def serve(
