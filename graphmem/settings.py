@@ -175,6 +175,19 @@ class Settings(BaseSettings):
             " one per core, onnx at most 4). Calls of at most 4 texts (queries) use one."
         ),
     )
+    embedding_numpy_max_texts: int = Field(
+        64,
+        ge=0,
+        le=4096,
+        description=(
+            "sentence-transformers with the packaged all-MiniLM-L6-v2: calls of at most"
+            " this many texts (queries, a few memories, a recall's masked texts) run the"
+            " same fp32 weights in numpy (graphmem.embedding.numpy_bert), so a process that"
+            " only recalls never imports torch (cold `graphmem recall` ~0.7 s instead of"
+            " 8-10 s); bulk ingest uses torch. The vectors agree to float rounding (cosine"
+            " > 0.99999; docs/performance.md). 0: always torch."
+        ),
+    )
     onnx_model_path: Path | None = Field(
         None,
         description=(

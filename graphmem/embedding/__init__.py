@@ -139,6 +139,13 @@ class SentenceTransformerEmbedder:
     threads : int, optional
         torch intra-op threads for batch calls (default: torch's, one per core).
         Calls of at most :data:`SMALL_CALL_MAX_TEXTS` texts always use one.
+    numpy_max_texts : int
+        Calls of at most this many texts (a query, a few memories, a recall's masked
+        texts) run the same weights in numpy
+        (:class:`graphmem.embedding.numpy_bert.NumpyBertEmbedder`) instead of torch,
+        so a process that only recalls never imports torch (5-10 s); larger calls
+        (bulk ingest) use torch. Only for the packaged default model; 0: always torch.
+        The two agree to float rounding (cosine > 0.99999; docs/performance.md).
 
     Raises
     ------
@@ -153,9 +160,12 @@ class SentenceTransformerEmbedder:
         batch_size: int = 64,
         dim: int = 384,
         threads: int | None = None,
+        numpy_max_texts: int = 64,
     ) -> None:
         if threads is not None and threads < 1:
             raise EmbeddingError(f"threads must be >= 1, got {threads}")
+        self._numpy_max_texts = numpy_max_texts
+        self._numpy: Embedder | None = None
         self._model_name = model
         self._batch_size = batch_size
         self._dim = dim
@@ -214,9 +224,25 @@ class SentenceTransformerEmbedder:
             self._model = model
             return model
 
+    def _small_calls(self) -> Embedder | None:
+        """The numpy runner of the packaged default model (None when not applicable)."""
+        if self._numpy is None and self._model_name == DEFAULT_MODEL:
+            packaged = _packaged_model_path()
+            if packaged is not None and (packaged / "model.safetensors").is_file():
+                from graphmem.embedding.numpy_bert import NumpyBertEmbedder
+
+                self._numpy = NumpyBertEmbedder(
+                    packaged, name=DEFAULT_MODEL, dim=self._dim, batch_size=self._batch_size
+                )
+        return self._numpy
+
     def embed(self, texts: Sequence[str]) -> Vector:
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
+        if len(texts) <= self._numpy_max_texts:
+            small = self._small_calls()
+            if small is not None:
+                return small.embed(texts)
         model = self._load()
         threads = 1 if len(texts) <= SMALL_CALL_MAX_TEXTS else self._batch_threads
         with self._encode_lock:
@@ -268,6 +294,7 @@ def make_embedder(settings: Settings) -> Embedder:
         batch_size=settings.embedding_batch_size,
         dim=settings.embedding_dim,
         threads=settings.embedding_threads,
+        numpy_max_texts=settings.embedding_numpy_max_texts,
     )
 
 
