@@ -32,6 +32,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "graphmem.mcp.tools",
     "graphmem.mcp.kg_tools",
     "graphmem.mcp.guard_tools",
+    "graphmem.mcp.forget_tools",
 )
 
 Transport = Literal["stdio", "streamable-http"]
