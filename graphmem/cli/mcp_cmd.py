@@ -55,8 +55,9 @@ def mcp(
     """Run graphmem as an MCP server: agents remember and recall through its tools.
 
     Tools: remember, recall, about_entity, get_memory, confirm, correct, forget_session,
-    list_namespaces, stats, and mcp-neo4j-memory's create_entities, create_relations,
-    add_observations, search_memories, find_memories_by_name, read_graph.
+    forget, list_namespaces, stats, and mcp-neo4j-memory's create_entities,
+    create_relations, add_observations, search_memories, find_memories_by_name,
+    read_graph, delete_entities, delete_observations, delete_relations.
 
     With stdio (the default) an MCP client starts this command and talks over its
     stdin/stdout; logs go to stderr. The embedding model is loaded once at start and
