@@ -25,7 +25,12 @@ from graphmem.store import _embedded_sql as sql
 from graphmem.store._embedded_db import EmbeddedDb
 from graphmem.store._embedded_writes import apply_batch
 from graphmem.store.checks import check_batch
-from graphmem.store.forgetting import DeletionRecord, ForgetCounts, ForgetPlan
+from graphmem.store.forgetting import (
+    DeletionRecord,
+    ForgetCounts,
+    ForgetPlan,
+    check_unplanned,
+)
 from graphmem.store.records import micros
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -195,6 +200,8 @@ def _apply(conn: sqlite3.Connection, ns: str, plan: ForgetPlan) -> ForgetCounts:
             (ns, *chunk),
         )
     apply_batch(conn, ns, plan.batch, query="forget")
+    mentioning = "SELECT memory_id FROM mentions WHERE namespace = ? AND entity_id IN ({marks})"
+    check_unplanned(sorted(_ids(conn, mentioning, ns, entities)), query="forget")
     for table, column in (("mentions", "entity_id"), ("entities", "id")):
         for chunk in sql.chunks(entities):
             conn.execute(

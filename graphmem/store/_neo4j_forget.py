@@ -23,7 +23,12 @@ from graphmem.store import _neo4j_codec as codec
 from graphmem.store._neo4j_exec import Neo4jExecutor, Tx
 from graphmem.store._neo4j_lookups import Neo4jLookups
 from graphmem.store.checks import check_batch
-from graphmem.store.forgetting import DeletionRecord, ForgetCounts, ForgetPlan
+from graphmem.store.forgetting import (
+    DeletionRecord,
+    ForgetCounts,
+    ForgetPlan,
+    check_unplanned,
+)
 
 
 class _DryRun(Exception):
@@ -143,6 +148,8 @@ def _apply(tx: Tx, ns: str, plan: ForgetPlan, dim: int) -> ForgetCounts:
         tx.run("forget/delete_relations", {"namespace": ns, "ids": relation_ids})
     codec.apply_batch(tx, ns, plan.batch, dim)
     if entities:
+        rows = tx.run("forget/mentioning", {"namespace": ns, "ids": entities})
+        check_unplanned(rows[0]["memory_ids"], query="forget/mentioning")
         tx.run("forget/delete_entities", {"namespace": ns, "ids": entities})
     after = _counts(tx, ns)
     return ForgetCounts(

@@ -130,6 +130,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "forget/doomed": frozenset({"namespace", "ids", "relation_ids", "entity_ids"}),
     "forget/delete_relations": _IDS,
     "forget/delete_entities": _IDS,
+    "forget/mentioning": _IDS,
     "forget/log_deletion": frozenset({"namespace", "at", "kind", "command", "counts_json", "keys"}),
     "forget/deletion_log": _NS,
     "forget/forgotten": frozenset({"namespace", "key"}),

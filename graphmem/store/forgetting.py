@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
 
+from graphmem.errors import WriteConflictError
 from graphmem.models import Memory, Relation
 from graphmem.store.records import WriteBatch
 from graphmem.text import normalize
@@ -89,6 +90,21 @@ class ForgetPlan:
     def memory_ids(self) -> list[str]:
         """Every memory the plan deletes or rewrites (its claim, in the store)."""
         return [*self.batch.deleted_memory_ids, *(m.id for m in self.batch.memories)]
+
+
+def check_unplanned(memory_ids: list[str], *, query: str) -> None:
+    """Inside a forget's transaction, after its deletions and rewrites: raise
+    :class:`~graphmem.errors.WriteConflictError` (the transaction rolls back, the facade
+    plans again) when ``memory_ids`` — memories still mentioning an entity the plan
+    deletes — is not empty: another writer added them after the plan was read."""
+    if memory_ids:
+        shown = ", ".join(sorted(memory_ids)[:5])
+        raise WriteConflictError(
+            f"{len(memory_ids)} memories mentioning a forgotten entity were written since"
+            f" the forget was planned ({shown}); nothing was forgotten",
+            memory_ids=tuple(sorted(memory_ids)),
+            query=query,
+        )
 
 
 def restored(memory: Memory, relations: list[Relation]) -> tuple[Memory, list[Relation]]:

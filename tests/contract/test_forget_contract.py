@@ -250,3 +250,31 @@ def test_unknown_targets_are_errors_naming_what_exists(
     with pytest.raises(InvalidInputError, match=r"no entity named 'Nobody'.*Bob Stone"):
         memory.forget_entity(ns, "Nobody")
     assert memory.stats(ns)["memories"] == 8
+
+
+def test_a_memory_written_while_the_forget_is_planned_is_forgotten_too(
+    memory: GraphMem,
+    store: MemoryStore,
+    ns: str,
+    world: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # another writer adds a memory about Dana between the forget's reads and its
+    # transaction: the store refuses the stale plan, the facade plans again
+    late = "Dana Whitfield collects stamps"
+    other = GraphMem(Settings(), store=store, embedder=HashEmbedder(), owns_store=False)
+    real = store.forget
+    calls: list[bool] = []
+
+    def forget_after_a_write(namespace: str, plan: Any, *, dry_run: bool = False) -> Any:
+        if not calls:
+            other.remember(ns, [said(late, 6, 1, entities=[DANA])])
+        calls.append(dry_run)
+        return real(namespace, plan, dry_run=dry_run)
+
+    monkeypatch.setattr(store, "forget", forget_after_a_write)
+    report = memory.forget_entity(ns, "Dana Whitfield")
+    other.close()
+    assert len(calls) == 2  # the stale plan was refused, the second one applied
+    assert report.memories == 5  # the four of the world and the late one
+    assert stored_hits(store, ns, [late, PARIS, BERLIN, DOG, ACME]) == []
