@@ -193,6 +193,9 @@ def _remember_candidates(
         )
 
 
+_LABELS = {"chat": "chat turns", "messages": "messages", "candidates": "messages"}
+
+
 def _ingest_conversation(
     records: list[dict[str, Any]],
     kind: str,
@@ -214,7 +217,7 @@ def _ingest_conversation(
             console.print(f"[yellow]note[/]: {TranscriptExtractor.NOTE}")
         turns = TranscriptExtractor().extract(messages)
         _remember_candidates(
-            turns, namespace, store, data_dir, 256, as_json, extractor, what=f"{kind} turns"
+            turns, namespace, store, data_dir, 256, as_json, extractor, what=_LABELS[kind]
         )
         return
     chosen = {"extractor": extractor.value} if extractor is not None else {}

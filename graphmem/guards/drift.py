@@ -15,7 +15,8 @@ For each split:
 
 Drift when ``distance > drift_distance`` **and** ``relation_overlap <
 drift_relation_overlap`` **and** the memories span at least ``drift_min_span_days``
-(30; a sense changes over weeks, not within one conversation: a one-week chat
+(30, between the first and the last time they were said; a sense changes over
+weeks, not within one conversation: a one-week chat
 moves from topic to topic, and its turns name different neighbours, without the
 name meaning someone else); the split reported is the drifting one with the largest
 distance, else the largest-distance split. Typical cause: two people resolved into
@@ -53,6 +54,9 @@ class DriftPoint:
     memory_id: str
     embedding: np.ndarray
     relations: frozenset[str]
+    #: when it was said (last observation); default ``at``. The span test reads these:
+    #: a week's chat about last year and next June is still a week of talk.
+    observed_at: datetime | None = None
 
 
 def relation_keys(
@@ -120,8 +124,8 @@ def entity_drift(
     min_memories : int
         Fewest memories on each side of a split (``>= 1``).
     min_span_days : float
-        ``drift_min_span_days`` (30): memories spanning less time (first to last
-        ``time_anchor``) never drift; their best split is still reported.
+        ``drift_min_span_days`` (30): memories said within less time (first to last
+        ``observed_at``, else ``at``) never drift; their best split is still reported.
 
     Returns
     -------
@@ -135,7 +139,8 @@ def entity_drift(
     vectors = np.stack([_unit(p.embedding) for p in ordered])
     prefix = np.cumsum(vectors, axis=0)
     total = prefix[-1]
-    long_enough = (ordered[-1].at - ordered[0].at).total_seconds() >= min_span_days * 86_400
+    said = [p.observed_at or p.at for p in ordered]
+    long_enough = (max(said) - min(said)).total_seconds() >= min_span_days * 86_400
     best: tuple[bool, float, float, int] | None = None  # (drift, distance, overlap, split)
     for split in range(max(1, min_memories), count - max(1, min_memories) + 1):
         if ordered[split - 1].at == ordered[split].at:
@@ -182,6 +187,7 @@ def _points(
             m.id,
             np.asarray(m.embedding),
             relation_keys(entity_id, m, touching, names),
+            m.last_observed_at,
         )
         for m in memories
         if m.embedding is not None and m.is_current

@@ -213,3 +213,28 @@ def test_one_sense_over_a_short_period_is_not_drift() -> None:
         min_span_days=span,
     )  # fmt: skip
     assert again is not None and again.drift
+
+
+def test_a_week_of_talk_about_other_times_is_not_drift() -> None:
+    # the chat of a week dates its events a year apart (time anchors: event times from
+    # "last year" to "next June"); what was said still spans 5 days: no alarm
+    week = [
+        DriftPoint(
+            T0 + timedelta(days=60 * i),  # the event each memory is about
+            f"m{i}",
+            np.asarray(v, dtype=np.float64),
+            frozenset(r),
+            observed_at=T0 + timedelta(days=i),  # when it was said
+        )
+        for i, (v, r) in enumerate(
+            [((1.0, 0.0, 0.0), {"WORKS_AT→Brightline"})] * 3
+            + [((0.0, 1.0, 0.0), {"←SISTER_OF Elena"})] * 3
+        )
+    ]
+    priya = Entity(id="e-priya", namespace="ns", name="Priya")
+    found = entity_drift(
+        priya, week, distance=DISTANCE, relation_overlap=OVERLAP, min_memories=3,
+        min_span_days=30.0,
+    )  # fmt: skip
+    assert found is not None and found.distance == pytest.approx(1.0)
+    assert not found.drift
