@@ -220,7 +220,7 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
 
 
 def _month_name(match: re.Match[str], text: str, reference: datetime) -> TimeWindow:
-    """"in June", "last May", "next March": the month forward from ``reference`` after
+    """ "in June", "last May", "next March": the month forward from ``reference`` after
     "next" or in a sentence about the future, else the most recent one."""
     month = _MONTHS[match.group(2).lower()]
     which = match.group(1).lower()
