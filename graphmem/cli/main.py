@@ -79,6 +79,11 @@ _LAZY_BENCH_COMMANDS = {
         "bench_lifecycle",
         "Memory over time: updates, negations, corrections, use and consolidation.",
     ),
+    "forget": LazyCommand(
+        "graphmem.cli.forget_bench_cmds",
+        "bench_forget",
+        "Forgetting: a fact with its history, a pet and a person; nothing forgotten returns.",
+    ),
 }
 
 app = typer.Typer(

@@ -114,7 +114,7 @@ class _Counts:
         return out
 
 
-class _PersonRun:
+class PersonRun:
     """One person's namespace: ingest, then the questions of each phase."""
 
     def __init__(self, memory: GraphMem, clock: SettableClock, person: Person, mode: Mode) -> None:
@@ -312,7 +312,7 @@ def run_lifecycle(
     ingest = {"created": 0, "merged": 0, "superseded": 0, "rejected": 0}
     tick = progress or (lambda _phase, _n, _total: None)
     for person in people:
-        run = _PersonRun(memory, clock, person, mode)
+        run = PersonRun(memory, clock, person, mode)
         run.run_ingest()
         for key, value in run.ingest.items():
             ingest[key] += value
