@@ -32,7 +32,7 @@ from datetime import timedelta
 from typing import Any
 
 from graphmem.errors import InvalidInputError, MemoryNotFoundError
-from graphmem.lifecycle_bench.runner import K, Mode, SettableClock, PersonRun
+from graphmem.lifecycle_bench.runner import K, Mode, PersonRun, SettableClock
 from graphmem.lifecycle_bench.scenarios import Person, Statement
 from graphmem.memory import GraphMem
 
