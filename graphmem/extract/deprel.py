@@ -184,6 +184,8 @@ def _role(noun: Token, ctx: _Context, found: Found) -> None:
 
 def _verb(subject_token: Token, verb: Token, ctx: _Context, found: Found, *, future: bool) -> None:
     subject = ctx.name_of(subject_token)
+    trips: list[tuple[str, str, str]] = []
+    companions: list[str] = []
     for head, prep, obj in _objects(verb):
         named = _named(obj)  # "a parrot named Kiwi", "a puppy, Biscuit"
         target = ctx.name_of(named or obj)
@@ -192,15 +194,23 @@ def _verb(subject_token: Token, verb: Token, ctx: _Context, found: Found, *, fut
         kind = ctx.kind(target)
         if named is not None and obj.lemma_.casefold() in PET_WORDS:
             found.kinds[target] = "Animal"
+        if prep == "with" and (kind == "Person" or target in found.people):
+            companions.append(target)  # "flying to Ibadan with my brother Tobi"
         predicate = _typed(head, prep, obj, target, kind, future=future or _will(head))
         if predicate is None:
             continue
         if predicate == "OWNS" and named is not None and obj.lemma_.casefold() not in PET_WORDS:
             found.kinds[target] = "Organization"  # "a bakery called Pan de Casa"
+        lemma = f"{head.lemma_} {prep}" if prep else head.lemma_
         if predicate == "MANAGER_OF":
-            found.add(target, predicate, subject, head.lemma_)  # owner first: X's manager is S
+            found.add(target, predicate, subject, lemma)  # owner first: X's manager is S
         else:
-            found.add(subject, predicate, target, f"{head.lemma_} {prep}" if prep else head.lemma_)
+            found.add(subject, predicate, target, lemma)
+        if predicate in ("VISITED", "PLANS_TO_VISIT"):
+            trips.append((predicate, target, lemma))
+    for companion in companions:  # a companion makes the same trip
+        for predicate, target, lemma in trips:
+            found.add(companion, predicate, target, lemma)
 
 
 def _typed(

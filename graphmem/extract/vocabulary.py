@@ -105,74 +105,17 @@ TARGET_KINDS: dict[str, str] = {
 }
 
 # words that end an organisation's name ("St. Mary's Hospital", "Lumen Labs")
-_ORG_WORDS = frozenset(
-    [
-        "hospital",
-        "clinic",
-        "labs",
-        "lab",
-        "robotics",
-        "university",
-        "college",
-        "school",
-        "academy",
-        "institute",
-        "inc",
-        "ltd",
-        "llc",
-        "corp",
-        "corporation",
-        "company",
-        "co",
-        "bank",
-        "gym",
-        "studio",
-        "studios",
-        "cafe",
-        "café",
-        "bakery",
-        "club",
-        "foundation",
-        "agency",
-        "group",
-        "partners",
-        "systems",
-        "technologies",
-        "tech",
-        "software",
-        "media",
-        "press",
-        "restaurant",
-        "bistro",
-        "bar",
-        "pub",
-        "hotel",
-        "museum",
-        "library",
-        "church",
-        "center",
-        "centre",
-        "team",
-        "band",
-        "choir",
-        "society",
-        "association",
-        "union",
-        "council",
-        "ministry",
-        "department",
-        "firm",
-        "store",
-        "shop",
-        "market",
-        "barn",
-        "works",
-        "industries",
-        "airlines",
-        "airways",
-        "network",
-    ]
+_ORG_TEXT = (
+    "hospital clinic labs lab robotics university college school academy institute inc"
+    " ltd llc corp corporation company co bank gym studio studios cafe café bakery club"
+    " foundation agency group partners systems technologies tech software media press"
+    " restaurant bistro bar pub hotel museum library church center centre team band"
+    " choir society association union council ministry department firm store shop"
+    " market barn works industries airlines airways network games entertainment records"
+    " publishing pictures motors energy pharma pharmaceuticals health capital consulting"
+    " solutions logistics foods brewery winery"
 )
+_ORG_WORDS = frozenset(_ORG_TEXT.split())
 
 _GREETINGS = (
     "hi hey hello hiya howdy yo bye goodbye cheers thanks thank thx congrats congratulations"
