@@ -679,6 +679,34 @@ class Settings(BaseSettings):
             " of their memories carries does not decide which one matches. 0 turns it off."
         ),
     )
+    name_mask_budget: int = Field(
+        48,
+        ge=0,
+        le=1000,
+        description=(
+            "Most masked texts one recall embeds at query time (graphmem.retrieval.masking):"
+            " the masked texts of memories are embedded when they are written and kept in"
+            " the vector cache (vector_cache_path), so a recall normally embeds only its"
+            " masked question; a masked text in no cache past this budget keeps its memory's"
+            " unmasked vector. Measured on LoCoMo dev: docs/performance.md."
+        ),
+    )
+    vector_cache: bool = Field(
+        True,
+        description=(
+            "Keep the vectors of name-masked memory texts in a persistent SQLite cache keyed"
+            " by model and text (graphmem.embedding.cache), filled when memories are"
+            " written and shared by every process that opens the store."
+        ),
+    )
+    vector_cache_path: Path | None = Field(
+        None,
+        description=(
+            "The vector cache's file. Default: vector-cache.sqlite in data_dir for the"
+            " embedded store; for Neo4j, graphmem/vector-cache.sqlite under"
+            " $XDG_CACHE_HOME (~/.cache)."
+        ),
+    )
     verbatim_mask_depth: int = Field(
         200,
         ge=0,

@@ -7,6 +7,7 @@ the calls themselves live in :mod:`graphmem.facade.reads`,
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -21,11 +22,13 @@ from graphmem.entities import EntityDictionary, EntityExtractor
 from graphmem.errors import (
     ClosedError,
     EmbedderMismatchError,
+    GraphMemError,
     InvalidMemoryError,
     InvalidQueryError,
 )
 from graphmem.extract import make_extractor
 from graphmem.guards.judge import ClaimJudge, PairJudge
+from graphmem.retrieval.masking import warm_masked
 from graphmem.retrieval.pipeline import RecallPipeline
 from graphmem.retrieval.rerank import Reranker, reranker_from_settings
 from graphmem.settings import Settings
@@ -42,6 +45,7 @@ from graphmem.write.prefetch import PrefetchingEmbedder
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
 Clock = Callable[[], datetime]
 _T = TypeVar("_T")
+log = logging.getLogger("graphmem")
 
 
 def utc_now() -> datetime:
@@ -309,6 +313,19 @@ class FacadeBase:
         with self._lock:
             self._dictionaries.pop(namespace, None)
         self._reader.forget_namespace(namespace)
+
+    def _warm_masked(self, namespace: str, created: Sequence[str]) -> None:
+        """After a write: embed the name-masked texts of the memories it created into the
+        persistent vector cache (:func:`graphmem.retrieval.masking.warm_masked`), so
+        recall does not embed them (docs/performance.md "Recall on real input"). A failure
+        is logged, not raised: the memories are written; recall embeds what it lacks."""
+        if not created or not self.settings.vector_cache:
+            return
+        try:
+            memories = self.store.get_memories(namespace, list(created))
+            warm_masked(self._reader.masked_vectors, memories, self._dictionary(namespace))
+        except GraphMemError as exc:
+            log.warning("graphmem: masked vectors of a write not cached: %s", exc)
 
     def _namespace_lock(self, namespace: str) -> threading.RLock:
         """The lock serialising this facade's writes to ``namespace`` (re-entrant:

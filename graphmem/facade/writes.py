@@ -68,6 +68,7 @@ class Writes(Reads):
                 )
             finally:
                 self._invalidate(namespace)
+        self._warm_masked(namespace, report.created)
         return report.model_copy(update={"attempts": attempts}) if attempts > 1 else report
 
     def remember_text(

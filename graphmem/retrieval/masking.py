@@ -30,15 +30,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Memory
+from graphmem.retrieval.masked_vectors import Budget, MaskedEmbeddings
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings
@@ -46,13 +44,16 @@ from graphmem.store.base import MemoryStore, Vector
 
 __all__ = [
     "MASK",
+    "Budget",
     "MaskedEmbeddings",
     "deep_masked",
     "mask_names",
     "masked_lists",
     "masked_people",
+    "masked_variants",
     "rescore",
     "verbatim_transcript",
+    "warm_masked",
 ]
 
 #: The word every masked name becomes (a possessive keeps its "'s").
@@ -103,44 +104,55 @@ def mask_names(text: str, names: Sequence[str]) -> str:
     return text if pattern is None else pattern.sub(MASK, text)
 
 
-class MaskedEmbeddings:
-    """Embeddings of masked texts, cached (least recently used first out).
+#: Of a memory's people, variants are made for each one and each pair of the first
+#: :data:`WARM_MAX_PEOPLE` (a question that names three of them embeds its own).
+WARM_MAX_PEOPLE = 3
 
-    Parameters
-    ----------
-    embedder : Embedder
-        Gives unit vectors of shape (n, dim).
-    size : int
-        Most texts kept, ``>= 1`` (a vector of 384 float32 is 1.5 KiB).
+
+def masked_variants(text: str, people: Sequence[Sequence[str]]) -> list[str]:
+    """The texts name masking makes of ``text`` for questions naming one or two of
+    ``people`` (each a person's names, as :func:`masked_people` gives them): one per
+    person and one per pair among the first :data:`WARM_MAX_PEOPLE`, without ``text``
+    itself and without repeats.
+
+    >>> masked_variants("Ana: I met Bo.", [["Ana"], ["Bo"]])
+    ['someone: I met Bo.', 'Ana: I met someone.', 'someone: I met someone.']
     """
+    people = list(people)[:WARM_MAX_PEOPLE]
+    groups: list[list[str]] = [list(p) for p in people]
+    groups += [
+        [*people[i], *people[j]] for i in range(len(people)) for j in range(i + 1, len(people))
+    ]
+    out: list[str] = []
+    for names in groups:
+        ordered = sorted(set(names), key=lambda n: (-len(n), n))
+        masked = mask_names(text, ordered)
+        if masked != text:
+            out.append(masked)
+    return list(dict.fromkeys(out))
 
-    def __init__(self, embedder: Embedder, size: int = 8192) -> None:
-        self._embedder = embedder
-        self._size = max(1, size)
-        self._cache: OrderedDict[str, Vector] = OrderedDict()
-        self._lock = threading.Lock()
 
-    def embed(self, texts: Sequence[str]) -> list[Vector]:
-        """One unit vector per text (in order); only texts not cached are embedded,
-        in one call."""
-        found: dict[str, Vector] = {}
-        with self._lock:
-            for text in texts:
-                vector = self._cache.get(text)
-                if vector is not None:
-                    self._cache.move_to_end(text)
-                    found[text] = vector
-        missing = list(dict.fromkeys(t for t in texts if t not in found))
-        if missing:
-            fresh = self._embedder.embed(missing)
-            with self._lock:
-                for text, vector in zip(missing, fresh, strict=True):
-                    found[text] = np.asarray(vector, dtype=np.float32)
-                    self._cache[text] = found[text]
-                    self._cache.move_to_end(text)
-                while len(self._cache) > self._size:
-                    self._cache.popitem(last=False)
-        return [found[t] for t in texts]
+def warm_masked(
+    vectors: MaskedEmbeddings, memories: Iterable[Memory], dictionary: EntityDictionary
+) -> int:
+    """Embed, into ``vectors``' persistent cache, the masked texts recall will compare
+    for these memories (:func:`masked_variants` of each, for the people of
+    ``dictionary`` its text names). Called when memories are written; returns how many
+    texts were embedded (0 without a persistent cache)."""
+    if vectors.persistent is None:
+        return 0
+    texts: list[str] = []
+    for memory in memories:
+        people = [
+            masked_people([link], dictionary)
+            for link in dictionary.link(memory.content)
+            if (entity := dictionary.get(link.entity_id)) is not None
+            and entity.kind.casefold() == "person"
+        ]
+        texts += masked_variants(memory.content, people)
+        # the ranker masks a claim's subject by its full name alone (ranking.py)
+        texts += masked_variants(memory.content, [[n[0]] for n in people if n])
+    return vectors.warm(texts)
 
 
 def rescore(
@@ -151,6 +163,7 @@ def rescore(
     memories: Mapping[str, Memory],
     vectors: MaskedEmbeddings,
     depth: int,
+    budget: Budget | None = None,
 ) -> dict[str, list[Hit]]:
     """The semantic and entity lists re-ordered by the name-masked cosine within their
     top ``depth`` (the rest of each list, and every other list, unchanged).
@@ -171,6 +184,9 @@ def rescore(
         Embeds (and caches) the masked question and the masked memory texts.
     depth : int
         How many of each list's best hits are re-ordered, ``>= 0`` (0: none).
+    budget : Budget, optional
+        At most ``budget.left`` masked texts in no cache are embedded (and spent);
+        the others keep their unmasked vector. None: no limit.
 
     Returns
     -------
@@ -182,7 +198,7 @@ def rescore(
     masked_question = mask_names(question, names)
     if depth <= 0 or not names or masked_question == question:
         return dict(hits)
-    cosine = _masked_cosines(masked_question, embedding, names, memories, vectors)
+    cosine = _masked_cosines(masked_question, embedding, names, memories, vectors, budget)
     out = dict(hits)
     for name in RESCORED:
         listed = hits.get(name)
@@ -209,18 +225,26 @@ def _masked_cosines(
     names: Sequence[str],
     memories: Mapping[str, Memory],
     vectors: MaskedEmbeddings,
+    budget: Budget | None = None,
 ) -> dict[str, tuple[float, float]]:
     """Memory id → (masked cosine, raw cosine) to the question: the masked question's
     vector against each memory's masked text (its stored vector where masking leaves
-    the text unchanged); memories with neither vector are left out."""
+    the text unchanged, or where the masked text is in no cache and ``budget`` is
+    spent); memories with neither vector are left out."""
     texts: dict[str, str] = {}
     for mid, memory in memories.items():
         text = mask_names(memory.content, names)
         if text != memory.content or memory.embedding is None:
             texts[mid] = text
-    embedded = vectors.embed([masked_question, *texts.values()])
+    listed = [masked_question, *texts.values()]
+    if budget is None:
+        embedded: list[Vector | None] = list(vectors.embed(listed))
+    else:  # the question first: it is always embedded
+        embedded = vectors.embed_within(listed, budget.left + 1)
+        budget.spend(vectors.last_computed - 1)
     q = embedded[0]
-    own = dict(zip(texts, embedded[1:], strict=True))
+    assert q is not None
+    own = {mid: v for mid, v in zip(texts, embedded[1:], strict=True) if v is not None}
     cosine: dict[str, tuple[float, float]] = {}
     for mid, memory in memories.items():
         stored = (
@@ -260,6 +284,7 @@ def deep_masked(
     depth: int,
     subject_bonus: float,
     known: Mapping[str, Memory] | None = None,
+    budget: Budget | None = None,
 ) -> list[Hit]:
     """The semantic list of a question over a verbatim transcript (issues 12, 15): the
     ``depth`` nearest memories by the raw cosine (the semantic retriever's search, asked
@@ -284,7 +309,7 @@ def deep_masked(
     read = store.get_memories(ctx.namespace, missing, with_embeddings=True) if missing else []
     memories = {m.id: m for m in read}
     memories.update({mid: have[mid] for mid in ids if mid in have})
-    cosine = _masked_cosines(masked_question, ctx.embedding, names, memories, vectors)
+    cosine = _masked_cosines(masked_question, ctx.embedding, names, memories, vectors, budget)
     linked = {link.entity_id for link in ctx.links}
     scored = []
     for mid, (masked, _) in cosine.items():
@@ -308,7 +333,10 @@ def masked_lists(
     mostly a verbatim transcript (:func:`verbatim_transcript`) and
     ``settings.verbatim_mask_depth > 0``, the semantic list replaced by
     :func:`deep_masked`'s."""
-    out = rescore(hits, ctx.text, ctx.embedding, names, memories, vectors, settings.name_mask_depth)
+    budget = Budget(settings.name_mask_budget)
+    out = rescore(
+        hits, ctx.text, ctx.embedding, names, memories, vectors, settings.name_mask_depth, budget
+    )
     depth = settings.verbatim_mask_depth
     if depth <= 0 or "semantic" not in out or not verbatim_transcript(memories):
         return out
@@ -320,6 +348,7 @@ def masked_lists(
         depth=depth,
         subject_bonus=settings.verbatim_subject_bonus,
         known=memories,
+        budget=budget,
     )
     if deep:
         out["semantic"] = deep

@@ -72,7 +72,7 @@ class RecallPipeline:
         self._clock = clock
         self._dictionary = dictionary
         self._reranker: Reranker = reranker or NoopReranker()
-        self._masked = MaskedEmbeddings(embedder)
+        self._masked = MaskedEmbeddings.for_store(embedder, settings, store)
         self._ranker = Ranker(store, settings, self._reranker, dictionary, self._masked)
         self._retrievers = {r.name: r for r in retrievers}
         self._pool = ThreadPoolExecutor(
@@ -93,6 +93,7 @@ class RecallPipeline:
         """Write pending access updates, then stop the threads. The pipeline can be used
         again afterwards (a reopened facade): fresh pools start threads on first use."""
         self._access.close()
+        self._masked.close()
         self._pool.shutdown(wait=True)
         self._ahead_pool.shutdown(wait=True)
         self._pool = ThreadPoolExecutor(
@@ -107,6 +108,8 @@ class RecallPipeline:
             forget = getattr(retriever, "forget_namespace", None)
             if callable(forget):
                 forget(self._store, namespace)
+
+    masked_vectors = property(lambda self: self._masked, doc="The masked texts' vectors.")
 
     def flush(self) -> None:
         """Wait until every access update submitted so far is written (re-raising

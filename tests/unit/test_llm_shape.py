@@ -119,8 +119,6 @@ def test_token_texts_come_from_their_bytes() -> None:
         finish_reason="stop",
         logprobs=SimpleNamespace(content=content),
     )
-    reply = _client("http://127.0.0.1:9/v1")._read(
-        SimpleNamespace(choices=[choice]), "json_schema"
-    )
+    reply = _client("http://127.0.0.1:9/v1")._read(SimpleNamespace(choices=[choice]), "json_schema")
     assert "".join(t for t, _ in reply.tokens or ()) == text
     assert span_logprobs(reply, "Zoë") == (-0.0, -0.5, -1.0)
