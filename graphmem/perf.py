@@ -25,7 +25,7 @@ import os
 import resource
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.memory import GraphMem
+from graphmem.perf_peers import bench_rows
 from graphmem.synthetic import bench_queries, synthetic_batches
 from graphmem.types import Vector
 from graphmem.write.scores import compute_confidence
@@ -111,9 +112,10 @@ def bench_latency(
 ) -> dict[str, Any]:
     """Recall latency at ``n`` memories; see the module docstring.
 
-    With ``peer`` (Neo4j), neo4j-graphrag's ``HybridRetriever`` (:func:`bench_peer`)
-    answers each query right after graphmem does, so both see the same machine load
-    (on a shared machine it drifts by 2x within minutes): their ratio is the measure.
+    Each query is answered right after graphmem's by the floor (the query embedding plus
+    one filtered vector search) and, with ``peer`` (Neo4j), by the three peer rows of
+    :mod:`graphmem.perf_peers`, so all see the same machine load (on a shared machine it
+    drifts by 2x within minutes): the ratios are the measure.
 
     Returns
     -------
@@ -127,24 +129,26 @@ def bench_latency(
         against exact cosine on the bench's query embeddings), ``index_recall_at_10`` (on
         ``index_recall_sample`` stored embeddings; :mod:`graphmem.store.recall_monitor`),
         ``vector_recall_alert``, ``load_avg_1m_start`` and the configuration
-        (:func:`configuration`, its ``load_avg_1m`` taken at the end); with ``peer``,
-        ``peer`` (its percentiles and its vector half's ``vector_recall_at_10`` and
-        ``vector_other_namespaces`` (:func:`_peer_vector_recall`), or ``skipped``) and
-        ``ratio_p50`` / ``ratio_p95`` (graphmem's over the peer's).
+        (:func:`configuration`, its ``load_avg_1m`` taken at the end); ``floor`` and
+        ``ratio_to_floor_p50`` / ``_p95``; with ``peer``, ``peer``, ``peer_as_shipped``
+        and ``peer_hybrid`` (each its ``retriever``, ``version`` and percentiles, or
+        ``skipped``; the hybrid one also its vector half's ``vector_recall_at_10`` and
+        ``vector_other_namespaces``, :func:`_peer_vector_recall`) and ``ratio_p50`` /
+        ``ratio_p95`` (graphmem's over the in-index ``peer``'s).
     """
     ns = namespace or f"bench-latency-{n}"
     memory.open()
     build_s = 0.0
     if rebuild or memory.store.count_memories(ns) != n:
         build_s = build_namespace(memory, ns, n, progress=progress)
-    search, peer_info = _peer(memory) if peer else (None, {})
+    rows = bench_rows(memory, ns, peers=peer)
     load_start = round(os.getloadavg()[0], 2)
-    passes = _timed_passes(memory, ns, bench_queries(n), repeats, search)
+    passes = _timed_passes(memory, ns, bench_queries(n), repeats, rows.searches)
     memory.flush()
     truth = _Truth.of(memory, ns, bench_queries(n))
     recall = _semantic_recall(memory, ns, truth)
-    if peer and search is not None:
-        peer_info = {**peer_info, **_peer_vector_recall(memory, truth)}
+    if "peer_hybrid" in rows.searches:
+        rows.info["peer_hybrid"].update(_peer_vector_recall(memory, truth))
     result: dict[str, Any] = {
         **configuration(memory),
         "load_avg_1m_start": load_start,
@@ -161,22 +165,34 @@ def bench_latency(
         "past_embedded_warn_size": memory.store.name == "embedded"
         and n > memory.settings.embedded_warn_size,
     }
-    if peer:
-        result["peer"] = peer_info
-    if passes.peer_totals:
-        result["peer"] = {**peer_info, "interleaved": True, **_percentiles(passes.peer_totals)}
-        result["ratio_p50"] = round(result["p50_ms"] / result["peer"]["p50_ms"], 2)
-        result["ratio_p95"] = round(result["p95_ms"] / result["peer"]["p95_ms"], 2)
+    result.update(row_results(result, rows.info, passes.rows))
     return result
+
+
+def row_results(
+    ours: dict[str, Any], info: dict[str, dict[str, Any]], totals: dict[str, list[float]]
+) -> dict[str, Any]:
+    """The rows timed beside graphmem's (:mod:`graphmem.perf_peers`): each key's info and
+    percentiles, and graphmem's ratios to the peer (``ratio_p50`` / ``ratio_p95``) and to
+    the floor (``ratio_to_floor_p50`` / ``ratio_to_floor_p95``) where they ran."""
+    out: dict[str, Any] = {}
+    for key, about in info.items():
+        timed = totals.get(key)
+        out[key] = {**about, "interleaved": True, **_percentiles(timed)} if timed else about
+    for key, prefix in (("peer", "ratio"), ("floor", "ratio_to_floor")):
+        if totals.get(key):
+            out[f"{prefix}_p50"] = round(ours["p50_ms"] / out[key]["p50_ms"], 2)
+            out[f"{prefix}_p95"] = round(ours["p95_ms"] / out[key]["p95_ms"], 2)
+    return out
 
 
 @dataclass
 class _Passes:
-    """What :func:`_timed_passes` measured: graphmem's totals (ms), the peer's (empty
-    without one), the stage timings and the plan of each query."""
+    """What :func:`_timed_passes` measured: graphmem's totals (ms), each row's (JSON key →
+    ms, :mod:`graphmem.perf_peers`), the stage timings and the plan of each query."""
 
     totals: list[float] = field(default_factory=list)
-    peer_totals: list[float] = field(default_factory=list)
+    rows: dict[str, list[float]] = field(default_factory=dict)
     stages: dict[str, list[float]] = field(default_factory=dict)
     plans: dict[str, str] = field(default_factory=dict)
 
@@ -186,15 +202,15 @@ def _timed_passes(
     namespace: str,
     queries: Sequence[str],
     repeats: int,
-    peer: Callable[[str], object] | None,
+    rows: Mapping[str, Callable[[str], object]],
 ) -> _Passes:
     """``repeats`` passes over ``queries``: each one recalled by graphmem, then searched
-    by the peer (when given), after one warm-up pass of both (the model, caches, plans)."""
+    by each row in turn, after one warm-up pass of all (the model, caches, plans)."""
     reference = datetime(2025, 1, 1, tzinfo=UTC)
     for q in queries:
         memory.recall(namespace, q, reference_time=reference, record_access=False)
-        if peer is not None:
-            peer(q)
+        for search in rows.values():
+            search(q)
     out = _Passes()
     for _ in range(repeats):
         for q in queries:
@@ -204,10 +220,10 @@ def _timed_passes(
             out.plans[q] = result.plan
             for stage, ms in result.timings_ms.items():
                 out.stages.setdefault(stage, []).append(ms)
-            if peer is not None:
+            for key, search in rows.items():
                 started = time.perf_counter()
-                peer(q)
-                out.peer_totals.append((time.perf_counter() - started) * 1000)
+                search(q)
+                out.rows.setdefault(key, []).append((time.perf_counter() - started) * 1000)
     return out
 
 

@@ -45,9 +45,13 @@ def bench_latency_command(
         bool,
         typer.Option(
             "--peer",
-            help="Neo4j only: also time neo4j-graphrag's HybridRetriever on the same memories,"
-            " each query right after graphmem's (same load; the ratios are printed)"
-            " (pip install 'graphmem\\[peer]'; skipped when it is not installed).",
+            help="Neo4j only: also time neo4j-graphrag on the same memories, each query right"
+            " after graphmem's (same load; the ratios are printed): its VectorRetriever with"
+            " the namespace filter on its in-index path (JSON 'peer') and as shipped"
+            " ('peer_as_shipped'), and its HybridRetriever, which cannot filter"
+            " ('peer_hybrid') (pip install 'graphmem\\[peer]'; skipped when it is not"
+            " installed). The floor (query embedding + one filtered vector search) is"
+            " always timed.",
         ),
     ] = False,
     json_out: Annotated[

@@ -13,6 +13,7 @@ import pytest
 from graphmem import GraphMem, Settings
 from graphmem.perf import bench_latency, bench_peer
 from graphmem.perf_ingest import bench_ingest
+from graphmem.perf_peers import bench_rows
 from tests.conftest import SUPPORTED_SERVERS
 from tests.fakes import HashEmbedder
 from tests.unit.test_perf import LATENCY_KEYS, STAGES, _turns
@@ -62,17 +63,29 @@ def test_peer_timing_smoke_on_neo4j(memory: GraphMem) -> None:
     try:
         result = bench_latency(memory, 150, repeats=2, peer=True)
         peer = bench_peer(memory, 150, repeats=1)
+        rows = bench_rows(memory, namespace, peers=True)
+        found = rows.searches["peer"]("Where does Ana live?")
     finally:
         memory.delete_namespace(namespace)
     assert peer["retriever"].endswith("HybridRetriever") and peer["p50_ms"] <= peer["p95_ms"]
-    # interleaved with graphmem's recalls: as many timings, and the ratios of the same run
-    interleaved = result["peer"]
-    assert interleaved["interleaved"] is True and interleaved["retriever"] == peer["retriever"]
-    assert interleaved["p50_ms"] <= interleaved["p95_ms"] <= interleaved["p99_ms"]
-    assert result["ratio_p50"] == round(result["p50_ms"] / interleaved["p50_ms"], 2)
-    assert result["ratio_p95"] == round(result["p95_ms"] / interleaved["p95_ms"], 2)
-    # the peer's vector half, scored like graphmem's semantic stage (against exact cosine)
-    recall, foreign = interleaved["vector_recall_at_10"], interleaved["vector_other_namespaces"]
+    # every row interleaved with graphmem's recalls, and the ratios of the same run
+    for key in ("peer", "peer_as_shipped", "peer_hybrid", "floor"):
+        row = result[key]
+        assert row["interleaved"] is True and row["retriever"], key
+        assert row["p50_ms"] <= row["p95_ms"] <= row["p99_ms"], key
+    assert "VectorRetriever" in result["peer"]["retriever"]
+    assert "in-index" in result["peer"]["retriever"]
+    assert "HybridRetriever" in result["peer_hybrid"]["retriever"]
+    assert result["ratio_p50"] == round(result["p50_ms"] / result["peer"]["p50_ms"], 2)
+    assert result["ratio_p95"] == round(result["p95_ms"] / result["peer"]["p95_ms"], 2)
+    assert result["ratio_to_floor_p50"] == round(
+        result["p50_ms"] / result["floor"]["p50_ms"], 2
+    )
+    # the filtered peer answers from the namespace only: 10 of its 150 memories
+    assert len(found.items) == 10
+    # the hybrid peer's vector half, scored like graphmem's semantic stage (exact cosine)
+    hybrid = result["peer_hybrid"]
+    recall, foreign = hybrid["vector_recall_at_10"], hybrid["vector_other_namespaces"]
     assert 0.0 <= recall <= 1.0 and 0.0 <= foreign <= 1.0
     # a hit from another namespace is never one of the namespace's exact top 10
     assert recall <= 1.0 - foreign + 1e-4
