@@ -85,7 +85,14 @@ def _why_no_peer(memory: GraphMem) -> str | None:
     return None
 
 
-def _peer_searches(memory: GraphMem, namespace: str) -> dict[str, tuple[Search, dict[str, Any]]]:
+#: What graphmem's vector index declares (cypher/cypher25/schema/010_memory_embedding.cypher).
+INDEX_LABEL, INDEX_PROPERTY = "Memory", "embedding"
+INDEX_FILTERABLE = ["namespace", "tier", "retrievable", "superseded_by", "time_anchor"]
+
+
+def _retrievers(memory: GraphMem) -> tuple[Any, Any, Any]:
+    """neo4j-graphrag's retrievers on graphmem's Neo4j store: the filtered vector one told
+    what the index declares, the same as shipped, and the hybrid one."""
     from neo4j_graphrag.embeddings.base import Embedder as PeerEmbedder
     from neo4j_graphrag.retrievers import HybridRetriever, VectorRetriever
 
@@ -94,40 +101,49 @@ def _peer_searches(memory: GraphMem, namespace: str) -> dict[str, tuple[Search, 
     store = memory.store
     assert isinstance(store, Neo4jStore)
     ours = memory.embedder
+    dim = memory.settings.embedding_dim
 
     class _Embedder(PeerEmbedder):  # type: ignore[misc,unused-ignore]  # Any without the extra
         def embed_query(self, text: str) -> list[float]:
             vector: list[float] = ours.embed([text])[0].tolist()
             return vector
 
+    class _Declared(VectorRetriever):  # type: ignore[misc,unused-ignore]
+        """Reads graphmem's index as a server that reports the filterable properties
+        would show it (see the module docstring): the in-index path."""
+
+        def _fetch_index_infos(self, vector_index_name: str) -> None:
+            self._node_label = INDEX_LABEL
+            self._embedding_node_property = INDEX_PROPERTY
+            self._embedding_dimension = dim
+            self._filterable_properties = list(INDEX_FILTERABLE)
+
+    returned = ["id", "content"]
+    index = "memory_embedding"
+    return (
+        _Declared(store.driver, index, embedder=_Embedder(), return_properties=returned),
+        VectorRetriever(store.driver, index, embedder=_Embedder(), return_properties=returned),
+        HybridRetriever(
+            store.driver,
+            vector_index_name=index,
+            fulltext_index_name="memory_content",
+            embedder=_Embedder(),
+            return_properties=returned,
+        ),
+    )
+
+
+def _peer_searches(memory: GraphMem, namespace: str) -> dict[str, tuple[Search, dict[str, Any]]]:
     # as shipped it warns on every search that the filter is not declared: said once here
     logging.getLogger("neo4j_graphrag").setLevel(logging.ERROR)
+    in_index, shipped, hybrid = _retrievers(memory)
     release = version("neo4j-graphrag")
-    returned = ["id", "content"]
-    in_index = VectorRetriever(
-        store.driver, "memory_embedding", embedder=_Embedder(), return_properties=returned
-    )
-    # what graphmem's index declares (see the module docstring): the in-index path
-    in_index._filterable_properties = ["namespace"]
-    shipped = VectorRetriever(
-        store.driver, "memory_embedding", embedder=_Embedder(), return_properties=returned
-    )
-    hybrid = HybridRetriever(
-        store.driver,
-        vector_index_name="memory_embedding",
-        fulltext_index_name="memory_content",
-        embedder=_Embedder(),
-        return_properties=returned,
-    )
     where = {"namespace": namespace}
     vector_name = "neo4j_graphrag.retrievers.VectorRetriever"
     return {
         "peer": (
             lambda text: in_index.search(query_text=text, top_k=10, filters=where),
-            {
-                "retriever": f"{vector_name} (namespace filter, in-index)",
-                "version": release,
-            },
+            {"retriever": f"{vector_name} (namespace filter, in-index)", "version": release},
         ),
         "peer_as_shipped": (
             lambda text: shipped.search(query_text=text, top_k=10, filters=where),

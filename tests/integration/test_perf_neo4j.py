@@ -78,9 +78,7 @@ def test_peer_timing_smoke_on_neo4j(memory: GraphMem) -> None:
     assert "HybridRetriever" in result["peer_hybrid"]["retriever"]
     assert result["ratio_p50"] == round(result["p50_ms"] / result["peer"]["p50_ms"], 2)
     assert result["ratio_p95"] == round(result["p95_ms"] / result["peer"]["p95_ms"], 2)
-    assert result["ratio_to_floor_p50"] == round(
-        result["p50_ms"] / result["floor"]["p50_ms"], 2
-    )
+    assert result["ratio_to_floor_p50"] == round(result["p50_ms"] / result["floor"]["p50_ms"], 2)
     # the filtered peer answers from the namespace only: 10 of its 150 memories
     assert len(found.items) == 10
     # the hybrid peer's vector half, scored like graphmem's semantic stage (exact cosine)
