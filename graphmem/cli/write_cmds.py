@@ -139,7 +139,16 @@ def ingest(
     kind, records = read_input(text)
     if extract or kind != "candidates":
         _ingest_conversation(
-            records, kind, namespace, store, data_dir, session_id, as_json, extractor, extract
+            records,
+            kind,
+            namespace,
+            store,
+            data_dir,
+            session_id,
+            as_json,
+            extractor,
+            extract,
+            batch_size=batch_size,
         )
         return
     candidates = _parse_jsonl(text.splitlines())
@@ -206,6 +215,8 @@ def _ingest_conversation(
     as_json: bool,
     extractor: ExtractorOpt,
     extract: bool,
+    *,
+    batch_size: int = 256,
 ) -> None:
     from graphmem.extract.conversation import as_messages
     from graphmem.extract.transcript import TranscriptExtractor
@@ -217,7 +228,7 @@ def _ingest_conversation(
             console.print(f"[yellow]note[/]: {TranscriptExtractor.NOTE}")
         turns = TranscriptExtractor().extract(messages)
         _remember_candidates(
-            turns, namespace, store, data_dir, 256, as_json, extractor, what=_LABELS[kind]
+            turns, namespace, store, data_dir, batch_size, as_json, extractor, what=_LABELS[kind]
         )
         return
     chosen = {"extractor": extractor.value} if extractor is not None else {}
