@@ -82,11 +82,13 @@ def bench_ingest(
     Returns
     -------
     dict
-        ``encode_per_s``, ``ingest_per_s``, ``ratio_to_encode``, ``memories``,
+        ``encode_per_s``, ``ingest_per_s``, ``ratio_to_encode``, ``extract_s``,
+        ``extract_per_s`` (the extractor alone), ``floor_per_s`` and ``ratio_to_floor``
+        (:func:`_floor`), ``memories``,
         ``merged``, ``write_batch``, ``extractor``, ``contextual_keys``,
         ``peak_rss_mb`` and the configuration; with ``compare``, also
         ``variants`` (label -> ``ingest_s``, ``ingest_per_s``,
-        ``ratio_to_encode``, ``merged`` and, for extractors,
+        ``ratio_to_encode``, the floor's figures, ``merged`` and, for extractors,
         ``extract_ms_per_text``) and ``cost`` (the first variant's ingest time
         over the second's, minus 1: +0.25 is 25 % slower).
 
@@ -105,10 +107,8 @@ def bench_ingest(
     for variant in variants:
         variant.memory.delete_namespace(variant.namespace)
     memory.embedder.embed(texts[:64])  # load the model outside both timings
-    timed_extractors = compare == "extractor"
-    if timed_extractors:  # load spaCy's pipeline outside the timings too
-        for variant in variants:
-            _extract(variant.memory.extractor, texts[:1])
+    for variant in variants:  # load spaCy's pipeline outside the timings too
+        _extract(variant.memory.extractor, texts[:1])
     clock = _Clock(
         ingest_s=[0.0] * len(variants), extract_s=[0.0] * len(variants), merged=[0] * len(variants)
     )
@@ -122,8 +122,7 @@ def bench_ingest(
         order = range(len(variants)) if number % 2 == 0 else reversed(range(len(variants)))
         for index in order:
             variant = variants[index]
-            if timed_extractors:
-                clock.extract_s[index] += _extract(variant.memory.extractor, texts[part])
+            clock.extract_s[index] += _extract(variant.memory.extractor, texts[part])
             started = time.perf_counter()
             for report in variant.memory.remember_many(
                 variant.namespace, candidates[part], batch_size=batch_size
@@ -161,6 +160,7 @@ def _report(
         "encode_per_s": round(encode_rate, 1),
         "ingest_per_s": round(rates[0], 1),
         "ratio_to_encode": round(rates[0] / encode_rate, 3),
+        **_floor(clock, n, 0),
         "peak_rss_mb": round(peak_rss_mb(), 1),
     }
     if compare is None:
@@ -172,6 +172,7 @@ def _report(
             "ingest_s": round(clock.ingest_s[i], 2),
             "ingest_per_s": round(rates[i], 1),
             "ratio_to_encode": round(rates[i] / encode_rate, 3),
+            **_floor(clock, n, i),
             "merged": clock.merged[i],
         }
         if compare == "extractor":
@@ -179,6 +180,21 @@ def _report(
         result["variants"][variant.label] = row
     result["cost"] = round(clock.ingest_s[0] / clock.ingest_s[1] - 1, 3)
     return result
+
+
+def _floor(clock: _Clock, n: int, index: int) -> dict[str, float]:
+    """The unavoidable floor (BENCHMARKS.md §2): the encoder's and the extractor's
+    throughput, each timed alone on the same texts in the same run, combined as
+    1 / (1/encode + 1/extract) = n / (encode_s + extract_s); ``ratio_to_floor`` is the
+    ingest rate over it (1.0: the pipeline adds nothing to the two)."""
+    extract_s = max(clock.extract_s[index], 1e-9)
+    floor_s = clock.encode_s + extract_s
+    return {
+        "extract_s": round(extract_s, 2),
+        "extract_per_s": round(n / extract_s, 1),
+        "floor_per_s": round(n / floor_s, 1),
+        "ratio_to_floor": round(floor_s / clock.ingest_s[index], 3),
+    }
 
 
 def _extract(extractor: EntityExtractor, texts: Sequence[str]) -> float:

@@ -82,6 +82,12 @@ def test_bench_ingest_runs_and_reports_the_ratio(memory: GraphMem) -> None:
     assert result["memories"] == 200 and result["write_batch"] == 64
     assert result["merged"] > 0  # day numbers repeat: dedup is on
     assert {"encode_per_s", "ingest_per_s", "store", "model", "peak_rss_mb"} <= set(result)
+    # the floor: encoder and extractor each alone, 1 / (1/encode + 1/extract)
+    encode, extract = result["encode_per_s"], result["extract_per_s"]
+    assert result["floor_per_s"] == pytest.approx(1 / (1 / encode + 1 / extract), rel=0.02)
+    assert result["ratio_to_floor"] == pytest.approx(
+        result["ingest_per_s"] / result["floor_per_s"], rel=0.02
+    )
     json.dumps(result)
 
 
