@@ -14,6 +14,7 @@ from rich.table import Table
 from graphmem.cli import common
 from graphmem.cli.common import (
     DataDir,
+    StoreChoice,
     StoreOpt,
     console,
     progress_bar,
@@ -22,6 +23,14 @@ from graphmem.cli.common import (
 
 if TYPE_CHECKING:
     pass
+
+
+class RealCorpus(StrEnum):
+    """Which LoCoMo corpus ``bench latency --locomo`` asks."""
+
+    turns = "turns"
+    observations = "observations"
+    both = "both"
 
 
 class IngestCompare(StrEnum):
@@ -57,12 +66,35 @@ def bench_latency_command(
     json_out: Annotated[
         Path | None, typer.Option("--json-out", help="Write the result as JSON to this file.")
     ] = None,
+    locomo: Annotated[
+        Path | None,
+        typer.Option(
+            "--locomo",
+            exists=True,
+            dir_okay=False,
+            help="Real input instead of synthetic memories: import this LoCoMo-format file"
+            " (e.g. ../shared/data/locomo-dev.json) and ask every question with gold"
+            " evidence once, access recording off (--n and --repeats are not used).",
+        ),
+    ] = None,
+    corpus: Annotated[
+        RealCorpus, typer.Option(help="--locomo: turns, observations or both.")
+    ] = RealCorpus.both,
+    limit_conversations: Annotated[
+        int | None, typer.Option(min=1, help="--locomo: only the first N conversations.")
+    ] = None,
 ) -> None:
-    """Recall latency p50/p95/p99 and per-stage breakdown at N synthetic memories.
+    """Recall latency p50/p95/p99 and per-stage breakdown, beside the floor (query
+    embedding + one filtered vector search) and, with --peer, neo4j-graphrag.
 
-    Memories are generated from templates with random unit embeddings (built
-    through the store's bulk path); queries use the real model. BENCHMARKS.md §2.
+    Synthetic (default): N memories generated from templates with random unit
+    embeddings (built through the store's bulk path), a fixed query set asked
+    --repeats times; queries use the real model. Real (--locomo FILE): LoCoMo
+    conversations, each question asked once. BENCHMARKS.md §2, docs/performance.md.
     """
+    if locomo is not None:
+        _bench_real(locomo, corpus, limit_conversations, store, data_dir, peer, json_out)
+        return
     from graphmem.perf import bench_latency
 
     with common.open_memory(store, data_dir) as memory, progress_bar() as progress:
@@ -79,6 +111,37 @@ def bench_latency_command(
     _print_perf(result, json_out)
     if result["past_embedded_warn_size"]:
         warn_embedded_size(n, warn_size)
+
+
+def _bench_real(
+    path: Path,
+    corpus: RealCorpus,
+    limit: int | None,
+    store: StoreChoice | None,
+    data_dir: Path | None,
+    peer: bool,
+    json_out: Path | None,
+) -> None:
+    from graphmem.perf_real import CORPORA, bench_real
+
+    corpora = CORPORA if corpus is RealCorpus.both else (corpus.value,)
+    with common.open_memory(store, data_dir) as memory, progress_bar() as progress:
+        tasks: dict[str, Any] = {}
+
+        def advance(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = progress.add_task(label, total=total)
+            progress.update(tasks[label], completed=done)
+
+        result = bench_real(
+            memory,
+            path,
+            corpora=corpora,
+            limit_conversations=limit,
+            peers=peer,
+            progress=advance,
+        )
+    _print_perf(result, json_out)
 
 
 def bench_ingest_command(
@@ -104,7 +167,9 @@ def bench_ingest_command(
         Path | None, typer.Option("--json-out", help="Write the result as JSON to this file.")
     ] = None,
 ) -> None:
-    """Ingest throughput of LoCoMo turns as a ratio to raw model.encode on the same texts."""
+    """Ingest throughput of LoCoMo turns as a ratio to raw model.encode on the same texts
+    (ratio_to_encode) and to the floor, the encoder and the extractor each timed alone
+    (ratio_to_floor = ingest rate / (1 / (1/encode + 1/extract)))."""
     from graphmem.locomo import load_locomo, turn_candidates
     from graphmem.perf_ingest import bench_ingest
 
