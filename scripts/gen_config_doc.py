@@ -170,6 +170,12 @@ mapping is a `pydantic.ValidationError` naming the field. Mapping settings
 the keys given: `GRAPHMEM_HALF_LIFE_DAYS='{"Event": 14}'`. Structured values
 (mappings, tuples) are given as JSON in the environment.
 
+Examples: `GRAPHMEM_RRF_K=60` (the specification's value; the default 10 and the
+retriever weights were chosen leave-one-conversation-out on LoCoMo dev — each
+setting's description gives the reason and numbers), `GRAPHMEM_MIN_CONFIDENCE=0.5`,
+`GRAPHMEM_UPDATE_MARGIN=0.15`, `GRAPHMEM_DATA_DIR=.graphmem`,
+`GRAPHMEM_NEO4J_URI=bolt://localhost:7687`, `GRAPHMEM_NEO4J_PASSWORD=…`.
+
 The formulas these constants enter are in [scoring.md](scoring.md); where a
 default departs from the specification, the description names the measurement
 that chose it. Print one field's description:
