@@ -9,9 +9,9 @@ schema graphmem sends (SPEC §11):
 - ``array`` of ``items``: the model chooses between another item and ``]`` (at most
   ``MAX_ITEMS``);
 - ``string``: the model writes it, restricted to tokens without ``"``, ``\\`` or
-  control characters, until a token that ends with ``"`` or until the model's
-  probability of a token starting with ``"`` (``",`` ``"}`` …) beats the best string
-  token; ``enum``: the model chooses among the values; ``integer``: digits;
+  control characters, until its best token that closes the string (``"``, ``",``,
+  ``."``, ``.",`` …: text, the quote, then only JSON punctuation) beats its best token
+  inside the string; ``enum``: the model chooses among the values; ``integer``: digits;
   ``boolean``: ``true`` / ``false``; ``["T", "null"]``: ``null`` or a value.
 
 Text the schema fixes is not written alone: it waits and is tokenized together with
@@ -54,31 +54,24 @@ class Vocabulary:
         self.pieces = pieces
         n = len(pieces)
         self.string_body = np.zeros(n, dtype=bool)
-        self.string_end = np.zeros(n, dtype=bool)
         self.digits = np.zeros(n, dtype=bool)
+        #: token -> bytes before its closing quote, for the tokens that close a string
+        self.closing: dict[int, int] = {}
         for token, piece in enumerate(pieces):
             if not piece:
                 continue
             clean = b"\\" not in piece and all(byte >= 0x20 for byte in piece)
             quotes = piece.count(b'"')
             self.string_body[token] = clean and quotes == 0
-            self.string_end[token] = clean and quotes == 1 and piece.endswith(b'"')
             self.digits[token] = piece.isdigit()
-        self._starting: dict[int, np.ndarray] = {}
-
-    def starting_with(self, token: int) -> np.ndarray:
-        """Mask of the tokens whose bytes start with ``token``'s (cached)."""
-        mask = self._starting.get(token)
-        if mask is None:
-            prefix = self.pieces[token]
-            mask = np.fromiter(
-                (piece.startswith(prefix) for piece in self.pieces),
-                dtype=bool,
-                count=len(self.pieces),
-            )
-            mask[token] = True
-            self._starting[token] = mask
-        return mask
+            # '.",' '",\n' '"}': text of the string, its closing quote, then only JSON
+            # punctuation; the decoder writes the text and queues the quote
+            if quotes and b"\\" not in piece:
+                body, _, rest = piece.partition(b'"')
+                if all(b >= 0x20 for b in body) and rest.strip(b",:}] \n") == b"":
+                    self.closing[token] = len(body)
+        self.closes = np.zeros(n, dtype=bool)
+        self.closes[list(self.closing)] = True
 
 
 class Decoder:
@@ -162,14 +155,6 @@ class Decoder:
             done = [k for k in alive if len(sequences[k]) == position]
             if done:
                 return done[0]
-
-    def _mass(self, logprobs: np.ndarray, token: int) -> float:
-        """Log-probability that the model's next token starts with ``token``'s text
-        (``{`` also counts ``{"``): a forced, shorter token is judged fairly."""
-        mask = self.vocabulary.starting_with(token)
-        picked = logprobs[mask]
-        top = picked.max()
-        return float(top + np.log(np.exp(picked - top).sum()))
 
     # ------------------------------------------------------------ free text
     def free(self) -> str:
@@ -266,19 +251,20 @@ class Decoder:
             self._force('"')
         self._flush()
         vocabulary = self.vocabulary
-        allowed = vocabulary.string_body | vocabulary.string_end
-        (quote,) = self._tokenize('"')
         for _ in range(MAX_STRING_TOKENS):
             logprobs = self._logprobs()
-            token = self._pick(logprobs, allowed)
-            # the model closes the string with '"' or with '",' '"}' …: all of them
-            # count, and the quote is queued to be written with what follows
-            if self._mass(logprobs, quote) > logprobs[token]:
+            token = self._pick(logprobs, vocabulary.string_body)
+            # the model may close the string with '"', '",' '."' '.",\n' …: the best
+            # of those against the best token inside the string
+            closing = self._pick(logprobs, vocabulary.closes)
+            if logprobs[closing] > logprobs[token]:
+                text = vocabulary.pieces[closing][: vocabulary.closing[closing]]
+                if text:  # the string's last characters, then the queued quote
+                    for piece in self._tokenize(text.decode("utf-8", errors="replace")):
+                        self._emit(piece, self._logprobs())
                 self._force('"')
                 return
             self._emit(token, logprobs)
-            if vocabulary.string_end[token]:
-                return
         self._force('"')
 
     def _integer(self) -> None:
