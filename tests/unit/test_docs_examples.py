@@ -69,3 +69,48 @@ def test_readme_is_a_front_door() -> None:
         "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/graphmem demo\n"
         "scripts/test.sh\n"
     )
+
+
+def test_the_readme_mcp_config_starts_a_server_an_agent_can_use(tmp_path: Path) -> None:
+    """The README's client config, with the clone's path filled in, starts `graphmem mcp`
+    over stdio; the tools the README names are there, and remember then recall works."""
+    import json
+    import os
+    import sys
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```json\n", 1)[1].split("```", 1)[0]
+    server = json.loads(block)["mcpServers"]["graphmem"]
+    command = Path(sys.executable).parent / "graphmem"  # the install's console script
+    if not command.exists():
+        pytest.skip(f"no graphmem console script beside {sys.executable}")
+    assert server["command"] == "/path/to/graphmem/.venv/bin/graphmem"
+    args = [str(tmp_path / "store") if a == "/home/me/.graphmem" else a for a in server["args"]]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("GRAPHMEM_NEO4J_URI", None)
+    named = re.findall(r"`(\w+)`", readme.split("The agent then has", 1)[1].split("plus", 1)[0])
+    assert len(named) >= 5, named
+
+    async def session() -> None:
+        params = StdioServerParameters(command=str(command), args=args, env=env, cwd=tmp_path)
+        with anyio.fail_after(240):
+            await use(params)
+
+    async def use(params: StdioServerParameters) -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = {tool.name for tool in (await client.list_tools()).tools}
+            assert set(named) <= tools, set(named) - tools
+            stored = await client.call_tool("remember", {"text": "Maya drinks flat whites."})
+            assert not stored.is_error
+            found = await client.call_tool("recall", {"question": "What does Maya drink?"})
+            assert not found.is_error
+            assert found.structured_content is not None
+            hits = found.structured_content["hits"]
+            assert "Maya drinks flat whites." in json.dumps(hits)
+
+    anyio.run(session)
