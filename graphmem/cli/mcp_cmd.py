@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from graphmem.cli.common import DataDir, StoreOpt, err, open_memory
+
+if TYPE_CHECKING:
+    from graphmem.memory import GraphMem
 
 
 def fail(message: str) -> None:
@@ -22,6 +27,13 @@ class TransportChoice(StrEnum):
 
     stdio = "stdio"
     streamable_http = "streamable-http"
+
+
+def _load_model(memory: GraphMem) -> None:
+    """Load the embedding model (one tiny embedding); errors are left to the server's
+    warm-up, which logs them, and to the tool calls, which report them."""
+    with contextlib.suppress(Exception):
+        memory.embedder.embed(["graphmem warm-up"])
 
 
 def mcp(
@@ -60,21 +72,26 @@ def mcp(
     read_graph, delete_entities, delete_observations, delete_relations.
 
     With stdio (the default) an MCP client starts this command and talks over its
-    stdin/stdout; logs go to stderr. The embedding model is loaded once at start and
-    the server logs "graphmem MCP server ready" when it can answer. Needs the mcp
+    stdin/stdout; logs go to stderr. The server answers at once while the embedding
+    model loads in the background (a call that needs it waits for it) and logs
+    "graphmem MCP server ready" when the model is loaded. Needs the mcp
     extra: pip install 'graphmem[mcp]'. Client configuration: README "MCP server".
     """
+    level = log_level.upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        fail(f"--log-level: one of DEBUG, INFO, WARNING, ERROR; got {log_level!r}")
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    sync = open_memory(store, data_dir)
+    # the model loads while the MCP SDK is imported (its import takes ~0.5 s idle); the
+    # server's own warm-up then finds it loaded, and a failure is reported there
+    threading.Thread(target=_load_model, args=(sync,), name="model-load", daemon=True).start()
     try:
         from graphmem.aio import AsyncGraphMem
         from graphmem.mcp.server import serve
     except ImportError as exc:
         fail(f"the MCP server needs the mcp extra: pip install 'graphmem[mcp]' ({exc})")
         return
-    level = log_level.upper()
-    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
-        fail(f"--log-level: one of DEBUG, INFO, WARNING, ERROR; got {log_level!r}")
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    memory = AsyncGraphMem(memory=open_memory(store, data_dir))
+    memory = AsyncGraphMem(memory=sync)
     serve(
         memory,
         namespace=None if multi_namespace else namespace,
