@@ -17,6 +17,7 @@ from rich.table import Table
 from graphmem.cli import common
 from graphmem.cli.common import DataDir, JsonOut, Namespace, StoreOpt, console, err
 from graphmem.errors import InvalidInputError, MemoryNotFoundError
+from graphmem.store.forgetting import forget_key
 
 if TYPE_CHECKING:
     from graphmem.memory import GraphMem
@@ -114,6 +115,14 @@ def _forget_session(
 ) -> None:
     common.require_namespace(memory, namespace)
     known = memory.session_ids(namespace)
+    if session not in known and memory.store.forgotten(
+        namespace, forget_key("session", namespace, session)
+    ):
+        if as_json:
+            console.print_json(json.dumps({"deleted": [], "updated": []}))
+        else:
+            console.print(f"session [bold]{session}[/] is already forgotten: nothing to delete")
+        return
     if session not in known:
         shown = ", ".join(known[:_SHOWN]) + (" ..." if len(known) > _SHOWN else "")
         raise _fail(f"no session {session!r} in namespace {namespace!r} (sessions: {shown})")

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from graphmem.models import Entity, Memory
-from graphmem.store.base import MemoryStore
+from graphmem.store.base import MemoryStore, WriteBatch
 from graphmem.store.forgetting import DeletionRecord, ForgetPlan, forget_key, restored
 from graphmem.text import normalize
 
@@ -129,3 +129,32 @@ def deletion_record(
         counts={"observations": observations},
         keys=tuple(sorted(hashed)),
     )
+
+
+def session_plan(
+    namespace: str,
+    session_id: str,
+    read: Sequence[Memory],
+    batch: WriteBatch,
+    at: datetime,
+    *,
+    command: str = "GraphMem.forget_session",
+) -> ForgetPlan:
+    """A batch of ``forget_session`` (memories ``read``, the ``batch`` computed from
+    them) as a forget: the store applies it in one transaction and logs it (kind
+    ``session``, the session id hashed, the observations removed counted here)."""
+    after = {m.id: len(m.observations) for m in batch.memories}
+    removed = sum(
+        len(m.observations) - after.get(m.id, 0)
+        for m in read
+        if m.id in after or m.id in set(batch.deleted_memory_ids)
+    )
+    record = DeletionRecord(
+        namespace=namespace,
+        at=at,
+        kind="session",
+        command=command,
+        counts={"observations": removed},
+        keys=(forget_key("session", namespace, session_id),),
+    )
+    return ForgetPlan(batch=batch, record=record)

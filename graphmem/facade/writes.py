@@ -13,6 +13,7 @@ from graphmem.errors import (
     InvalidMemoryError,
 )
 from graphmem.facade.base import field_error, validate_namespace
+from graphmem.facade.forget_plan import session_plan
 from graphmem.facade.reads import Reads
 from graphmem.models import EntityMention, Memory, MemoryCandidate, WriteReport
 from graphmem.store.base import (
@@ -311,8 +312,9 @@ class Writes(Reads):
             for start in range(0, len(affected), batch_size):
                 chunk = affected[start : start + batch_size]
                 batch, gone, changed = forget_session_batch(chunk, session_id, self.settings)
-                if not dry_run and batch:
-                    self.store.write(namespace, batch)
+                if not dry_run and batch:  # one transaction, logged (docs/forgetting.md)
+                    plan = session_plan(namespace, session_id, chunk, batch, self._clock())
+                    self.store.forget(namespace, plan)
                 deleted.extend(gone)
                 updated.extend(changed)
 

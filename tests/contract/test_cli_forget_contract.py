@@ -136,3 +136,18 @@ def test_unknown_session_memory_and_entity_exit_1_naming_what_exists(
     assert code == 1 and not (tmp_path / "backup.jsonl").exists()
     code, out = run("forget", "-n", ns)
     assert code == 2 and "exactly one of" in out
+
+
+def test_forget_session_is_logged_and_a_repeat_reports_nothing_left(
+    run: Run, ns: str, ids: dict[str, str]
+) -> None:
+    code, out = run("forget", "--session", "day3", "-n", ns)
+    assert code == 0 and "did delete 1 memories" in out  # Bob's only memory
+    code, out = run("forget", "--session", "day3", "-n", ns)
+    assert code == 0 and "already forgotten" in out
+    code, out = run("forget", "--log", "-n", ns, "--json")
+    log = json.loads(out)
+    assert [(e["kind"], e["counts"]["memories"], e["counts"]["sessions"]) for e in log] == [
+        ("session", 1, 1)
+    ]
+    assert "day3" not in out and "Bob" not in out

@@ -484,19 +484,19 @@ def test_forget_session_in_batches_removes_its_turns_and_links(
     assert memory.stats(ns)["sessions"] == 2
 
     writes: list[WriteBatch] = []
-    real_write = store.write
+    real_forget = store.forget  # each batch is one forget transaction (docs/forgetting.md)
 
-    def counting_write(namespace: str, batch: WriteBatch) -> None:
-        writes.append(batch)
-        real_write(namespace, batch)
+    def counting_forget(namespace: str, plan: Any, *, dry_run: bool = False) -> Any:
+        writes.append(plan.batch)
+        return real_forget(namespace, plan, dry_run=dry_run)
 
-    store.write = counting_write  # type: ignore[method-assign]
+    store.forget = counting_forget  # type: ignore[method-assign]
     try:
         preview = memory.forget_session(ns, "s1", dry_run=True)
         assert writes == []
         outcome = memory.forget_session(ns, "s1", batch_size=2)
     finally:
-        del store.write  # type: ignore[method-assign]
+        del store.forget  # type: ignore[method-assign]
     affected = sorted([only, also, shared])
     assert len(writes) == 2  # three affected memories, two per transaction
     assert sorted(outcome["deleted"]) == sorted([only, also])
