@@ -51,6 +51,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from graphmem.entities import EntityDictionary, EntityLink
+from graphmem.extract.vocabulary import ROLE_TYPES
 from graphmem.models import Relation
 from graphmem.retrieval.concepts import ConceptIndex, ConceptIndexes
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
@@ -175,8 +176,12 @@ def relational_links(
 def role_match(predicate: str, noun: str) -> bool:
     """Whether a relation named ``predicate`` gives the role ``noun`` ("Dana's sister"):
     a word of the predicate shares the noun's stem (``SISTER_OF``), or, for a "co-"
-    noun, the rest's stem with "with" ("coworker": ``WORK_WITH``, not ``WORK_AT``)."""
+    noun, the rest's stem with "with" ("coworker": ``WORK_WITH``, not ``WORK_AT``), or
+    the noun's type in the extractor's vocabulary ("mother": ``PARENT_OF``, "boss":
+    ``MANAGER_OF``; docs/extraction.md)."""
     if predicate_match(predicate, {stem(noun)}):
+        return True
+    if ROLE_TYPES.get(noun.casefold()) == predicate.upper():
         return True
     rest = noun[3:] if noun.startswith("co-") else noun[2:] if noun.startswith("co") else ""
     words = predicate.lower().split("_")
