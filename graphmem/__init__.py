@@ -47,7 +47,7 @@ if TYPE_CHECKING:
         RelationInput,
         WriteReport,
     )
-    from graphmem.reports import ConsolidationReport
+    from graphmem.reports import ConsolidationReport, ForgetReport
     from graphmem.settings import Settings
 
 # The facade, the models and the settings are imported on first use (PEP 562), so that
@@ -57,6 +57,7 @@ _LAZY: dict[str, str] = {
     "GraphMem": "graphmem.memory",
     "Settings": "graphmem.settings",
     "ConsolidationReport": "graphmem.reports",
+    "ForgetReport": "graphmem.reports",
     **{
         name: "graphmem.models"
         for name in (
@@ -100,6 +101,7 @@ __all__ = [
     "EntityNotFoundError",
     "Explanation",
     "ExtractionError",
+    "ForgetReport",
     "GraphMem",
     "GraphMemError",
     "InvalidInputError",
