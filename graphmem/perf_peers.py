@@ -14,6 +14,8 @@ JSON keys (docs/performance.md):
 - ``peer_hybrid``: its ``HybridRetriever`` (vector + fulltext, top 10), for reference: it
   cannot filter ("Filters are not supported with hybrid search"), so with more than one
   namespace it returns other tenants' memories.
+- A peer's query that the server rejects is counted under ``errors`` (its time is still
+  in the row's percentiles).
 - ``floor``: graphmem's own: the query embedding plus one in-index filtered vector search
   (``MemoryStore.vector_search``, top 10): the least any recall can cost on the store.
 
@@ -70,9 +72,25 @@ def bench_rows(memory: GraphMem, namespace: str, *, peers: bool) -> Rows:
         return rows
     made = _peer_searches(memory, namespace)
     for key, (search, info) in made.items():
-        rows.searches[key] = search
+        rows.searches[key] = _counting_errors(search, info)
         rows.info[key] = info
     return rows
+
+
+def _counting_errors(search: Search, info: dict[str, Any]) -> Search:
+    """``search`` that counts a server error in ``info["errors"]`` instead of raising:
+    the HybridRetriever hands the question to Lucene's query parser unescaped, so a
+    question with "/" or an unmatched quote fails on the server (neo4j-graphrag 1.22)."""
+    from neo4j.exceptions import ClientError
+
+    def guarded(text: str) -> object:
+        try:
+            return search(text)
+        except ClientError:
+            info["errors"] = info.get("errors", 0) + 1
+            return None
+
+    return guarded
 
 
 def _why_no_peer(memory: GraphMem) -> str | None:
