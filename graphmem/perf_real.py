@@ -119,6 +119,7 @@ def _corpus(
     try:
         for conv, (namespace, _, _), questions in zip(conversations, imported, asked, strict=True):
             rows = bench_rows(memory, namespace, peers=peers)
+            errors = {k: v.get("errors", 0) for k, v in info.items()}  # the earlier ones'
             info = rows.info
             for qa in questions:
                 query = RecallQuery(text=qa.question, reference_time=conv.now, record_access=False)
@@ -134,6 +135,9 @@ def _corpus(
                 done += 1
                 if progress:
                     progress(f"recall {corpus}", done, total)
+            for key, count in errors.items():
+                if count:
+                    info[key]["errors"] = info[key].get("errors", 0) + count
     finally:  # real embeddings would crowd later searches of the store
         for namespace, _, _ in imported:
             memory.delete_namespace(namespace)
