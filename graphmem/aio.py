@@ -193,6 +193,18 @@ class AsyncGraphMem(AsyncForgetting):
         """:meth:`GraphMem.confirm`: an explicit user confirmation (SPEC §2.10)."""
         return await self.run_sync(self.sync.confirm, namespace, memory_id, session_id=session_id)
 
+    async def set_user(self, namespace: str, name: str) -> Entity:
+        """:meth:`GraphMem.set_user`: name the person the namespace is about."""
+        return await self.run_sync(self.sync.set_user, namespace, name)
+
+    async def user(self, namespace: str) -> Entity | None:
+        """:meth:`GraphMem.user`: the namespace's user entity, if any."""
+        return await self.run_sync(self.sync.user, namespace)
+
+    async def current_successor(self, namespace: str, memory_id: str) -> Memory:
+        """:meth:`GraphMem.current_successor`: the current end of a supersession chain."""
+        return await self.run_sync(self.sync.current_successor, namespace, memory_id)
+
     async def correct(
         self, namespace: str, memory_id: str, content: str, *, session_id: str = CORRECTION_SESSION
     ) -> tuple[Memory, Memory]:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from graphmem.language.voice import FIRST_PERSON_WORDS, USER_ALIAS
 from graphmem.models import Entity, EntityMention, RelationInput
 from graphmem.text import entity_id, normalize
 
@@ -111,6 +112,12 @@ class EntityDictionary:
         """The entity with this id, if known."""
         return self._entities.get(ident)
 
+    def user(self) -> Entity | None:
+        """The namespace's user (SPEC §9.14): the entity named or aliased ``"User"``
+        (:data:`graphmem.language.voice.USER_ALIAS`), if there is one."""
+        hit = self._forms.get(normalize(USER_ALIAS))
+        return None if hit is None else self._entities.get(hit[0])
+
     def resolve(self, surface: str) -> tuple[str, float] | None:
         """(entity id, link confidence) for an exact normalised surface form."""
         key = normalize(surface)
@@ -122,14 +129,21 @@ class EntityDictionary:
         return hit
 
     def link(self, text: str) -> list[EntityLink]:
-        """Link every known name in ``text`` (longest match first, no overlaps).
+        """Link every known name in ``text`` (longest match first, no overlaps); when
+        the namespace has a user (:meth:`user`), "I", "me", "my" link to it.
 
         Returns links in text order, one per entity (its best confidence).
         """
         words = _WORD.findall(text)
         found: dict[str, EntityLink] = {}
+        user = self.user()
         i = 0
         while i < len(words):
+            if user is not None and normalize(words[i]) in FIRST_PERSON_WORDS:
+                if user.id not in found:  # "Where do I live?", "my dog": the user
+                    found[user.id] = EntityLink(user.id, words[i], LINK_ALIAS)
+                i += 1
+                continue
             matched = 0
             longest = min(_MAX_NGRAM, self._max_words, len(words) - i)
             first = normalize(words[i])

@@ -60,6 +60,13 @@ class Settings(BaseSettings):
     # --- storage -----------------------------------------------------------
     data_dir: Path = Field(Path(".graphmem"), description="Embedded store directory.")
     neo4j_uri: str | None = Field(None, description="Bolt URI; set it to use the Neo4j store.")
+    user: str | None = Field(
+        None,
+        min_length=1,
+        max_length=512,
+        description="The person a namespace is about when it names none yet (first-person"
+        " statements and questions bind to them; docs/updates.md). None: an implicit 'User'.",
+    )
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr | None = None
     neo4j_database: str = "neo4j"

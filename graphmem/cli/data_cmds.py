@@ -54,11 +54,29 @@ def remember(
         list[str] | None,
         typer.Option("--entity", "-e", help="An entity it is about (repeatable)."),
     ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            "--user",
+            help="The person the namespace is about ('Jonas Weber'): 'I ...' statements bind"
+            " to them. Set once per namespace; default: an implicit 'User'.",
+        ),
+    ] = None,
+    triple: Annotated[
+        tuple[str, str, str] | None,
+        typer.Option(
+            "--triple",
+            help="Optional SUBJECT PREDICATE OBJECT, e.g. --triple 'Lena Park' lives_in Denver.",
+        ),
+    ] = None,
     store: StoreOpt = None,
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
     """Remember one statement (a memory): new, merged into a known one, or superseding.
+
+    A statement is a claim whatever door it comes through: "Lena moved to Denver."
+    supersedes "Lena lives in Portland." (docs/updates.md).
 
     Loads the embedding model (a few seconds per call): to remember many, use
     `graphmem ingest FILE.jsonl`; agents should use the MCP server or the API.
@@ -71,7 +89,11 @@ def remember(
         "extractor": "verbatim",
         "entities": [{"name": name} for name in entity or []],
     }
+    if triple is not None:
+        candidate.update(zip(("subject", "predicate", "object"), triple, strict=True))
     with open_memory(store, data_dir) as memory:
+        if user:
+            memory.set_user(namespace, user)
         report = memory.remember(namespace, [candidate])
     memory_id = report.memory_ids[0] if report.memory_ids else None
     if as_json:

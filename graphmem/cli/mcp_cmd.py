@@ -58,6 +58,15 @@ def mcp(
     port: Annotated[
         int, typer.Option(min=1, max=65535, help="streamable-http: port to listen on.")
     ] = 8000,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            "--user",
+            help="The person the namespace is about, e.g. 'Jonas Weber': first-person"
+            " statements and questions ('I moved to Graz', 'where do I live?') bind to them"
+            " (set per namespace with the set_user tool). Default: an implicit 'User'.",
+        ),
+    ] = None,
     store: StoreOpt = None,
     data_dir: DataDir = None,
     log_level: Annotated[
@@ -66,22 +75,23 @@ def mcp(
 ) -> None:
     """Run graphmem as an MCP server: agents remember and recall through its tools.
 
-    Tools: remember, recall, about_entity, get_memory, confirm, correct, forget_session,
-    forget, list_namespaces, stats, and mcp-neo4j-memory's create_entities,
-    create_relations, add_observations, search_memories, find_memories_by_name,
-    read_graph, delete_entities, delete_observations, delete_relations.
+    Tools: remember, recall, about_entity, get_memory, confirm, correct, set_user,
+    forget_session, forget, list_namespaces, stats, and mcp-neo4j-memory's
+    create_entities, create_relations, add_observations, search_memories,
+    find_memories_by_name, read_graph, delete_entities, delete_observations,
+    delete_relations.
 
     With stdio (the default) an MCP client starts this command and talks over its
     stdin/stdout; logs go to stderr. The server answers at once while the embedding
     model loads in the background (a call that needs it waits for it) and logs
-    "graphmem MCP server ready" when the model is loaded. Needs the mcp
-    extra: pip install 'graphmem[mcp]'. Client configuration: README "MCP server".
+    "graphmem MCP server ready" when the model is loaded. Client configuration:
+    docs/mcp.md.
     """
     level = log_level.upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         fail(f"--log-level: one of DEBUG, INFO, WARNING, ERROR; got {log_level!r}")
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    sync = open_memory(store, data_dir)
+    sync = open_memory(store, data_dir, **({"user": user} if user else {}))
     # the model loads while the MCP SDK is imported (its import takes ~0.5 s idle); the
     # server's own warm-up then finds it loaded, and a failure is reported there
     threading.Thread(target=_load_model, args=(sync,), name="model-load", daemon=True).start()

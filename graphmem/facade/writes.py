@@ -14,7 +14,7 @@ from graphmem.errors import (
 )
 from graphmem.facade.base import field_error, validate_namespace
 from graphmem.facade.forget_plan import session_plan
-from graphmem.facade.reads import Reads
+from graphmem.facade.users import Users
 from graphmem.models import EntityMention, Memory, MemoryCandidate, WriteReport
 from graphmem.store.base import (
     WriteBatch,
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from graphmem.extract.conversation import LLMExtractor, Message
 
 
-class Writes(Reads):
+class Writes(Users):
     """:class:`graphmem.GraphMem`'s write calls, each under the namespace's lock and
     retried on a write conflict (``_retrying``)."""
 
@@ -60,6 +60,8 @@ class Writes(Reads):
                     exc.errors()[0]["msg"], field=field_error(exc, f"candidates[{i}]")
                 ) from exc
         self._use()
+        if self.settings.user is not None and self.user(namespace) is None:
+            self.set_user(namespace, self.settings.user)
         self._reader.flush()
         with self._namespace_lock(namespace):
             self._record_embedder(namespace)
@@ -207,14 +209,17 @@ class Writes(Reads):
         memory superseded by it, with the relations it asserted (§9.9). Everything is
         validated first: on an error nothing changes.
 
+        A memory that an update or a restatement already replaced is not a dead end:
+        the correction follows its ``superseded_by`` chain to the current memory and
+        corrects that one; ``old.id`` then differs from ``memory_id`` (callers say so).
+
         Raises
         ------
         MemoryNotFoundError
             When ``memory_id`` is not in the namespace.
         InvalidMemoryError
             When the content is blank or the corrected memory's own (``field="content"``),
-            or the memory is already superseded (``field="memory_id"``; correct the
-            current one).
+            or the chain from ``memory_id`` ends in no current memory (``field="memory_id"``).
         """
         validate_namespace(namespace)
         with self._namespace_lock(namespace):
@@ -240,10 +245,41 @@ class Writes(Reads):
             kept.append(EntityMention(name=entity.name, kind=entity.kind, role=mention.role))
         return tuple(kept)
 
+    def current_successor(self, namespace: str, memory_id: str) -> Memory:
+        """The current memory at the end of ``memory_id``'s ``superseded_by`` chain (the
+        memory itself when it is current).
+
+        Raises
+        ------
+        MemoryNotFoundError
+            When ``memory_id`` is not in the namespace.
+        InvalidMemoryError
+            When the chain ends in a memory that is gone or loops (``field="memory_id"``).
+        """
+        memory = self.get(namespace, memory_id)
+        seen = {memory.id}
+        while not memory.is_current and memory.superseded_by is not None:
+            following = self.store.get_memories(namespace, [memory.superseded_by])
+            if not following or following[0].id in seen:
+                raise InvalidMemoryError(
+                    f"memory {memory_id} is superseded and its successor"
+                    f" {memory.superseded_by} is no longer stored; correct a current memory",
+                    field="memory_id",
+                )
+            memory = following[0]
+            seen.add(memory.id)
+        if not memory.is_current:
+            raise InvalidMemoryError(
+                f"memory {memory_id} is no longer current and has no current successor",
+                field="memory_id",
+            )
+        return memory
+
     def _correct(
         self, namespace: str, memory_id: str, content: str, session_id: str
     ) -> tuple[Memory, Memory]:
-        first = self.get(namespace, memory_id)
+        first = self.current_successor(namespace, memory_id)
+        memory_id = first.id
         try:
             candidate = MemoryCandidate(
                 content=content,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graphmem.models import AwareDatetime, Memory, RecallHit
 from graphmem.settings import MemoryTypeName, SourceLevelName
@@ -72,6 +72,29 @@ class MemoryIn(_Input):
     event_time: AwareDatetime | None = Field(
         None, description="When the event it describes happened, ISO 8601 with offset."
     )
+    subject: str | None = Field(
+        None,
+        max_length=512,
+        description="Optional triple: who or what it is about, by full name ('Lena Park').",
+    )
+    predicate: str | None = Field(
+        None,
+        max_length=128,
+        description="Optional triple: the attribute or relation ('lives_in', 'works_at').",
+    )
+    object: str | None = Field(
+        None,
+        max_length=2000,
+        description="Optional triple: the value ('Denver'). With the same subject and"
+        " predicate, another object is an update; the same object a restatement.",
+    )
+
+    @model_validator(mode="after")
+    def _whole_triple(self) -> MemoryIn:
+        given = [self.subject, self.predicate, self.object]
+        if any(v is not None for v in given) and not all(v and v.strip() for v in given):
+            raise ValueError("subject, predicate and object go together: give all three or none")
+        return self
 
 
 class RememberOut(BaseModel):
@@ -258,10 +281,23 @@ class ConfirmOut(BaseModel):
 class CorrectOut(BaseModel):
     """A correction: the old memory is kept for audit, superseded by the new one."""
 
-    old_id: str
+    old_id: str = Field(description="The memory corrected (the current end of the chain).")
     new_id: str
     content: str
     confidence: float
+    note: str | None = Field(
+        None,
+        description="Set when the id given was already replaced: which current memory was"
+        " corrected instead.",
+    )
+
+
+class UserOut(BaseModel):
+    """The person a namespace is about."""
+
+    namespace: str
+    entity_id: str
+    name: str
 
 
 class ForgetOut(BaseModel):

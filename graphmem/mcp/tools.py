@@ -34,6 +34,7 @@ from graphmem.mcp.schemas import (
     RelationOut,
     RememberOut,
     StatsOut,
+    UserOut,
 )
 from graphmem.models import AwareDatetime
 from graphmem.settings import MemoryTypeName
@@ -60,7 +61,7 @@ def _candidate(item: MemoryIn, session_id: str) -> dict[str, Any]:
         "entities": [{"name": name} for name in item.entities],
         "relations": [r.model_dump() for r in item.relations],
     }
-    for key in ("type", "observed_at", "event_time"):
+    for key in ("type", "observed_at", "event_time", "subject", "predicate", "object"):
         value = getattr(item, key)
         if value is not None:
             candidate[key] = value
@@ -244,12 +245,37 @@ async def correct(
     ],
 ) -> CorrectOut:
     """Replace a wrong memory with the corrected statement the user gave. The old memory
-    is superseded (kept for audit, no longer recalled); the new one is returned."""
+    is superseded (kept for audit, no longer recalled); the new one is returned. An id
+    that an update or restatement already replaced corrects its current successor."""
     with tool_errors():
         old, new = await ctx.memory.correct(namespace, memory_id, content)
+    note = None
+    if old.id != memory_id:
+        note = f"memory {memory_id} was already replaced; corrected its current successor {old.id}"
     return CorrectOut(
-        old_id=old.id, new_id=new.id, content=new.content, confidence=round(new.confidence, 4)
+        old_id=old.id,
+        new_id=new.id,
+        content=new.content,
+        confidence=round(new.confidence, 4),
+        note=note,
     )
+
+
+@graphmem_tool(title="Name the user", idempotent=True)
+async def set_user(
+    ctx: ToolContext,
+    namespace: str,
+    name: Annotated[
+        str,
+        Field(min_length=1, max_length=512, description="The user's name, e.g. 'Jonas Weber'."),
+    ],
+) -> UserOut:
+    """Name the person this namespace is about. Statements and questions in the first
+    person ('I moved to Graz', 'where do I live?', 'my dog') and notes like 'User is
+    vegetarian' are then about this person. Call it once per user."""
+    with tool_errors():
+        entity = await ctx.memory.set_user(namespace, name)
+    return UserOut(namespace=namespace, entity_id=entity.id, name=entity.name)
 
 
 @graphmem_tool(title="Forget a session", destructive=True, idempotent=True)

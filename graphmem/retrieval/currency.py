@@ -31,6 +31,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.language.attributes import is_eventlike, primary
 from graphmem.text import normalize
 from graphmem.write.compat import Claim, check, same_subject
 
@@ -54,6 +55,11 @@ def same_slot(a: Claim, b: Claim) -> bool:
     """
     if not same_subject(a, b):
         return False
+    if is_eventlike(a.content) and is_eventlike(b.content):
+        return False  # two one-off events at their own times (SPEC §9.15)
+    first, second = primary(a.content), primary(b.content)
+    if first is not None and second is not None and first.key != second.key:
+        return False  # two attributes of one person ("lives in" / "works at")
     if a.predicate and b.predicate:
         key = [normalize(p.replace("_", " ").replace("-", " ")) for p in (a.predicate, b.predicate)]
         return key[0] == key[1]

@@ -20,6 +20,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.entities import EntityDictionary
+from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.answer_type import ANSWER_TYPE
 from graphmem.retrieval.currency import prefer_newer
@@ -254,7 +255,7 @@ class Ranker:
         claims = {
             m.id: Claim.of(m) if known is None else claim_of(m, known)
             for m in order
-            if m.extractor != "verbatim"
+            if not is_transcript(m.extractor, m.content)
         }
         vectors = {m.id: _vector(m) for m in order if m.embedding is not None}
         ranked_ids, newer_than = prefer_newer(

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from graphmem.language.voice import IMPLICIT_USER, is_first_person
 from graphmem.text import FUNCTION_WORDS, normalize
 from graphmem.vocabulary import MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 
@@ -144,6 +145,9 @@ class Claim:
     names : tuple of str
         Named entities given beside the text (a candidate's ``entities``, a stored
         memory's mentioned entities); they count like names found in the text.
+    user : str, optional
+        The namespace's user (SPEC §9.14): whom a first-person claim ("I live in
+        Graz") is about. ``None``: the implicit user, ``"User"``.
     """
 
     content: str
@@ -151,18 +155,33 @@ class Claim:
     predicate: str | None = None
     object: str | None = None
     names: tuple[str, ...] = ()
+    user: str | None = None
 
     @classmethod
-    def of(cls, claim: ClaimLike, names: Iterable[str] = ()) -> Claim:
+    def of(cls, claim: ClaimLike, names: Iterable[str] = (), user: str | None = None) -> Claim:
         """The claim of a memory or candidate, with extra entity ``names``."""
-        return cls(claim.content, claim.subject, claim.predicate, claim.object, tuple(names))
+        return cls(
+            claim.content, claim.subject, claim.predicate, claim.object, tuple(names), user
+        )
 
 
 def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
     """The claim of a stored memory, the names of the entities it mentions included
-    (those ``dictionary`` knows)."""
+    (those ``dictionary`` knows), and the namespace's user."""
     names = (dictionary.get(m.entity_id) for m in memory.mentions)
-    return Claim.of(memory, dict.fromkeys(e.name for e in names if e is not None))
+    user = dictionary.user()
+    return Claim.of(
+        memory,
+        dict.fromkeys(e.name for e in names if e is not None),
+        user.name if user is not None else None,
+    )
+
+
+def _user_words(claim: Claim) -> tuple[str, ...] | None:
+    """The user's name as words when ``claim`` opens in the first person (SPEC §9.14)."""
+    if claim.subject or not is_first_person(claim.content):
+        return None
+    return tuple(_clean(w) for w in _WORD.findall(claim.user or IMPLICIT_USER)) or None
 
 
 # ---------------------------------------------------------------------- vocabulary
@@ -391,6 +410,7 @@ def _features(claim: Claim) -> _Features:
         ):
             numbers.append(_number(str(_NUMBER_WORDS[cleaned])))
     names, opener = _names(text)
+    opener = _user_words(claim) or opener
     extra = [tuple(_clean(w) for w in _WORD.findall(n)) for n in claim.names]
     names.extend(span for span in extra if span)
     return _Features(
@@ -635,6 +655,9 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     """
     if claim.subject:
         return tuple(_clean(w) for w in _WORD.findall(claim.subject)) or None
+    user = _user_words(claim)
+    if user is not None:
+        return user
     text = claim.content.casefold().replace("’", "'")
     best: tuple[int, tuple[str, ...]] | None = None
     for name in claim.names:

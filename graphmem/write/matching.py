@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from graphmem.entities import EntityDictionary
+from graphmem.language.attributes import is_eventlike, primary, replaces
+from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
@@ -24,8 +26,8 @@ from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, updat
 # Nearest stored memories dedup examines per candidate: a superseded one, or one of
 # another type, can be nearer than the duplicate it must find.
 DEDUP_NEIGHBOURS = 4
-# The extractor of a verbatim memory (a turn as said): a record, not a claim to update.
-_VERBATIM = "verbatim"
+# Stored memories about the new claim's subject that the attribute rule examines.
+ATTRIBUTE_NEIGHBOURS = 50
 
 
 class Matcher:
@@ -97,9 +99,9 @@ class Matcher:
         overlap at least ``consistency_frame_overlap`` (the same content words:
         "is vegan" / "is not vegan anymore and eats dairy again" overlap 0.33 and stay
         for the scan's judge). Verbatim memories (turns as said) are records, not claims
-        to update: neither side may be one. Returns the verdict when it is such a
-        conflict, else ``None``."""
-        if item.candidate.extractor == _VERBATIM or memory.extractor == _VERBATIM:
+        to update: neither side may be one (:func:`transcript`). Returns the verdict
+        when it is such a conflict, else ``None``."""
+        if transcript(item.candidate) or transcript(memory):
             return None
         theirs = claim_of(memory, known)
         if not same_subject(claim, theirs):
@@ -139,7 +141,7 @@ class Matcher:
             hit = existing_by_hash[item.hash]
             if hit.id != excluded:
                 return Match(state.memories.get(hit.id, hit))
-        claim = self._claim(item.candidate)
+        claim = self._claim(item.candidate, known)
         c = item.candidate
         if c.subject and c.predicate and c.object:
             for rival in self.triple_rivals(namespace, c.subject, c.predicate, state):
@@ -185,15 +187,15 @@ class Matcher:
             if compatibility:
                 found.target = memory
                 return found
-            if compatibility.reason is not None and compatibility.reason.is_conflict:
+            if _conflicts(compatibility, claim.content, memory.content):
                 found.conflicts.append((memory, compatibility))
         return found
 
-    @staticmethod
-    def _claim(candidate: MemoryCandidate) -> Claim:
+    def _claim(self, candidate: MemoryCandidate, known: EntityDictionary | None = None) -> Claim:
         names = [e.name for e in candidate.entities]
         names.extend(n for rel in candidate.relations for n in (rel.source, rel.target))
-        return Claim.of(candidate, dict.fromkeys(names))
+        user = known.user() if known is not None else None
+        return Claim.of(candidate, dict.fromkeys(names), user.name if user else None)
 
     def triple_rivals(
         self, namespace: str, subject: str, predicate: str, state: BatchState
@@ -242,6 +244,8 @@ class Matcher:
                 rivals[rival.id] = rival
         for rival, _why in near:
             rivals.setdefault(rival.id, rival)
+        for rival in self.attribute_rivals(namespace, memory, state, known):
+            rivals.setdefault(rival.id, rival)
         losers: list[str] = []
         margin = self._settings.update_margin
         for ident in sorted(rivals):
@@ -266,3 +270,57 @@ class Matcher:
                 losers.append(memory.id)
                 break
         return memory, losers
+
+    def attribute_rivals(
+        self, namespace: str, memory: Memory, state: BatchState, known: EntityDictionary
+    ) -> list[Memory]:
+        """Current claims that ``memory`` updates by attribute (SPEC §9.15;
+        docs/updates.md): about the same subject, stating the same attribute
+        (:func:`graphmem.language.attributes.primary`), which the newer one
+        :func:`~graphmem.language.attributes.replaces` — "Lena moved to Denver." after
+        "Lena lives in Portland.", however far apart the two embed. Read from the
+        memories that mention the subject's entities (at most ``ATTRIBUTE_NEIGHBOURS``)
+        and this call's own. Transcript turns and one-off events never take part."""
+        attribute = primary(memory.content)
+        if attribute is None or transcript(memory) or memory.type == "Event":
+            return []
+        claim = claim_of(memory, known)
+        subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
+        subjects = subjects or [m.entity_id for m in memory.mentions]
+        pool: dict[str, Memory] = {}
+        if subjects:
+            hits = self._store.entity_search(namespace, subjects, ATTRIBUTE_NEIGHBOURS)
+            ids = [h.memory_id for h in hits if h.memory_id not in state.memories]
+            for m in self._store.get_memories(namespace, ids):
+                pool[m.id] = m
+        for m in state.memories.values():
+            pool[m.id] = m
+        out: list[Memory] = []
+        for other in pool.values():
+            if other.id == memory.id or not other.is_current or transcript(other):
+                continue
+            if other.type == "Event" or other.last_observed_at > memory.last_observed_at:
+                continue
+            theirs = claim_of(other, known)
+            if not same_subject(claim, theirs):
+                continue
+            if replaces(attribute, primary(other.content), memory.content) is not None:
+                out.append(other)
+        return sorted(out, key=lambda m: m.id)
+
+
+def transcript(memory: Memory | MemoryCandidate) -> bool:
+    """A transcript record (a turn with its speaker's label, SPEC §9.13): kept out of
+    supersession; every other memory, whatever door it came through, is a claim."""
+    return is_transcript(memory.extractor, memory.content)
+
+
+def _conflicts(verdict: Compatibility, new: str, old: str) -> bool:
+    """Is an incompatible near-duplicate a conflict (to supersede), or two claims?
+    Two one-off events at different times or of other quantities ("ran 5 km on
+    Monday" / "ran 8 km on Wednesday") are two events (SPEC §9.15)."""
+    if verdict.reason is None or not verdict.reason.is_conflict:
+        return False
+    if verdict.reason in (Reason.DATES, Reason.NUMBERS) and is_eventlike(new) and is_eventlike(old):
+        return False
+    return True

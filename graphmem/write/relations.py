@@ -13,6 +13,7 @@ from graphmem.entities import (
     RelationExtractor,
     resolve_mentions,
 )
+from graphmem.language.voice import IMPLICIT_USER, is_first_person, is_transcript
 from graphmem.models import EntityMention, Memory, MemoryCandidate, Mention, Relation
 from graphmem.settings import Settings
 from graphmem.text import relation_id
@@ -55,6 +56,9 @@ class Relater:
         state: BatchState,
     ) -> list[Mention]:
         named = list(candidate.entities)
+        user = _first_person_subject(candidate, known)
+        if user is not None and user.name.casefold() not in {m.name.casefold() for m in named}:
+            named.insert(0, user)
         if isinstance(self._extractor, RelationExtractor):
             speaker = next(
                 (m.name for m in candidate.entities if m.role == "subject" and m.kind == "Person"),
@@ -132,6 +136,22 @@ class Relater:
 
 
 _PREDICATE = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+
+
+def _first_person_subject(
+    candidate: MemoryCandidate, known: EntityDictionary
+) -> EntityMention | None:
+    """The namespace's user as the subject of a claim in the first person or in Mem0's
+    "User …" style (SPEC §9.14): the named user, else the implicit one ("User").
+    Transcript turns ("Caroline: I …") are about their speaker, not the user."""
+    if is_transcript(candidate.extractor, candidate.content) or not is_first_person(
+        candidate.content
+    ):
+        return None
+    user = known.user()
+    if user is None:
+        return EntityMention(name=IMPLICIT_USER, kind="Person", role="subject")
+    return EntityMention(name=user.name, kind=user.kind, role="subject")
 
 
 def _triple_relation(

@@ -138,7 +138,10 @@ def test_rescore_orders_by_the_masked_cosine_within_depth_only() -> None:
 
 def test_the_related_test_reads_the_masked_vectors_when_given() -> None:
     old, new = datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 6, 1, tzinfo=UTC)
-    claims = {"job": Claim("Tomas works at Cobalt."), "city": Claim("Tomas lives in Denver now.")}
+    # two claims the attribute rule reads no attribute in (with "works at" / "lives in"
+    # it would keep them apart by itself: tests/unit/test_attributes.py); here only the
+    # vectors decide
+    claims = {"job": Claim("Tomas met Cobalt."), "city": Claim("Tomas saw Denver now.")}
     when = {"job": old, "city": new}
     close = {"job": 0.40, "city": 0.38}
     raw = {"job": np.array([1.0, 0.0]), "city": np.array([0.8, 0.6])}  # 0.8: by the name alone

@@ -1,0 +1,297 @@
+"""Which attribute of its subject a claim states (docs/updates.md; SPEC §9.15).
+
+Two claims about one person conflict when they give two values to one
+*single-valued* attribute — where the person lives or works, their job title,
+diet, partner, phone number, birthday — however they are worded: "Lena lives in
+Portland." and "Lena moved to Denver." share no value word and embed far apart,
+yet the second replaces the first. *Multi-valued* attributes (pets, hobbies,
+languages, allergies, siblings) accumulate; a new value replaces an old one only
+when the new claim names the old value together with a change cue ("allergic to
+cashews, not peanuts", "switched from metformin to insulin").
+
+The rules are lexical, ordered, and explainable: :func:`attributes_of` returns
+every attribute a text states with the value words it found, the first one
+(:func:`primary`) being the one the sentence is about; :func:`replaces` says
+whether a newer claim's attribute replaces an older one's and why, in words that
+``recall --explain`` and the write report can show.
+
+>>> primary("Lena moved to Denver last month.").key
+'residence'
+>>> primary("I'm a senior urban planner now.").key
+'job_title'
+>>> replaces(primary("Lena moved to Denver."), primary("Lena lives in Portland."), "Lena moved to Denver.")
+'both say where the subject lives: denver replaces portland'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Attribute", "attributes_of", "change_cue", "is_eventlike", "primary", "replaces"]
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """One attribute a claim states.
+
+    ``key``: the attribute ("residence", "employer", "diet", "pet", ...);
+    ``single``: single-valued (a new value replaces the old) or multi-valued;
+    ``value``: the value's words, lower-cased ("" when the text states the
+    attribute without a value: "no longer works there"); ``position``: where in
+    the text the match starts (the earliest is the claim's primary attribute).
+    """
+
+    key: str
+    single: bool
+    value: str
+    position: int = 0
+    ended: bool = False  # the claim ends the attribute ("left Acme", "no longer vegan")
+
+    @property
+    def label(self) -> str:
+        """The attribute in words, for explanations."""
+        return _LABELS.get(self.key.split(":")[0], self.key.replace("_", " "))
+
+
+_LABELS = {
+    "residence": "where the subject lives",
+    "employer": "where the subject works",
+    "job_title": "the subject's job",
+    "diet": "the subject's diet",
+    "allergy": "the subject's allergies",
+    "medication": "the subject's medication",
+    "partner": "the subject's partner",
+    "phone": "the subject's phone number",
+    "email": "the subject's email address",
+    "birthday": "the subject's birthday",
+    "school": "where the subject studies",
+    "car": "what the subject drives",
+    "favourite": "a favourite of the subject",
+    "pet": "the subject's pets",
+    "hobby": "the subject's hobbies",
+    "language": "the languages the subject speaks",
+}
+
+# A capitalised name after a preposition: the value of place / organisation slots.
+_NAME = r"(?P<v>(?:[A-Z][\w'’&.-]*|of|de|la|del|du|von|van|the)(?:\s+(?:[A-Z][\w'’&.-]*|of|de|la|del|du|von|van|the|St\.?))*)"
+_CS = re.compile  # case-sensitive patterns (they read names)
+
+
+def _ci(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_SINGLE = {
+    "residence", "employer", "job_title", "diet", "partner", "phone", "email", "birthday",
+    "school", "car", "favourite", "medication",
+}  # fmt: skip
+
+# (key, pattern, ended): a match states the attribute; group "v" is the value if any.
+_RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
+    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|[Ll]iving|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased|"
+                      r"[Ss]ettled|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
+                      r"[Nn]ow|[Bb]ack)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
+    ("residence", _ci(r"\b(?:live[sd]?|living|moved|relocated)\b"), False),
+    ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|"
+                     r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME), True),
+    ("employer", _ci(r"\b(?:no longer works?|not working|quit (?:his|her|my|their) job|"
+                     r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
+                     r"unemployed|between jobs|retired)\b"), True),
+    ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
+                     r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
+                     r"company|studio|practice|shop))\b"), False),
+    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?|[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|"
+                     r"[Jj]oin(?:s|ed|ing)?|[Hh]ired|[Pp]osition|[Rr]ole|[Ii]nternship|"
+                     r"[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|[Ss]witched)\b[^.;]{0,40}?"
+                     r"\b(?:at|for|by|with|joined)\s+" + _NAME), False),
+    ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
+    ("job_title", _ci(r"\b(?:works? as|working as|job as|position as|role as|promoted to|"
+                      r"trained as|qualified as|retrained as)\s+(?:an?\s+)?"
+                      r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
+    ("job_title", _ci(r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
+                      r"(?P<v>(?:[a-z-]+\s+){0,2}"
+                      r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|eer|ect|ive|ary|nurse|chef|"
+                      r"doctor|surgeon|pilot|teacher|cook|clerk|guide|medic|midwife|"
+                      r"paramedic|analyst|manager|nanny|barista|consultant)))\b"), False),
+    ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|carnivore|"
+                 r"omnivore|gluten-free|dairy-free|halal|kosher|low-carb)\b"), False),
+    ("diet", _ci(r"\b(?:eat(?:s|ing)?|ate) (?P<v>meat|fish|dairy|eggs|pork|beef|chicken|"
+                 r"seafood|sugar|gluten)\b"), False),
+    ("allergy", _ci(r"\b(?:allergic to|allergy to|allergies to|intolerant to|"
+                    r"intolerance to|sensitivity to)\s+(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"),
+     False),
+    ("allergy", _ci(r"\b(?P<v>[a-z][\w-]*)\s+(?:allergy|allergies|intolerance|sensitivity)\b"),
+     False),
+    ("allergy", _ci(r"\b(?P<v>coeliac|celiac|lactose intolerant|diabetic)\b"), False),
+    ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|(?:switched|changed|moved)\b[^.;]{0,30}?"
+                       r"\bto|started)\s+"
+                       r"(?P<v>[a-z]+(?:in|ol|ide|ate|one|pam|zole|mab|statin|pril|sartan|"
+                       r"formin|xine|cillin|prazole))\b"), False),
+    ("medication", _ci(r"\b(?:medication|medicine|pills?|tablets|inhaler)\b"), False),
+    ("partner", _CS(r"\b(?:[Mm]arried to|[Ee]ngaged to|[Dd]ating|[Ss]eeing|[Pp]artner,?|"
+                    r"[Gg]irlfriend,?|[Bb]oyfriend,?|[Ww]ife,?|[Hh]usband,?|[Ff]ianc[ée]e?,?)"
+                    r"\s+(?:is\s+)?" + _NAME), False),
+    ("partner", _ci(r"\b(?:split up|broke up|divorced|separated|single again|widowed)\b"), True),
+    ("phone", _ci(r"\b(?:phone|mobile|cell|number)\b[^.;]{0,30}?(?P<v>\+?\d[\d\s().-]{5,}\d)"),
+     False),
+    ("email", _ci(r"(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)"), False),
+    ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b[^.;,]{0,20}?(?P<v>\d{1,2}(?:st|nd|rd|th)?"
+                     r"(?:\s+(?:of\s+)?[a-z]+)?|[a-z]+\s+\d{1,2}(?:st|nd|rd|th)?)"), False),
+    ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b"), False),
+    ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying)|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
+                   r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),
+    ("car", _ci(r"\b(?:drives?|driving|bought|got) (?:an?|the|his|her|my|their)?\s*(?:new\s+)?"
+                r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|"
+                r"hyundai|nissan|skoda|renault|peugeot|fiat|subaru|mazda|mini|bike|"
+                r"motorbike|scooter|van)\b[\w ]{0,20}?)(?=[.,;]|$| now| these)"), False),
+    ("favourite", _ci(r"\bfavou?rite (?P<k>[a-z]+)\b[^.;]{0,20}?\b(?:is|are|'s)\s+"
+                      r"(?P<v>[\w' -]{2,40}?)(?=[.,;!]|$| now| these)"), False),
+    ("pet", _ci(r"\b(?P<v>dog|puppy|cat|kitten|rabbit|hamster|parrot|horse|tortoise|"
+                r"guinea pig|budgie|ferret|lizard|snake|goldfish|setter|retriever|terrier|spaniel|"
+                r"labrador|poodle|collie|shepherd|beagle|dachshund|pug|husky|greyhound)s?\b"),
+     False),
+    ("hobby", _ci(r"\b(?:hobby|hobbies|took up|taken up|into|loves?|enjoys?|plays?)\s+"
+                  r"(?P<v>[a-z][\w-]*)"), False),
+    ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>[A-Z][a-z]+)"), False),
+)
+
+# Words that only sound like job titles after "is a".
+_NOT_TITLES = frozenset(
+    {"member", "fan", "lover", "owner", "vegetarian", "teenager", "user", "customer", "mother",
+     "father", "brother", "sister", "daughter", "partner", "neighbor", "neighbour", "regular",
+     "beginner", "runner", "swimmer", "climber", "cyclist", "hiker", "reader", "gamer",
+     "supporter", "believer", "foreigner", "resident", "patient", "parent", "grandparent",
+     "grandmother", "grandfather", "survivor", "introvert", "extrovert", "vegan", "other",
+     "better", "bigger", "later", "water", "winter", "summer", "quarter", "number", "order",
+     "river", "center", "centre", "letter", "paper", "power", "tower", "corner", "answer",
+     "different", "pescatarian", "expert", "student", "volunteer"}
+)  # fmt: skip
+
+_CHANGE = _ci(
+    r"\b(?:not|no longer|anymore|any more|instead of|rather than|actually|now|switched|"
+    r"changed|moved|left|quit|stopped|gave up|used to|former|formerly|ex-|no more|from)\b"
+    r"|n't\b"
+)
+_EVENT_TIME = _ci(
+    r"\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|"
+    r"last (?:week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|this (?:morning|afternoon|evening|weekend)|today|tonight|"
+    r"\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}\b|\bon the \d{1,2})"
+)
+_SPACE = re.compile(r"\s+")
+
+
+def _clean_value(value: str, key: str = "") -> str:
+    value = _SPACE.sub(" ", value.replace("’", "'")).strip(" .,'\"").casefold()
+    for lead in ("the ", "a ", "an "):
+        if value.startswith(lead):
+            value = value[len(lead) :]
+    if key == "birthday":  # "21st of March", "March 21", "21 March": one value
+        words = re.sub(r"(\d+)(?:st|nd|rd|th)\b", r"\1", value).replace(" of ", " ").split()
+        value = " ".join(sorted(words))
+    return value
+
+
+def attributes_of(text: str) -> tuple[Attribute, ...]:
+    """Every attribute ``text`` states, earliest first, one per key.
+
+    Parameters
+    ----------
+    text : str
+        A claim as stored (any person: "I", "User", "Lena", "she").
+
+    Returns
+    -------
+    tuple of Attribute
+        Ordered by position in the text; empty when no rule matches.
+    """
+    found: dict[str, Attribute] = {}
+    for key, pattern, ended in _RULES:
+        for match in pattern.finditer(text):
+            names = match.groupdict()
+            value = _clean_value(names.get("v") or "", key)
+            full_key = key
+            if key == "favourite":
+                full_key = f"favourite:{(names.get('k') or '').casefold()}"
+            if key == "job_title":
+                head = value.split()[-1] if value else ""
+                if head in _NOT_TITLES or not head:
+                    continue
+            if key in ("residence", "employer", "school") and value in ("", "the"):
+                value = ""
+            attr = Attribute(
+                full_key, key in _SINGLE, value, match.start(), ended or _ends(text, match)
+            )
+            have = found.get(full_key)
+            if have is None or (not have.value and attr.value):
+                found[full_key] = attr if have is None else _merge(have, attr)
+            break
+    return tuple(sorted(found.values(), key=lambda a: (a.position, a.key)))
+
+
+def _merge(old: Attribute, new: Attribute) -> Attribute:
+    return Attribute(old.key, old.single, new.value, min(old.position, new.position), old.ended)
+
+
+def _ends(text: str, match: re.Match[str]) -> bool:
+    """Does the clause around ``match`` end the attribute ("is no longer vegan",
+    "doesn't eat meat anymore")?"""
+    before = text[max(0, match.start() - 30) : match.start()].casefold()
+    after = text[match.end() : match.end() + 25].casefold()
+    return bool(
+        re.search(r"\b(?:no longer|not|never|stopped|gave up|quit)\b|n't\b", before)
+        or re.search(r"\b(?:anymore|any more|no more)\b", after)
+    )
+
+
+def primary(text: str) -> Attribute | None:
+    """The attribute the claim is about: the earliest one :func:`attributes_of` finds."""
+    found = attributes_of(text)
+    return found[0] if found else None
+
+
+def change_cue(text: str) -> bool:
+    """Whether ``text`` carries a change or correction cue ("now", "no longer",
+    "instead of", "actually", "not X", "moved", "switched")."""
+    return _CHANGE.search(text) is not None
+
+
+def is_eventlike(text: str) -> bool:
+    """A one-off event at a time ("ran 8 km on Wednesday", "visited her aunt on 17 May"):
+    two of them at different times are two events, never an update (SPEC §9.15)."""
+    first = primary(text)
+    if first is not None and first.single:
+        return False
+    return _EVENT_TIME.search(text) is not None
+
+
+def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str | None:
+    """Why a newer claim's attribute replaces an older one's, or ``None``.
+
+    Single-valued: the same key and a different value (or the newer claim ends it:
+    "left Acme", "no longer vegan"). Multi-valued: only when the newer claim names
+    the older value with a change cue ("allergic to cashews, not peanuts").
+    Both claims must already be about the same subject (the caller checks).
+    """
+    if new is None or old is None or new.key != old.key:
+        return None
+    if new.value and old.value and (new.value in old.value or old.value in new.value):
+        if new.ended != old.ended:
+            return f"both say {new.label}: the newer one ends it"
+        return None  # the same value: a restatement, not an update
+    if new.ended:  # "doesn't eat eggs anymore" ends eggs, not "is vegetarian"
+        if not new.value or (old.value and new.value in old.value):
+            return f"both say {new.label}: the newer one ends it"
+        return None
+    if new.single:
+        if new.value and old.value:
+            return f"both say {new.label}: {new.value} replaces {old.value}"
+        if new.value or change_cue(new_text):
+            return f"both say {new.label}, the newer one with a change word"
+        return None
+    lowered = new_text.casefold()
+    if old.value and old.value in lowered and change_cue(new_text):
+        return f"both say {new.label}: the newer one names {old.value} as no longer so"
+    return None

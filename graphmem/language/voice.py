@@ -1,0 +1,72 @@
+"""Who is speaking, and whether a text is a transcript record (SPEC §9.13–§9.14).
+
+A *claim* is a statement an agent or a person makes about someone ("Lena moved to
+Denver.", "I work at AKH Wien now"); whatever door it came through, conflict
+handling applies to it. A *transcript record* is a turn stored as said, with its
+speaker's label ("Caroline: I went to the support group yesterday"): a record of
+what was said, kept out of supersession. The extractor name ``verbatim`` alone does
+not decide: it only says that the stored text is the source text (SPEC §9.8).
+
+First-person text ("I", "my", "me", "we") and Mem0's "User …" statements are about
+the namespace's user (:data:`USER_ALIAS`, docs/updates.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "FIRST_PERSON_WORDS",
+    "IMPLICIT_USER",
+    "USER_ALIAS",
+    "is_first_person",
+    "is_transcript",
+    "speaker_label",
+]
+
+#: The alias that marks a namespace's user entity ("User" in Mem0's style of notes).
+USER_ALIAS = "User"
+#: The user entity's name when the namespace names none.
+IMPLICIT_USER = "User"
+#: Words of a question or claim that stand for the user.
+FIRST_PERSON_WORDS = frozenset({"i", "me", "my", "mine", "myself"})
+
+_VERBATIM = "verbatim"
+_SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s*:\s+\S")
+_OPENS_FIRST_PERSON = re.compile(
+    r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note)\b[,:!]?\s*)*"
+    r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
+    r"user|user's|user’s|the user|the user's|the user’s)\b",
+    re.IGNORECASE,
+)
+
+
+def speaker_label(text: str) -> str | None:
+    """The speaker label a transcript turn opens with ("Caroline: …" → "Caroline")."""
+    match = _SPEAKER.match(text)
+    return match.group(1) if match else None
+
+
+def is_transcript(extractor: str | None, content: str) -> bool:
+    """A transcript record: verbatim text that opens with a speaker's label.
+
+    >>> is_transcript("verbatim", "Caroline: I went to a support group yesterday.")
+    True
+    >>> is_transcript("verbatim", "Alice works at Microsoft.")
+    False
+    """
+    return (extractor or "").strip().lower() == _VERBATIM and speaker_label(content) is not None
+
+
+def is_first_person(text: str) -> bool:
+    """Does the claim open in the user's own voice ("I …", "My …", "We …") or in
+    Mem0's style ("User …")?
+
+    >>> is_first_person("I live in Basel with Anke now")
+    True
+    >>> is_first_person("User is no longer vegetarian")
+    True
+    >>> is_first_person("Lena lives in Basel")
+    False
+    """
+    return _OPENS_FIRST_PERSON.match(text) is not None
