@@ -60,6 +60,13 @@ class Settings(BaseSettings):
     # --- storage -----------------------------------------------------------
     data_dir: Path = Field(Path(".graphmem"), description="Embedded store directory.")
     neo4j_uri: str | None = Field(None, description="Bolt URI; set it to use the Neo4j store.")
+    attribute_window: int = Field(
+        30,
+        ge=0,
+        le=200,
+        description="Recall: how many of the ranked candidates the asked-attribute rule"
+        " looks through (docs/updates.md 'At recall'); 0 turns the rule off.",
+    )
     user: str | None = Field(
         None,
         min_length=1,

@@ -146,9 +146,13 @@ class Tally:
             self.confuser_out += hit
             outranked |= hit
         if best != 0 or outranked:
+            said = {}
+            for st in written.person.statements:
+                if (m := written.ids.get(st.id)) is not None:
+                    said.setdefault(m, f"{st.id} {st.kind}: {st.text}")
             self.failures.append(
                 {"ns": written.ns, "question": probe.question, "answer": probe.answer,
-                 "best_rank": best, "top": ranked[:3]}
+                 "best_rank": best, "top": [said.get(m, m) for m in ranked[:3]]}
             )  # fmt: skip
 
     def metrics(self) -> dict[str, float | None]:

@@ -20,6 +20,8 @@ __all__ = [
     "IMPLICIT_USER",
     "USER_ALIAS",
     "is_first_person",
+    "names_someone_close",
+    "possessive_other",
     "is_transcript",
     "speaker_label",
 ]
@@ -34,11 +36,52 @@ FIRST_PERSON_WORDS = frozenset({"i", "me", "my", "mine", "myself"})
 _VERBATIM = "verbatim"
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s*:\s+\S")
 _OPENS_FIRST_PERSON = re.compile(
-    r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note)\b[,:!]?\s*)*"
+    r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
+    r"big news|news|guess what|good news|bad news)\b[,:!]?\s*)*(?:[A-Z][\w'’-]+ and )?"
     r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
     r"user|user's|user’s|the user|the user's|the user’s)\b",
     re.IGNORECASE,
 )
+
+
+_KIN = (
+    r"(?:(?:little|big|older|younger|elder|baby|twin|best|old|new|late|step|half)\s+)*"
+    r"(?:sister|brother|sibling|mother|father|mum|mom|mam|mamma|mama|dad|papa|parents?|wife|"
+    r"husband|partner|spouse|son|daughter|kids?|children|child|friend|boss|manager|colleague|"
+    r"co-?worker|co-?driver|labmate|flatmate|roommate|housemate|neighbou?r|cousin|aunt|auntie|"
+    r"uncle|niece|nephew|grandma|grandmother|gran|nan|grandpa|grandfather|grandson|"
+    r"granddaughter|ex|ex-\w+|fianc[ée]e?|girlfriend|boyfriend|team|teammate|mentor|"
+    r"doctor|landlord|sister-in-law|brother-in-law|mother-in-law|father-in-law)"
+)
+_POSSESSIVE_OTHER = re.compile(
+    r"^\s*(?:my|our|user's|user’s|the user's|the user’s)\s+" + _KIN + r"\b",
+    re.IGNORECASE,
+)
+
+
+def possessive_other(text: str) -> bool:
+    """Does a first-person text open with someone close to the user ("My sister Marit
+    works at Haukeland", "User's co-driver Marek lives in Swarzędz")? Such a claim
+    mentions the user but is about the other person.
+
+    >>> possessive_other("My sister Marit works at Haukeland in Bergen.")
+    True
+    >>> possessive_other("My dog is called Pixel.")
+    False
+    """
+    return _POSSESSIVE_OTHER.match(text) is not None
+
+
+_OTHER_ANYWHERE = re.compile(
+    r"\b(?:my|our|user's|user’s|the user's|the user’s|his|her|their)\s+" + _KIN + r"\b",
+    re.IGNORECASE,
+)
+
+
+def names_someone_close(text: str) -> bool:
+    """Does ``text`` ask or speak about someone close to a person ("Where does my sister
+    work?", "What does her husband do?")? Then that person, not the user, is its subject."""
+    return _OTHER_ANYWHERE.search(text) is not None
 
 
 def speaker_label(text: str) -> str | None:

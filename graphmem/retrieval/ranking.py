@@ -20,9 +20,11 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.entities import EntityDictionary
+from graphmem.language.attributes import question_attributes
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.answer_type import ANSWER_TYPE
+from graphmem.retrieval.attribute_rank import attribute_first
 from graphmem.retrieval.currency import prefer_newer
 from graphmem.retrieval.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.planner import Plan
@@ -160,7 +162,10 @@ class Ranker:
                 k=cut,
                 lam=cfg.mmr_lambda,
             )
-        ids = ids[:cut]
+        rule_on = query.profile != "composite" and cfg.attribute_window > 0
+        keys = question_attributes(query.text) if rule_on else frozenset()
+        window = max(cut, cfg.attribute_window) if keys else cut
+        ids = ids[:window]
         memories = found.memories
         if not need_vectors:
             mark = time.perf_counter()
@@ -172,6 +177,11 @@ class Ranker:
             }
             timings["hydration"] += ms_since(mark)
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
+        if keys:
+            known = self._dictionary(namespace) if self._dictionary is not None else None
+            records = [is_transcript(m.extractor, m.content) for m in order]
+            order, _answers = attribute_first(order, query.text, known, is_record=records)
+            order = order[:cut]
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = self._rerank(order, query, plan, rerank)
         formula = weight_formula(cfg, plan, query)

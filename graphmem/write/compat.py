@@ -53,12 +53,12 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from graphmem.language.voice import IMPLICIT_USER, is_first_person
+from graphmem.language.voice import IMPLICIT_USER, is_first_person, possessive_other
 from graphmem.text import FUNCTION_WORDS, normalize
 from graphmem.vocabulary import MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 
@@ -74,6 +74,7 @@ __all__ = [
     "check",
     "claim_of",
     "frame_overlap",
+    "names_agree",
     "one_sided",
     "same_subject",
     "subject_of",
@@ -179,7 +180,7 @@ def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
 
 def _user_words(claim: Claim) -> tuple[str, ...] | None:
     """The user's name as words when ``claim`` opens in the first person (SPEC §9.14)."""
-    if claim.subject or not is_first_person(claim.content):
+    if claim.subject or not is_first_person(claim.content) or possessive_other(claim.content):
         return None
     return tuple(_clean(w) for w in _WORD.findall(claim.user or IMPLICIT_USER)) or None
 
@@ -253,6 +254,13 @@ _NOT_NAMES = frozenset(
         "all", "some", "any", "what", "who", "whom", "whose", "which", "where", "why", "how",
         "also", "just", "still", "then", "well", "oh", "hey", "hi", "hello", "thanks", "ok",
         "okay", "sure", "mr", "mrs", "ms", "dr", "st", "mt",
+        # sentence openers of notes and chat that are no names
+        "correction", "update", "reminder", "remember", "note", "fyi", "btw", "news", "big",
+        "good", "bad", "great", "sadly", "unfortunately", "luckily", "finally", "guess",
+        "went", "did", "ran", "got", "had", "made", "took", "sold", "bought", "moved",
+        "started", "stopped", "passed", "finished", "visited", "tried", "forgot", "found",
+        "decided", "quit", "left", "joined", "booked", "turns", "turned", "apparently",
+        "both", "everyone", "nobody", "somebody", "second", "first", "another", "new", "old",
     }
 )  # fmt: skip
 
@@ -663,6 +671,9 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     for name in claim.names:
         words = tuple(_clean(w) for w in _WORD.findall(name))
         found = re.search(r"\b" + re.escape(name.casefold()) + r"\b", text)
+        if found is None and len(words) > 1 and len(words[0]) > 2:
+            # "Elena" in the text, linked to the entity "Elena Petrova" by first name
+            found = re.search(r"\b" + re.escape(words[0]) + r"\b", text)
         if not words or found is None:
             continue
         if best is None or found.start() < best[0]:
@@ -670,6 +681,12 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     if best is not None:
         return best[1]
     return _features(claim).opener
+
+
+def names_agree(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Do two names, as lower-cased words, name one subject (one's words within the
+    other's, plural-insensitive: "lena" / "lena park")?"""
+    return bool(a) and bool(b) and _same_name(tuple(a), tuple(b))
 
 
 def same_subject(a: Claim, b: Claim) -> bool:

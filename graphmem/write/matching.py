@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import is_eventlike, primary, replaces
+from graphmem.language.attributes import ending_cue, ends, is_eventlike, primary, replaces
 from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
@@ -20,6 +20,7 @@ from graphmem.write.compat import (
     claim_of,
     frame_overlap,
     same_subject,
+    subject_of,
 )
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
 
@@ -282,9 +283,12 @@ class Matcher:
         memories that mention the subject's entities (at most ``ATTRIBUTE_NEIGHBOURS``)
         and this call's own. Transcript turns and one-off events never take part."""
         attribute = primary(memory.content)
-        if attribute is None or transcript(memory) or memory.type == "Event":
+        if transcript(memory) or memory.type == "Event" or is_eventlike(memory.content):
+            return []
+        if attribute is None and not ending_cue(memory.content):
             return []
         claim = claim_of(memory, known)
+        subject_words = frozenset(subject_of(claim) or ())
         subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
         subjects = subjects or [m.entity_id for m in memory.mentions]
         pool: dict[str, Memory] = {}
@@ -305,6 +309,8 @@ class Matcher:
             if not same_subject(claim, theirs):
                 continue
             if replaces(attribute, primary(other.content), memory.content) is not None:
+                out.append(other)
+            elif ends(memory.content, other.content, subject_words) is not None:
                 out.append(other)
         return sorted(out, key=lambda m: m.id)
 

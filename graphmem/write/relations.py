@@ -13,7 +13,12 @@ from graphmem.entities import (
     RelationExtractor,
     resolve_mentions,
 )
-from graphmem.language.voice import IMPLICIT_USER, is_first_person, is_transcript
+from graphmem.language.voice import (
+    IMPLICIT_USER,
+    is_first_person,
+    is_transcript,
+    possessive_other,
+)
 from graphmem.models import EntityMention, Memory, MemoryCandidate, Mention, Relation
 from graphmem.settings import Settings
 from graphmem.text import relation_id
@@ -149,9 +154,10 @@ def _first_person_subject(
     ):
         return None
     user = known.user()
+    role = "mention" if possessive_other(candidate.content) else "subject"  # "my sister Marit"
     if user is None:
-        return EntityMention(name=IMPLICIT_USER, kind="Person", role="subject")
-    return EntityMention(name=user.name, kind=user.kind, role="subject")
+        return EntityMention(name=IMPLICIT_USER, kind="Person", role=role)
+    return EntityMention(name=user.name, kind=user.kind, role=role)
 
 
 def _triple_relation(

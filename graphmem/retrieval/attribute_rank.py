@@ -1,0 +1,96 @@
+"""The current value of the attribute a question asks about ranks first (SPEC §9.15,
+docs/updates.md "At recall").
+
+"Where do I live now?" asks for one attribute of one person: their residence.
+Among the memories a recall returns (and a window below the cut), the claims about
+that person stating that attribute (:func:`graphmem.language.attributes.attributes_of`)
+move to the front — those whose main attribute it is first, then the newest first —
+ahead of memories that only share the person's name ("I'm allergic to fish" for
+"Where do I live?"). A question about meals, drinks, trips or medicine brings the
+person's allergies, diet and medication forward the same way
+(:data:`~graphmem.language.attributes.SAFETY`). Transcript turns are records, not
+claims, and are left where they are; so is everything when the question names no
+attribute, or asks about someone close to the person ("Where does my sister work?").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from graphmem.entities import EntityDictionary
+from graphmem.language.attributes import attributes_of, question_attributes
+from graphmem.language.voice import names_someone_close
+from graphmem.models import Memory
+from graphmem.write.compat import Claim, claim_of, names_agree, subject_of
+
+__all__ = ["attribute_first", "question_subject"]
+
+
+def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
+    """Whom the question asks about, as lower-cased name words: the first entity it
+    links ("I", "my" → the namespace's user); ``None`` when it links none or asks
+    about someone close to them."""
+    if known is None or names_someone_close(question):
+        return None
+    for link in known.link(question):
+        entity = known.get(link.entity_id)
+        if entity is not None:
+            return tuple(entity.name.casefold().split())
+    return None
+
+
+def attribute_first(
+    order: Sequence[Memory],
+    question: str,
+    known: EntityDictionary | None,
+    *,
+    is_record: Sequence[bool],
+) -> tuple[list[Memory], dict[str, str]]:
+    """Move the memories that state the asked attribute of the asked person to the
+    front (see the module docstring).
+
+    Parameters
+    ----------
+    order : sequence of Memory
+        The recall's memories, best first.
+    question : str
+        The question's text.
+    known : EntityDictionary, optional
+        The namespace's entities (names, the user); ``None``: the rule does nothing.
+    is_record : sequence of bool
+        Aligned with ``order``: transcript turns, which never move.
+
+    Returns
+    -------
+    (list of Memory, dict of str to str)
+        The new order, and per moved memory the attribute it answers (for the explanation).
+    """
+    keys = question_attributes(question)
+    subject = question_subject(question, known) if keys else None
+    if not keys or subject is None or known is None:
+        return list(order), {}
+    chosen: list[tuple[int, float, int, Memory, str]] = []
+    for index, (memory, record) in enumerate(zip(order, is_record, strict=True)):
+        if record:
+            continue
+        found = [a for a in attributes_of(memory.content) if a.key in keys]
+        if not found:
+            continue
+        words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
+        if words is None or not names_agree(words, subject):
+            continue
+        main = 0 if attributes_of(memory.content)[0].key in keys else 1
+        when = -_seconds(memory.last_observed_at)
+        chosen.append((main, when, index, memory, found[0].key))
+    if not chosen:
+        return list(order), {}
+    chosen.sort(key=lambda row: row[:3])
+    front = [row[3] for row in chosen]
+    moved = {row[3].id: row[4] for row in chosen}
+    rest = [m for m in order if m.id not in moved]
+    return front + rest, moved
+
+
+def _seconds(when: datetime) -> float:
+    return when.timestamp()
