@@ -28,18 +28,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from graphmem.vocabulary import MONTHS, WEEKDAYS
+
 __all__ = [
-    "SAFETY",
     "Attribute",
     "attributes_of",
     "change_cue",
-    "ending_cue",
-    "ends",
     "is_eventlike",
     "primary",
-    "question_attributes",
     "replaces",
-    "topics",
 ]
 
 
@@ -101,13 +98,17 @@ _SINGLE = {
 
 # (key, pattern, ended): a match states the attribute; group "v" is the value if any.
 _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased|"
+    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased|"
                       r"[Ss]ettled|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|[Pp]lace|[Bb]ungalow|"
                       r"[Vv]illa|[Rr]ent\w*|"
                       r"[Nn]ow|[Bb]ack)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
     ("residence", _ci(r"\b(?:live[sd]?|living|moved|relocated)\b"), False),
-    ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|"
-                     r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME), True),
+    ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
+                     r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
+                     r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"), True),
+    ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur) (?:school|hospital|clinic|company|"
+                     r"firm|employer|office|restaurant|studio|practice|agency|bank)\s+is\s+" + _NAME),
+     False),
     ("employer", _ci(r"\b(?:no longer works?|not working|quit (?:his|her|my|their) job|"
                      r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
                      r"unemployed|between jobs|retired)\b"), True),
@@ -116,33 +117,42 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"company|studio|practice|shop))\b"), False),
     ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?|[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|"
                      r"[Jj]oin(?:s|ed|ing)?|[Hh]ired|[Pp]osition|[Rr]ole|[Ii]nternship|"
-                     r"[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|[Ss]witched)\b[^.;]{0,40}?"
+                     r"[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|[Ss]witched|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
                      r"\b(?:at|for|by|with|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
-    ("job_title", _ci(r"\b(?:works? as|working as|job as|position as|role as|promoted to|"
-                      r"trained as|qualified as|retrained as)\s+(?:an?\s+)?"
+    ("job_title", _ci(r"\b(?:title is|job title is|(?:my|his|her|their) job is|works? as|working as|"
+                      r"job as|position as|role as|promoted to|made|appointed|named|stepped up to|"
+                      r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
+                      r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
                       r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
     ("job_title", _ci(r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
-                      r"(?P<v>(?:[a-z-]+\s+){0,2}"
+                      r"(?P<v>(?-i:(?:[a-z-]+\s+){0,2}"
                       r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|eer|ect|ive|ary|nurse|chef|"
                       r"doctor|surgeon|pilot|teacher|cook|clerk|guide|medic|midwife|"
                       r"paramedic|analyst|manager|nanny|barista|consultant|captain|coach|vet|officer|"
-                      r"head chef|director|lawyer|dentist|professor|electrician|plumber)))\b"),
+                      r"head chef|director|lawyer|dentist|professor|electrician|plumber))))\b"),
+     False),
+    ("job_title", _CS(r"\b(?:'s|is|am|'m|now|became|to)\s+(?:the\s+)?(?P<v>CEO|CTO|CFO|COO|"
+                      r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
+                      r"vice-principal|deputy head|chief \w+|project manager|team lead|[A-Z]{2,4} lead)\b"),
      False),
     ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|carnivore|"
                  r"omnivore|gluten-free|dairy-free|halal|kosher|low-carb)\b"), False),
     ("diet", _ci(r"\b(?:eat(?:s|ing)?|ate) (?P<v>meat|fish|dairy|eggs|pork|beef|chicken|"
                  r"seafood|sugar|gluten)\b"), False),
-    ("allergy", _ci(r"\b(?:allergic to|allergy to|allergies to|intolerant to|"
+    ("allergy", _ci(r"\b(?:allergic to|allergy (?:is )?to|allergy is|allergies to|intolerant to|"
                     r"intolerance to|sensitivity to)\s+(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"),
      False),
-    ("allergy", _ci(r"\b(?P<v>[a-z][\w-]*)\s+(?:allergy|allergies|intolerance|sensitivity)\b"),
+    ("allergy", _ci(r"\b(?!(?:severe|serious|bad|own|mild|real|big|the|her|his|my|an?|food|proper|"
+                    r"their|its|life-threatening)\b)(?P<v>[a-z][\w-]*)\s+"
+                    r"(?:allergy|allergies|intolerance|sensitivity)\b"),
      False),
     ("allergy", _ci(r"\b(?P<v>coeliac|celiac|lactose intolerant|diabetic)\b"), False),
     ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|(?:switched|changed|moved)\b[^.;]{0,30}?"
-                       r"\bto|started)\s+"
-                       r"(?P<v>[a-z]+(?:in|ol|ide|ate|one|pam|zole|mab|statin|pril|sartan|"
-                       r"formin|xine|cillin|prazole))\b"), False),
+                       r"\bto|started|it's|is)\s+(?:that\s+|the\s+|my\s+)?"
+                       r"(?P<v>[a-z]+(?:in|ol|ide|ate|pam|zole|mab|statin|pril|sartan|"
+                       r"formin|xine|cillin|prazole|arin|aban|gatran|olol|amine|pine|tide|lukast|isone|olone))\b"),
+     False),
     ("medication", _ci(r"\b(?:medication|medicine|pills?|tablets|inhaler)\b"), False),
     ("partner", _CS(r"\b(?:[Mm]arried to|[Ee]ngaged to|[Dd]ating|[Ss]eeing|[Pp]artner,?|"
                     r"[Gg]irlfriend,?|[Bb]oyfriend,?|[Ww]ife,?|[Hh]usband,?|[Ff]ianc[ée]e?,?)"
@@ -180,7 +190,15 @@ _NOT_TITLES = frozenset(
      "grandmother", "grandfather", "survivor", "introvert", "extrovert", "vegan", "other",
      "better", "bigger", "later", "water", "winter", "summer", "quarter", "number", "order",
      "river", "center", "centre", "letter", "paper", "power", "tower", "corner", "answer",
-     "different", "pescatarian", "expert", "student", "volunteer"}
+     "different", "pescatarian", "expert", "student", "volunteer", "proper", "clever", "eager",
+     "super", "bitter", "tender", "former", "inner", "outer", "upper", "lower", "sober", "never",
+     "ever", "together", "whatever", "however", "forever", "rather", "either", "neither", "fewer",
+     "consistent", "important", "pregnant", "relevant", "present", "absent", "recent", "decent",
+     "talent", "parent", "event", "moment", "apartment", "department", "restaurant", "giant",
+     "distant", "excellent", "independent", "native", "active", "positive", "negative", "creative",
+     "expensive", "ordinary", "primary", "secondary", "necessary", "temporary", "contrary",
+     "vegetarian", "librarian", "italian", "christian", "indian", "asian", "canadian", "brazilian",
+     "australian", "perfect", "direct", "correct", "subject", "object", "project"}
 )  # fmt: skip
 
 _CHANGE = _ci(
@@ -189,13 +207,15 @@ _CHANGE = _ci(
     r"|n't\b"
 )
 _EVENT_TIME = _ci(
-    r"\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|"
+    r"\b(?:on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)|yesterday|"
     r"last (?:week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday)|this (?:morning|afternoon|evening|weekend)|today|tonight|"
     r"\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}\b|\bon the \d{1,2})"
 )
 _SPACE = re.compile(r"\s+")
+_TIME_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow", "yesterday"}
+_FROM_TO = re.compile(r"\bfrom\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+to\s+[A-Z]")
 _HOME = _ci(r"\b(?:live|lives|living|flat|apartment|house|home|neighbou?rhood|rent|bungalow|"
             r"villa|studio flat|place in|moved in|moved house)\b")
 
@@ -205,6 +225,9 @@ def _clean_value(value: str, key: str = "") -> str:
     for lead in ("the ", "a ", "an "):
         if value.startswith(lead):
             value = value[len(lead) :]
+    value = re.sub(r"(?:\s+(?:at|in|for|with|on|of|to|from|and))+$", "", value)
+    if value in _TIME_WORDS:
+        return ""
     if key == "birthday":  # "21st of March", "March 21", "21 March": one value
         words = re.sub(r"(\d+)(?:st|nd|rd|th)\b", r"\1", value).replace(" of ", " ").split()
         value = " ".join(sorted(words))
@@ -243,7 +266,7 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
                 head = value.split()[-1] if value else ""
                 if head in _NOT_TITLES or not head:
                     continue
-            if key == "residence" and _WORK_CONTEXT.search(text) and not _HOME.search(text):
+            if key == "residence" and _FROM_TO.search(text) and _WORK_CONTEXT.search(text) and not _HOME.search(text):
                 full_key = key = "employer"  # "moved from Ullevål to Rikshospitalet, same job"
             attr = Attribute(
                 full_key, key in _SINGLE, value, match.start(), ended or _ends(text, match)
@@ -304,6 +327,8 @@ def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str
     if new.value and old.value and (new.value in old.value or old.value in new.value):
         if new.ended != old.ended:
             return f"both say {new.label}: the newer one ends it"
+        if new.single and len(new.value) > len(old.value) and change_cue(new_text):
+            return f"both say {new.label}: {new.value} refines {old.value}"  # "a senior X now"
         return None  # the same value: a restatement, not an update
     if new.ended:  # "doesn't eat eggs anymore" ends eggs, not "is vegetarian"
         if not new.value or (old.value and new.value in old.value):
@@ -320,113 +345,3 @@ def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str
         return f"both say {new.label}: the newer one names {old.value} as no longer so"
     return None
 
-
-#: What keeps a person safe at a meal, a trip or the pharmacy (SPEC §9.15's
-#: "health and safety constraints"): recalled for questions they bear on.
-SAFETY = frozenset({"allergy", "diet", "medication"})
-
-# (keys, pattern): a question matching the pattern asks about those attributes.
-_QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
-    (frozenset({"residence"}), _ci(
-        r"\bwhere\b[^?]{0,30}\b(?:live|living|lives|home|based|stay|staying|moved?)\b|"
-        r"\b(?:which|what) (?:city|town|neighbou?rhood|country|suburb|area|village|district)\b|"
-        r"\b(?:live|living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
-        r"\b(?:flat|apartment|house|place) in\b|\bstill (?:up )?in\b|\bstill live\b")),
-    (frozenset({"employer"}), _ci(
-        r"\bwhere\b[^?]{0,30}\b(?:work|working|works|employed|job)\b|\bwho\b[^?]{0,20}\b"
-        r"(?:work|works|working|drive|drives) for\b|\b(?:which|what) (?:company|firm|hospital|"
-        r"clinic|restaurant|studio|school|employer|bank|agency|office|practice|airline|team)\b|"
-        r"\bemployer\b|\bstill (?:at|with|working)\b|\bwork(?:s|ing)? for\b")),
-    (frozenset({"job_title"}), _ci(
-        r"\b(?:job|role|title|position|rank|profession|occupation|do for (?:a )?living|"
-        r"what does \w+ do|what do i do)\b|\bstill an? \w+\b|\bpromot\w*\b")),
-    (SAFETY, _ci(
-        r"\b(?:eat|eats|eating|food|cook|cooking|dinner|lunch|breakfast|meal|snacks?|"
-        r"restaurant|order|bake|baking|cake|menu|dish|recipe|allerg\w*|diet|vegetarian|vegan|"
-        r"drink|drinks|beer|wine|coffee|gelato|ice cream|chocolate|dessert|takeaway|"
-        r"barbecue|bbq|picnic|party|feed|treat|avoid|watch out|safe to|okay to|ok to|"
-        r"medicine|medication|meds|tablets?|pills?|painkillers?|ibuprofen|aspirin|paracetamol|"
-        r"pack|packing|trip|travel|flight|layover|health|doctor|pharmacy|prescription)\b")),
-    (frozenset({"partner"}), _ci(
-        r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
-        r"spouse|single)\b")),
-    (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
-    (frozenset({"phone"}), _ci(r"\b(?:phone|number|mobile|call|text|reach)\b")),
-    (frozenset({"email"}), _ci(r"\be-?mail\b")),
-    (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
-    (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work)\b")),
-    (frozenset({"school"}), _ci(r"\b(?:study|studies|studying|university|uni|degree|phd)\b")),
-    (frozenset({"hobby"}), _ci(r"\b(?:hobby|hobbies|free time|spare time|for fun)\b")),
-)
-
-
-def question_attributes(question: str) -> frozenset[str]:
-    """The attributes a question asks about ("Where do I live now?" → residence;
-    "What should I cook for Lena?" → the safety attributes :data:`SAFETY`); empty when
-    it asks about none of them. Favourites: ``favourite:<thing>`` keys ("What's her
-    favourite cuisine?" → ``favourite:cuisine``)."""
-    keys: set[str] = set()
-    for found, pattern in _QUESTION_RULES:
-        if pattern.search(question):
-            keys |= found
-    favourite = re.search(r"\bfavou?rite (\w+)", question, re.IGNORECASE)
-    if favourite:
-        keys.add(f"favourite:{favourite.group(1).casefold()}")
-    return frozenset(keys)
-
-
-_ENDING = _ci(
-    r"\b(?:not|never|no longer|anymore|any more|no more|quit|quitted|stopped|gave up|"
-    r"given up|put away|sold|split up|broke up|dropped out|cancelled|canceled)\b|n't\b"
-)
-_STRONG_ENDING = _ci(
-    r"\b(?:no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
-    r"broke up|dropped out)\b"
-)
-_GENERIC = frozenset(
-    """about after again also always anymore around back been before being better
-    could didn't does doesn't doing done down each even ever every from going gone good
-    great have having here into just know last like little long look made make many
-    more most much must need never next night nothing only other over really right said
-    same since some still such sure take than that their them then there these they
-    thing think this those through time today told took turns until very want week
-    weeks well went were what when which while will with without would year years
-    months month days since because though instead now these days morning evening
-    anyone everyone someone actually finally basically properly user user's take takes
-    taking have keep keeps give gives come comes says tell tells gets does living""".split()
-)  # fmt: skip
-_CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
-_TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
-
-
-def topics(text: str) -> frozenset[str]:
-    """The content words of ``text`` (four letters or more, not generic), lower-cased,
-    plural-insensitive: what a negation can be about."""
-    out: set[str] = set()
-    for word in _TOPIC.findall(text):
-        low = word.casefold().replace("’", "'")
-        if low in _GENERIC or low.endswith("n't") or word[:1].isupper():  # not names
-            continue
-        out.add(low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
-    return frozenset(out)
-
-
-def ending_cue(text: str) -> bool:
-    """Whether ``text`` ends something ("not", "no longer", "anymore", "quit", "sold")."""
-    return _ENDING.search(text) is not None
-
-
-def ends(new: str, old: str, subject_words: frozenset[str] = frozenset()) -> str | None:
-    """Does the newer claim ``new`` end what the older ``old`` states? ("Elena doesn't do
-    the morning yoga anymore." / "Elena does yoga every morning.") Both about one
-    subject (the caller checks): ``new`` carries an ending cue, ``old`` none, and they
-    share a content word other than the subject's name. Returns why, or ``None``."""
-    if _STRONG_ENDING.search(old) is not None:
-        return None
-    clause = next((c for c in _CLAUSE.split(new) if _STRONG_ENDING.search(c)), None)
-    if clause is None:
-        return None
-    shared = (topics(clause) & topics(old)) - subject_words
-    if not shared:
-        return None
-    return f"the newer claim ends what the older one states ({', '.join(sorted(shared)[:3])})"

@@ -39,7 +39,12 @@ _OPENS_FIRST_PERSON = re.compile(
     r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
     r"big news|news|guess what|good news|bad news)\b[,:!]?\s*)*(?:[A-Z][\w'’-]+ and )?"
     r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
-    r"user|user's|user’s|the user|the user's|the user’s)\b",
+    r"user|user's|user’s|the user|the user's|the user’s|"
+    # a note that opens with its verb has the speaker as its subject ("Sold the Corolla.")
+    r"stopped|sold|started|moved|got|went|quit|left|finished|passed|ran|bought|switched|"
+    r"joined|changed|gave|took|visited|booked|adopted|forgot|decided|signed|ordered|tried|"
+    r"made|did|had|saw|met|lost|won|picked|dropped|missed|spent|tested|cooked|baked|"
+    r"just got|just had|just finished)\b",
     re.IGNORECASE,
 )
 

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import attributes_of, question_attributes
+from graphmem.language.attributes import attributes_of
+from graphmem.language.questions import question_attributes
 from graphmem.language.voice import names_someone_close
 from graphmem.models import Memory
 from graphmem.write.compat import Claim, claim_of, names_agree, subject_of

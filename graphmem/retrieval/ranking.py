@@ -20,7 +20,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import question_attributes
+from graphmem.language.questions import question_attributes
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.answer_type import ANSWER_TYPE

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import ending_cue, ends, is_eventlike, primary, replaces
+from graphmem.language.attributes import is_eventlike, primary, replaces
+from graphmem.language.endings import ending_cue, ends
 from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
@@ -283,12 +284,15 @@ class Matcher:
         memories that mention the subject's entities (at most ``ATTRIBUTE_NEIGHBOURS``)
         and this call's own. Transcript turns and one-off events never take part."""
         attribute = primary(memory.content)
-        if transcript(memory) or memory.type == "Event" or is_eventlike(memory.content):
+        if transcript(memory) or memory.type == "Event":
+            return []
+        if is_eventlike(memory.content) and not ending_cue(memory.content):
             return []
         if attribute is None and not ending_cue(memory.content):
             return []
         claim = claim_of(memory, known)
         subject_words = frozenset(subject_of(claim) or ())
+        people = frozenset(w for name in known.people() for w in name.casefold().split())
         subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
         subjects = subjects or [m.entity_id for m in memory.mentions]
         pool: dict[str, Memory] = {}
@@ -310,7 +314,7 @@ class Matcher:
                 continue
             if replaces(attribute, primary(other.content), memory.content) is not None:
                 out.append(other)
-            elif ends(memory.content, other.content, subject_words) is not None:
+            elif ends(memory.content, other.content, subject_words, people) is not None:
                 out.append(other)
         return sorted(out, key=lambda m: m.id)
 

@@ -1,0 +1,80 @@
+"""Claims that end what an older claim states (docs/updates.md): "Elena doesn't do
+the morning yoga anymore." ends "Elena does yoga every morning before rehearsal."
+although the two give no values of one attribute."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ending_cue", "ends", "topics"]
+
+
+def _ci(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_ENDING = _ci(
+    r"\b(?:not|never|no longer|anymore|any more|no more|quit|quitted|stopped|gave up|"
+    r"given up|put away|sold|split up|broke up|dropped out|cancelled|canceled)\b|n't\b"
+)
+_STRONG_ENDING = _ci(
+    r"\b(?:no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
+    r"broke up|dropped out)\b"
+)
+_GENERIC = frozenset(
+    """about after again also always anymore around back been before being better
+    could didn't does doesn't doing done down each even ever every from going gone good
+    great have having here into just know last like little long look made make many
+    more most much must need never next night nothing only other over really right said
+    same since some still such sure take than that their them then there these they
+    thing think this those through time today told took turns until very want week
+    weeks well went were what when which while will with without would year years
+    months month days since because though instead now these days morning evening
+    anyone everyone someone actually finally basically properly user user's take takes
+    taking have keep keeps give gives come comes says tell tells gets does living""".split()
+)  # fmt: skip
+_REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
+_CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
+_TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
+
+
+def topics(text: str, exclude: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The content words of ``text`` (four letters or more, not generic), lower-cased,
+    plural-insensitive: what a negation can be about; ``exclude``: words never topics
+    (the names of people, lower-cased)."""
+    out: set[str] = set()
+    for word in _TOPIC.findall(text):
+        low = re.sub(r"'s$", "", word.casefold().replace("’", "'"))
+        if low in _GENERIC or low.endswith("n't") or low in exclude:
+            continue
+        out.add(low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
+    return frozenset(out)
+
+
+def ending_cue(text: str) -> bool:
+    """Whether ``text`` ends something ("not", "no longer", "anymore", "quit", "sold")."""
+    return _ENDING.search(text) is not None
+
+
+def ends(
+    new: str,
+    old: str,
+    subject_words: frozenset[str] = frozenset(),
+    exclude: frozenset[str] = frozenset(),
+) -> str | None:
+    """Does the newer claim ``new`` end what the older ``old`` states? ("Elena doesn't do
+    the morning yoga anymore." / "Elena does yoga every morning.") Both about one
+    subject (the caller checks): ``new`` carries an ending cue, ``old`` none, and they
+    share a content word other than the subject's name and ``exclude`` (people's names,
+    lower-cased). Returns why, or ``None``."""
+    if _STRONG_ENDING.search(old) is not None:
+        return None
+    clause = next((c for c in _CLAUSE.split(new) if _STRONG_ENDING.search(c)), None)
+    if clause is not None:  # what it ends, not why: "… anymore, because of the diabetes"
+        clause = _REASON.split(clause)[0]
+    if clause is None:
+        return None
+    shared = (topics(clause, exclude) & topics(old, exclude)) - subject_words
+    if not shared:
+        return None
+    return f"the newer claim ends what the older one states ({', '.join(sorted(shared)[:3])})"

@@ -1,0 +1,67 @@
+"""Which attributes a question asks about (docs/updates.md "At recall"): "Where do I
+live now?" asks for a residence; "What should I cook for Lena?" bears on her
+allergies, diet and medication (:data:`SAFETY`)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["SAFETY", "question_attributes"]
+
+
+def _ci(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+#: What keeps a person safe at a meal, a trip or the pharmacy (SPEC §9.15's
+#: "health and safety constraints"): recalled for questions they bear on.
+SAFETY = frozenset({"allergy", "diet", "medication"})
+
+# (keys, pattern): a question matching the pattern asks about those attributes.
+_QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
+    (frozenset({"residence"}), _ci(
+        r"\bwhere\b[^?]{0,30}\b(?:live|living|lives|home|based|stay|staying|moved?)\b|"
+        r"\b(?:which|what) (?:city|town|neighbou?rhood|country|suburb|area|village|district)\b|"
+        r"\b(?:live|living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
+        r"\b(?:flat|apartment|house|place) in\b|\bstill (?:up )?in\b|\bstill live\b")),
+    (frozenset({"employer"}), _ci(
+        r"\bwhere\b[^?]{0,30}\b(?:work|working|works|employed|job)\b|\bwho\b[^?]{0,20}\b"
+        r"(?:work|works|working|drive|drives) for\b|\b(?:which|what) (?:company|firm|hospital|"
+        r"clinic|restaurant|studio|school|employer|bank|agency|office|practice|airline|team)\b|"
+        r"\bemployer\b|\bstill (?:at|with|working)\b|\bwork(?:s|ing)? for\b")),
+    (frozenset({"job_title"}), _ci(
+        r"\b(?:job|role|title|position|rank|profession|occupation|do for (?:a )?living|"
+        r"what does \w+ do|what do i do)\b|\bstill an? \w+\b|\bpromot\w*\b")),
+    (SAFETY, _ci(
+        r"\b(?:eat|eats|eating|food|cook|cooking|dinner|lunch|breakfast|meal|snacks?|"
+        r"restaurant|order|bake|baking|cake|menu|dish|recipe|allerg\w*|diet|vegetarian|vegan|"
+        r"drink|drinks|beer|wine|coffee|gelato|ice cream|chocolate|dessert|takeaway|"
+        r"barbecue|bbq|picnic|party|feed|treat|avoid|watch out|safe to|okay to|ok to|"
+        r"medicine|medication|meds|tablets?|pills?|painkillers?|ibuprofen|aspirin|paracetamol|"
+        r"pack|packing|trip|travel|flight|layover|health|doctor|pharmacy|prescription)\b")),
+    (frozenset({"partner"}), _ci(
+        r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
+        r"spouse|single)\b")),
+    (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
+    (frozenset({"phone"}), _ci(r"\b(?:phone|number|mobile|call|text|reach)\b")),
+    (frozenset({"email"}), _ci(r"\be-?mail\b")),
+    (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
+    (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work)\b")),
+    (frozenset({"school"}), _ci(r"\b(?:study|studies|studying|university|uni|degree|phd)\b")),
+    (frozenset({"hobby"}), _ci(r"\b(?:hobby|hobbies|free time|spare time|for fun)\b")),
+)
+
+
+def question_attributes(question: str) -> frozenset[str]:
+    """The attributes a question asks about ("Where do I live now?" → residence;
+    "What should I cook for Lena?" → the safety attributes :data:`SAFETY`); empty when
+    it asks about none of them. Favourites: ``favourite:<thing>`` keys ("What's her
+    favourite cuisine?" → ``favourite:cuisine``)."""
+    keys: set[str] = set()
+    for found, pattern in _QUESTION_RULES:
+        if pattern.search(question):
+            keys |= found
+    favourite = re.search(r"\bfavou?rite (\w+)", question, re.IGNORECASE)
+    if favourite:
+        keys.add(f"favourite:{favourite.group(1).casefold()}")
+    return frozenset(keys)
