@@ -9,15 +9,15 @@ from datetime import datetime
 KINDS = {"base", "update", "negation", "correction", "restatement", "event", "safety", "distractor"}
 TYPES = {"Fact", "Preference", "Event", "Relation", "Entity"}
 PREDICATES = set(
-    "lives_in works_at job_title diet allergy medication partner pet phone email birthday hobby"
-    " language studies_at favourite drives plays owns sibling parent child friend did".split()
+    ["lives_in", "works_at", "job_title", "diet", "allergy", "medication", "partner", "pet", "phone", "email", "birthday", "hobby", "language", "studies_at", "favourite", "drives", "plays", "owns", "sibling", "parent", "child", "friend", "did"]
 )
 VOICES = {"first", "user", "third"}
 
 
 def problems(path: str) -> list[str]:
     out: list[str] = []
-    data = json.load(open(path, encoding="utf-8"))
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
     people = data.get("people")
     if not isinstance(people, list) or not people:
         return [f"{path}: no people"]
@@ -64,9 +64,9 @@ def problems(path: str) -> list[str]:
                 out.append(f"{sw}: replaces {s.get('replaces')!r}")
             if s["kind"] == "restatement" and s.get("restates") not in known:
                 out.append(f"{sw}: restates {s.get('restates')!r}")
-            if s.get("event_time"):
-                if datetime.fromisoformat(s["event_time"]).tzinfo is None:
-                    out.append(f"{sw}: event_time without a time zone")
+            when = s.get("event_time")
+            if when and datetime.fromisoformat(when).tzinfo is None:
+                out.append(f"{sw}: event_time without a time zone")
             if s.get("correct_target") and s["correct_target"] not in known:
                 out.append(f"{sw}: correct_target {s['correct_target']!r}")
         probes = p.get("probes", [])

@@ -194,10 +194,10 @@ _NOT_TITLES = frozenset(
      "super", "bitter", "tender", "former", "inner", "outer", "upper", "lower", "sober", "never",
      "ever", "together", "whatever", "however", "forever", "rather", "either", "neither", "fewer",
      "consistent", "important", "pregnant", "relevant", "present", "absent", "recent", "decent",
-     "talent", "parent", "event", "moment", "apartment", "department", "restaurant", "giant",
+     "talent", "event", "moment", "apartment", "department", "restaurant", "giant",
      "distant", "excellent", "independent", "native", "active", "positive", "negative", "creative",
      "expensive", "ordinary", "primary", "secondary", "necessary", "temporary", "contrary",
-     "vegetarian", "librarian", "italian", "christian", "indian", "asian", "canadian", "brazilian",
+     "librarian", "italian", "christian", "indian", "asian", "canadian", "brazilian",
      "australian", "perfect", "direct", "correct", "subject", "object", "project"}
 )  # fmt: skip
 
@@ -211,7 +211,9 @@ _EVENT_TIME = _ci(
     r"last (?:week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday)|this (?:morning|afternoon|evening|weekend)|today|tonight|"
     r"\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*|"
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}\b|\bon the \d{1,2})"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}\b|\bon the \d{1,2}|"
+    r"in (?:january|february|march|april|june|july|august|september|october|november|"
+    r"december)|last (?:weekend|saturday|sunday)|again\b)"
 )
 _SPACE = re.compile(r"\s+")
 _TIME_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow", "yesterday"}

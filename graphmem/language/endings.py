@@ -22,16 +22,7 @@ _STRONG_ENDING = _ci(
     r"broke up|dropped out)\b"
 )
 _GENERIC = frozenset(
-    """about after again also always anymore around back been before being better
-    could didn't does doesn't doing done down each even ever every from going gone good
-    great have having here into just know last like little long look made make many
-    more most much must need never next night nothing only other over really right said
-    same since some still such sure take than that their them then there these they
-    thing think this those through time today told took turns until very want week
-    weeks well went were what when which while will with without would year years
-    months month days since because though instead now these days morning evening
-    anyone everyone someone actually finally basically properly user user's take takes
-    taking have keep keeps give gives come comes says tell tells gets does living""".split()
+    ["about", "after", "again", "also", "always", "anymore", "around", "back", "been", "before", "being", "better", "could", "didn't", "does", "doesn't", "doing", "done", "down", "each", "even", "ever", "every", "from", "going", "gone", "good", "great", "have", "having", "here", "into", "just", "know", "last", "like", "little", "long", "look", "made", "make", "many", "more", "most", "much", "must", "need", "never", "next", "night", "nothing", "only", "other", "over", "really", "right", "said", "same", "since", "some", "still", "such", "sure", "take", "than", "that", "their", "them", "then", "there", "these", "they", "thing", "think", "this", "those", "through", "time", "today", "told", "took", "turns", "until", "very", "want", "week", "weeks", "well", "went", "were", "what", "when", "which", "while", "will", "with", "without", "would", "year", "years", "months", "month", "days", "since", "because", "though", "instead", "now", "these", "days", "morning", "evening", "anyone", "everyone", "someone", "actually", "finally", "basically", "properly", "user", "user's", "take", "takes", "taking", "have", "keep", "keeps", "give", "gives", "come", "comes", "says", "tell", "tells", "gets", "does", "living"]
 )  # fmt: skip
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")

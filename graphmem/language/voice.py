@@ -20,9 +20,10 @@ __all__ = [
     "IMPLICIT_USER",
     "USER_ALIAS",
     "is_first_person",
+    "is_transcript",
+    "kin_subject",
     "names_someone_close",
     "possessive_other",
-    "is_transcript",
     "speaker_label",
 ]
 
@@ -31,13 +32,16 @@ USER_ALIAS = "User"
 #: The user entity's name when the namespace names none.
 IMPLICIT_USER = "User"
 #: Words of a question or claim that stand for the user.
-FIRST_PERSON_WORDS = frozenset({"i", "me", "my", "mine", "myself"})
+FIRST_PERSON_WORDS = frozenset(
+    {"i", "me", "my", "mine", "myself", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll"}
+)
 
 _VERBATIM = "verbatim"
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s*:\s+\S")
 _OPENS_FIRST_PERSON = re.compile(
     r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
-    r"big news|news|guess what|good news|bad news)\b[,:!]?\s*)*(?:[A-Z][\w'’-]+ and )?"
+    r"big news|news|guess what|good news|bad news|correction|reminder|remember|forgot to tell you)"
+    r"\b[,:!]?\s*)*(?:[A-Z][\w'’-]+ and )?"
     r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
     r"user|user's|user’s|the user|the user's|the user’s|"
     # a note that opens with its verb has the speaker as its subject ("Sold the Corolla.")
@@ -53,6 +57,7 @@ _KIN = (
     r"(?:(?:little|big|older|younger|elder|baby|twin|best|old|new|late|step|half)\s+)*"
     r"(?:sister|brother|sibling|mother|father|mum|mom|mam|mamma|mama|dad|papa|parents?|wife|"
     r"husband|partner|spouse|son|daughter|kids?|children|child|friend|boss|manager|colleague|"
+    r"mate|pal|buddy|bestie|"
     r"co-?worker|co-?driver|labmate|flatmate|roommate|housemate|neighbou?r|cousin|aunt|auntie|"
     r"uncle|niece|nephew|grandma|grandmother|gran|nan|grandpa|grandfather|grandson|"
     r"granddaughter|ex|ex-\w+|fianc[ée]e?|girlfriend|boyfriend|team|teammate|mentor|"
@@ -81,6 +86,29 @@ _OTHER_ANYWHERE = re.compile(
     r"\b(?:my|our|user's|user’s|the user's|the user’s|his|her|their)\s+" + _KIN + r"\b",
     re.IGNORECASE,
 )
+
+
+_KIN_NAMED = re.compile(
+    r"^\s*(?:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*['’]s?|my|our|his|her|their|user's|user’s)\s+"
+    + _KIN + r",?\s+(?P<name>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)",
+    re.IGNORECASE,
+)
+
+
+def kin_subject(text: str) -> str | None:
+    """The person a claim opening with someone close to another is about: "Lena's
+    sister Mia lives in Denver." → "Mia"; "My co-driver Marek …" → "Marek".
+
+    >>> kin_subject("Lena's sister Mia lives in Denver.")
+    'Mia'
+    >>> kin_subject("Lena lives in Denver.") is None
+    True
+    """
+    match = _KIN_NAMED.match(text)
+    if match is None:
+        return None
+    name = match.group("name")
+    return name if name[:1].isupper() else None
 
 
 def names_someone_close(text: str) -> bool:

@@ -21,11 +21,12 @@ from datetime import datetime
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import attributes_of
 from graphmem.language.questions import question_attributes
-from graphmem.language.voice import names_someone_close
+from graphmem.language.voice import is_transcript, names_someone_close
 from graphmem.models import Memory
+from graphmem.settings import Settings
 from graphmem.write.compat import Claim, claim_of, names_agree, subject_of
 
-__all__ = ["attribute_first", "question_subject"]
+__all__ = ["attribute_first", "attribute_window", "question_subject"]
 
 
 def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
@@ -41,12 +42,16 @@ def question_subject(question: str, known: EntityDictionary | None) -> tuple[str
     return None
 
 
+def attribute_window(question: str, settings: Settings) -> int:
+    """How many ranked candidates the rule looks through for ``question``: the
+    setting ``attribute_window`` when the question asks about an attribute, else 0."""
+    if settings.attribute_window <= 0 or not question_attributes(question):
+        return 0
+    return settings.attribute_window
+
+
 def attribute_first(
-    order: Sequence[Memory],
-    question: str,
-    known: EntityDictionary | None,
-    *,
-    is_record: Sequence[bool],
+    order: Sequence[Memory], question: str, known: EntityDictionary | None
 ) -> tuple[list[Memory], dict[str, str]]:
     """Move the memories that state the asked attribute of the asked person to the
     front (see the module docstring).
@@ -59,8 +64,6 @@ def attribute_first(
         The question's text.
     known : EntityDictionary, optional
         The namespace's entities (names, the user); ``None``: the rule does nothing.
-    is_record : sequence of bool
-        Aligned with ``order``: transcript turns, which never move.
 
     Returns
     -------
@@ -72,8 +75,8 @@ def attribute_first(
     if not keys or subject is None or known is None:
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
-    for index, (memory, record) in enumerate(zip(order, is_record, strict=True)):
-        if record:
+    for index, memory in enumerate(order):
+        if is_transcript(memory.extractor, memory.content):
             continue
         found = [a for a in attributes_of(memory.content) if a.key in keys]
         if not found:

@@ -5,8 +5,9 @@ hydrate the candidates' rank fields (one store call), admit them (history,
 retrievability, types) and gate them by confidence, add session support
 (:mod:`graphmem.retrieval.support`), weigh and order them with the pure
 :func:`graphmem.scoring.ranking.rank_score` / :func:`~graphmem.scoring.ranking.rank_order`
-(or the composite profile), diversify (MMR), move a newer contradicting memory
-above the older one (:mod:`graphmem.retrieval.currency`), rerank, and explain
+(or the composite profile), diversify (MMR), bring the asked attribute's current
+value forward (:mod:`~graphmem.retrieval.attribute_rank`), move a newer contradicting
+memory above the older one (:mod:`graphmem.retrieval.currency`), rerank, and explain
 each hit (:class:`graphmem.models.Explanation`).
 """
 
@@ -15,16 +16,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.questions import question_attributes
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.answer_type import ANSWER_TYPE
-from graphmem.retrieval.attribute_rank import attribute_first
+from graphmem.retrieval.attribute_rank import attribute_first, attribute_window
 from graphmem.retrieval.currency import prefer_newer
 from graphmem.retrieval.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.planner import Plan
@@ -45,12 +45,9 @@ from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, RankFields, Vector
 from graphmem.write.compat import Claim, claim_of, subject_of
 
-_DAY = 86_400.0
-
-
 def days_between(later: datetime, earlier: datetime | None) -> float:
     """Days from ``earlier`` to ``later``, at least 0 (0 when ``earlier`` is None)."""
-    return 0.0 if earlier is None else max(0.0, (later - earlier).total_seconds() / _DAY)
+    return 0.0 if earlier is None else max(0.0, (later - earlier) / timedelta(days=1))
 
 
 def ms_since(mark: float) -> float:
@@ -59,9 +56,8 @@ def ms_since(mark: float) -> float:
 
 
 def without_session_support(plan: Plan) -> bool:
-    """A plan that diversifies (MMR) is not given a prior that concentrates; nor is one
-    that walks a relation, whose evidence lies in other sessions (issue 12), nor one for
-    a question whose answer gathers several memories (``plan.aggregate``, issue 15)."""
+    """No session prior for a plan that diversifies (MMR), walks a relation (evidence in
+    other sessions) or gathers several memories (``plan.aggregate``)."""
     return plan.mmr or plan.name == "relational" or plan.aggregate
 
 
@@ -108,9 +104,8 @@ class Ranker:
     reranker : Reranker
         Applied when the plan asks for it (:class:`NoopReranker`: none configured).
     dictionary : callable, optional
-        Namespace → its entity dictionary: the names of the entities a memory
-        mentions tell whom a claim is about (newer over older); without it, the
-        names in the text.
+        Namespace → its entity dictionary: whom a claim is about (newer over older, the
+        asked attribute); without it, the names in the text.
     """
 
     def __init__(
@@ -162,10 +157,8 @@ class Ranker:
                 k=cut,
                 lam=cfg.mmr_lambda,
             )
-        rule_on = query.profile != "composite" and cfg.attribute_window > 0
-        keys = question_attributes(query.text) if rule_on else frozenset()
-        window = max(cut, cfg.attribute_window) if keys else cut
-        ids = ids[:window]
+        window = 0 if query.profile == "composite" else attribute_window(query.text, cfg)
+        ids = ids[: max(cut, window)]
         memories = found.memories
         if not need_vectors:
             mark = time.perf_counter()
@@ -177,11 +170,8 @@ class Ranker:
             }
             timings["hydration"] += ms_since(mark)
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
-        if keys:
-            known = self._dictionary(namespace) if self._dictionary is not None else None
-            records = [is_transcript(m.extractor, m.content) for m in order]
-            order, _answers = attribute_first(order, query.text, known, is_record=records)
-            order = order[:cut]
+        if window:  # the asked attribute's current value first
+            order = attribute_first(order, query.text, self._known(namespace))[0][:cut]
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = self._rerank(order, query, plan, rerank)
         formula = weight_formula(cfg, plan, query)
@@ -261,11 +251,11 @@ class Ranker:
         if cfg.update_rank_margin < 0.0 or len(order) <= 1 or query.profile == "composite":
             return order, {}
         by_id = {m.id: m for m in order}
-        known = self._dictionary(namespace) if self._dictionary is not None else None
-        claims = {
+        known = self._known(namespace)
+        claims = {  # transcript turns and one-off events are no values of an attribute
             m.id: Claim.of(m) if known is None else claim_of(m, known)
             for m in order
-            if not is_transcript(m.extractor, m.content)
+            if not is_transcript(m.extractor, m.content) and m.type != "Event"
         }
         vectors = {m.id: _vector(m) for m in order if m.embedding is not None}
         ranked_ids, newer_than = prefer_newer(
@@ -280,6 +270,9 @@ class Ranker:
             related_vectors=self._subject_masked(claims, vectors),
         )
         return [by_id[i] for i in ranked_ids], newer_than
+
+    def _known(self, namespace: str) -> EntityDictionary | None:
+        return self._dictionary(namespace) if self._dictionary is not None else None
 
     def _subject_masked(
         self, claims: Mapping[str, Claim], stored: Mapping[str, Vector]
@@ -307,8 +300,7 @@ class Ranker:
     def _rerank(
         self, order: list[Memory], query: RecallQuery, plan: Plan, rerank: bool
     ) -> tuple[list[Memory], str]:
-        """The reranker's order of the top candidates, cut to ``plan.k``, and the note
-        the explanation carries."""
+        """The reranker's order of the top candidates, cut to ``plan.k``, and its note."""
         if rerank:
             reranked = self._reranker.rerank(query.text, order)
             position = {mid: i for i, (mid, _) in enumerate(reranked)}

@@ -58,7 +58,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from graphmem.language.voice import IMPLICIT_USER, is_first_person, possessive_other
+from graphmem.language.voice import (
+    IMPLICIT_USER,
+    is_first_person,
+    kin_subject,
+    possessive_other,
+)
 from graphmem.text import FUNCTION_WORDS, normalize
 from graphmem.vocabulary import MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 
@@ -663,6 +668,9 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     """
     if claim.subject:
         return tuple(_clean(w) for w in _WORD.findall(claim.subject)) or None
+    kin = kin_subject(claim.content)
+    if kin is not None:  # "Lena's sister Mia lives in Denver" is about Mia
+        return tuple(_clean(w) for w in _WORD.findall(kin)) or None
     user = _user_words(claim)
     if user is not None:
         return user

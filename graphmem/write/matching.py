@@ -312,9 +312,7 @@ class Matcher:
             theirs = claim_of(other, known)
             if not same_subject(claim, theirs):
                 continue
-            if replaces(attribute, primary(other.content), memory.content) is not None:
-                out.append(other)
-            elif ends(memory.content, other.content, subject_words, people) is not None:
+            if replaces(attribute, primary(other.content), memory.content) is not None or ends(memory.content, other.content, subject_words, people) is not None:
                 out.append(other)
         return sorted(out, key=lambda m: m.id)
 
@@ -331,6 +329,5 @@ def _conflicts(verdict: Compatibility, new: str, old: str) -> bool:
     Monday" / "ran 8 km on Wednesday") are two events (SPEC §9.15)."""
     if verdict.reason is None or not verdict.reason.is_conflict:
         return False
-    if verdict.reason in (Reason.DATES, Reason.NUMBERS) and is_eventlike(new) and is_eventlike(old):
-        return False
-    return True
+    events = is_eventlike(new) and is_eventlike(old)
+    return not (verdict.reason in (Reason.DATES, Reason.NUMBERS) and events)

@@ -153,8 +153,13 @@ def test_the_answer_type_bridges_what_the_model_does_not(
     "someone's hobby" nearer their job than their salsa dancing."""
     ranks = {}
     for weight in (0.0, 1.0):
+        # the asked-attribute rule off (attribute_window=0): it would bring the answer
+        # up by itself (tests/unit/test_attributes.py); this test is the answer type's
         settings = Settings(
-            data_dir=tmp_path / str(weight), neo4j_uri=None, answer_type_weight=weight
+            data_dir=tmp_path / str(weight),
+            neo4j_uri=None,
+            answer_type_weight=weight,
+            attribute_window=0,
         )
         with GraphMem(settings) as memory:
             memory.remember("n", _facts())

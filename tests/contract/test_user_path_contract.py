@@ -1,0 +1,180 @@
+"""One write semantics whatever the door, on every store (SPEC §9.13-§9.15;
+docs/updates.md).
+
+Each test writes as an agent writes through MCP or ``graphmem remember``: one
+statement per call, ``extractor="verbatim"`` (the stored text is the source
+text), no triple, often in the first person. Each failed before these rules:
+verbatim claims skipped supersession, a move was never an update, "I" had no
+subject, and two events at different times replaced each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMem, Settings
+from graphmem.errors import InvalidInputError
+from graphmem.store.base import MemoryStore
+from tests.fakes import HashEmbedder
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def memory(store: MemoryStore, clock: Clock) -> Iterator[GraphMem]:
+    gm = GraphMem(Settings(), store=store, embedder=HashEmbedder(), clock=clock, owns_store=False)
+    yield gm
+    gm.close()
+
+
+def said(memory: GraphMem, clock: Clock, ns: str, text: str, day: int) -> str:
+    """One statement through the API as the MCP ``remember`` tool stores it."""
+    clock.now = T0 + timedelta(days=day)
+    item: dict[str, Any] = {"content": text, "extractor": "verbatim", "session_id": f"s{day}"}
+    report = memory.remember(ns, [item])
+    memory_id = report.memory_ids[0]
+    assert memory_id is not None
+    return memory_id
+
+
+def current(memory: GraphMem, ns: str, memory_id: str) -> bool:
+    return memory.get(ns, memory_id).is_current
+
+
+def test_a_verbatim_claim_is_a_claim_and_the_newer_supersedes(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    old = said(memory, clock, ns, "Alice works at Google.", 0)
+    new = said(memory, clock, ns, "Alice works at Microsoft.", 5)
+    assert not current(memory, ns, old)
+    assert memory.get(ns, old).superseded_by == new
+    top = memory.recall(ns, "Where does Alice work?", k=3).hits
+    assert top[0].memory.id == new
+
+
+def test_a_transcript_turn_is_a_record_and_is_never_superseded(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    first = said(memory, clock, ns, "Caroline: I work at Google.", 0)
+    said(memory, clock, ns, "Caroline: I work at Microsoft now.", 5)
+    assert current(memory, ns, first)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("Lena lives in Portland.", "Lena moved to Denver."),
+        ("Lena lives in Portland.", "Lena lives in Denver now."),
+        ("Lena is vegetarian.", "Lena eats fish again, so she's pescatarian now."),
+        ("Lena is an urban planner.", "Lena is a senior urban planner now."),
+        ("Lena works at Acme.", "Lena left Acme last month."),
+        ("Lena does yoga every morning.", "Lena doesn't do yoga anymore."),
+    ],
+)
+def test_an_update_in_other_words_supersedes_the_value_it_replaces(
+    memory: GraphMem, clock: Clock, ns: str, before: str, after: str
+) -> None:
+    old = said(memory, clock, ns, before, 0)
+    new = said(memory, clock, ns, after, 30)
+    assert memory.get(ns, old).superseded_by == new
+
+
+def test_two_attributes_of_one_person_do_not_replace_each_other(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    home = said(memory, clock, ns, "Lena lives in Portland.", 0)
+    said(memory, clock, ns, "Lena works at Acme Robotics.", 3)
+    said(memory, clock, ns, "Lena has a dog called Juno.", 4)
+    said(memory, clock, ns, "Lena's sister Mia lives in Denver.", 5)
+    assert current(memory, ns, home)
+
+
+def test_two_events_at_different_times_are_two_events(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    monday = said(memory, clock, ns, "Lena ran 5 km on Monday.", 0)
+    wednesday = said(memory, clock, ns, "Lena ran 8 km on Wednesday.", 2)
+    assert current(memory, ns, monday) and current(memory, ns, wednesday)
+    hits = memory.recall(ns, "How far did Lena run on Monday?", k=3).hits
+    assert hits[0].memory.id == monday
+
+
+def test_the_first_person_is_the_namespaces_user(memory: GraphMem, clock: Clock, ns: str) -> None:
+    user = memory.set_user(ns, "Jonas Weber")
+    assert memory.user(ns) == user and user.kind == "Person"
+    old = said(memory, clock, ns, "I work at the Vienna General Hospital.", 0)
+    said(memory, clock, ns, "Declan has a red setter called Bran.", 1)
+    dog = said(memory, clock, ns, "My dog is called Pixel.", 2)
+    new = said(memory, clock, ns, "I work at AKH Wien now.", 10)
+    assert memory.get(ns, old).superseded_by == new
+    assert memory.recall(ns, "What is my dog called?", k=3).hits[0].memory.id == dog
+    assert memory.recall(ns, "Where do I work?", k=3).hits[0].memory.id == new
+    mentioned = {m.entity_id for m in memory.get(ns, new).mentions}
+    assert user.id in mentioned
+
+
+def test_without_a_named_user_first_person_claims_share_one_implicit_subject(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    old = said(memory, clock, ns, "I live in Basel.", 0)
+    new = said(memory, clock, ns, "User moved to Zurich.", 9)
+    assert memory.get(ns, old).superseded_by == new
+    implicit = memory.user(ns)
+    assert implicit is not None and implicit.name == "User"
+    renamed = memory.set_user(ns, "Anke Roth")
+    assert renamed.id == implicit.id and renamed.name == "Anke Roth"
+    with pytest.raises(InvalidInputError):
+        memory.set_user(ns, "   ")
+
+
+def test_someone_close_to_the_user_is_not_the_user(memory: GraphMem, clock: Clock, ns: str) -> None:
+    memory.set_user(ns, "Ingrid Solberg")
+    mine = said(memory, clock, ns, "I work at Ullevål hospital.", 0)
+    said(memory, clock, ns, "My sister Marit works at Haukeland hospital.", 4)
+    assert current(memory, ns, mine)
+
+
+def test_allergies_are_recalled_for_a_question_about_food(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    for day, text in enumerate(
+        [
+            "Lena works at the city council as an urban planner.",
+            "Lena is allergic to peanuts.",
+            "Lena loves hiking in the Alps.",
+            "Lena's favourite cuisine is Thai food.",
+            "Lena is learning Portuguese.",
+        ]
+    ):
+        said(memory, clock, ns, text, day)
+    hits = memory.recall(ns, "What should I cook for Lena tonight?", k=5).hits
+    assert hits[0].memory.content == "Lena is allergic to peanuts."
+
+
+def test_correct_on_a_replaced_memory_corrects_its_current_successor(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    first = said(memory, clock, ns, "Lena lives in Portland.", 0)
+    moved = said(memory, clock, ns, "Lena moved to Denver.", 10)
+    clock.now = T0 + timedelta(days=20)
+    old, new = memory.correct(ns, first, "Lena moved to Boulder, not Denver.")
+    assert old.id == moved
+    assert memory.get(ns, moved).superseded_by == new.id
+    assert new.is_current
