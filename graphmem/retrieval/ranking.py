@@ -45,6 +45,7 @@ from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, RankFields, Vector
 from graphmem.write.compat import Claim, claim_of, subject_of
 
+
 def days_between(later: datetime, earlier: datetime | None) -> float:
     """Days from ``earlier`` to ``later``, at least 0 (0 when ``earlier`` is None)."""
     return 0.0 if earlier is None else max(0.0, (later - earlier) / timedelta(days=1))
@@ -83,8 +84,7 @@ def weight_formula(settings: Settings, plan: Plan, query: RecallQuery) -> str:
 
 @dataclass(slots=True)
 class _Candidates:
-    """The admitted candidates of one recall with their scores (``memories``: those
-    hydrated with embeddings, for MMR and the composite profile)."""
+    """A recall's admitted candidates, scored (``memories``: with embeddings, for MMR)."""
 
     pool: list[RankFields]
     scores: dict[str, RankScore]
