@@ -29,6 +29,7 @@ _WORD = re.compile(r"[\w][\w'’.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _MAX_NGRAM = 5
 # kinds that take first-name aliases: people, and entities whose kind nobody gave
+_UNTYPED = "Thing"
 _PERSON_KINDS = frozenset({"Person", "PERSON", "person", "Thing"})
 _STOP_FIRST_NAMES = frozenset({"the", "a", "an", "i", "my", "what", "when", "who", "how"})
 
@@ -225,11 +226,14 @@ def resolve_mentions(
             ident = hit[0]
             entity = known.get(ident)
             if entity is not None:
+                update: dict[str, object] = {}
                 new_aliases = _new_aliases(entity, mention)
                 if new_aliases:
-                    entity = entity.model_copy(
-                        update={"aliases": entity.aliases + tuple(new_aliases)}
-                    )
+                    update["aliases"] = entity.aliases + tuple(new_aliases)
+                if entity.kind == _UNTYPED and mention.kind != _UNTYPED:
+                    update["kind"] = mention.kind  # a kind given later types it ("Organization")
+                if update:
+                    entity = entity.model_copy(update=update)
                     known.add(entity)
                     changed[ident] = entity
         else:

@@ -65,9 +65,10 @@ class ApiDoor:
         result = self.memory.recall(ns, question, k=10, record_access=record)
         return [h.memory.id for h in result.hits]
 
-    def consolidate(self, ns: str, at: datetime) -> None:
-        self.clock.at = at
-        self.memory.consolidate(ns, now=at)
+    def consolidate_all(self, plan: list[tuple[str, datetime]]) -> None:
+        for ns, at in plan:
+            self.clock.at = at
+            self.memory.consolidate(ns, now=at)
 
 
 class McpDoor:
@@ -96,7 +97,8 @@ class McpDoor:
         from mcp import Client, StdioServerParameters
 
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
-        args = ["-m", "graphmem.cli.main", "mcp", "--data-dir", str(self._data_dir)]
+        args = ["-m", "graphmem.cli.main", "mcp", "--multi-namespace"]
+        args += ["--data-dir", str(self._data_dir)]
         if self._neo4j_uri:
             env["GRAPHMEM_NEO4J_URI"] = self._neo4j_uri
         params = StdioServerParameters(command=sys.executable, args=args, env=env)
@@ -141,7 +143,7 @@ class McpDoor:
 
     def correct(self, ns: str, memory_id: str, text: str, at: datetime) -> str:
         out = self._call("correct", {"namespace": ns, "memory_id": memory_id, "content": text})
-        new: str = out["new"]["id"]
+        new: str = out["new_id"]
         return new
 
     def recall(self, ns: str, question: str, at: datetime, record: bool) -> list[str]:
@@ -157,10 +159,11 @@ class McpDoor:
         )
         return [h["id"] for h in out["hits"]]
 
-    def consolidate(self, ns: str, at: datetime) -> None:
-        """Stops the server, consolidates through the API, starts it again (the
-        server's caches would not see another process's writes)."""
+    def consolidate_all(self, plan: list[tuple[str, datetime]]) -> None:
+        """Stops the server, consolidates each namespace through the API, starts the
+        server again (its caches would not see another process's writes)."""
         self._stop()
         with GraphMem(settings_for(self._data_dir, self._neo4j_uri)) as memory:
-            memory.consolidate(ns, now=at)
+            for ns, at in plan:
+                memory.consolidate(ns, now=at)
         self._start()

@@ -102,7 +102,7 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"[Ss]ettled|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|[Pp]lace|[Bb]ungalow|"
                       r"[Vv]illa|[Rr]ent\w*|"
                       r"[Nn]ow|[Bb]ack)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
-    ("residence", _ci(r"\b(?:live[sd]?|living|moved|relocated)\b"), False),
+    ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved|relocated)\b"), False),
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"), True),
@@ -162,7 +162,8 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
      False),
     ("email", _ci(r"(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)"), False),
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b[^.;,]{0,20}?(?P<v>\d{1,2}(?:st|nd|rd|th)?"
-                     r"(?:\s+(?:of\s+)?[a-z]+)?|[a-z]+\s+\d{1,2}(?:st|nd|rd|th)?)"), False),
+                     r"(?:\s+(?:of\s+)?[a-z]+)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                     r"[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)"), False),
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b"), False),
     ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying)|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
                    r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),

@@ -90,7 +90,7 @@ _OTHER_ANYWHERE = re.compile(
 
 _KIN_NAMED = re.compile(
     r"^\s*(?:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*['’]s?|my|our|his|her|their|user's|user’s)\s+"
-    + _KIN + r",?\s+(?P<name>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)",
+    + _KIN + r",?\s+(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))",
     re.IGNORECASE,
 )
 

@@ -15,6 +15,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphmem.mcp.kg_tools import observation_text
 from graphmem.mcp.registry import MemoryId, ToolContext, ToolFailure, graphmem_tool, tool_errors
 from graphmem.mcp.schemas import KgRelation
 from graphmem.reports import ForgetReport
@@ -120,8 +121,10 @@ async def delete_observations(
     ids: list[str] = []
     with tool_errors():
         for deletion in deletions:
-            _, memories = await ctx.memory.entity_memories(namespace, deletion.entityName)
+            entity, memories = await ctx.memory.entity_memories(namespace, deletion.entityName)
             by_text = {normalize(m.content): m.id for m in memories}
+            for m in memories:  # as add_observations was given it (without "<name> — ")
+                by_text.setdefault(normalize(observation_text(entity.name, m.content)), m.id)
             for text in deletion.observations:
                 found = by_text.get(normalize(text))
                 if found is None:

@@ -42,6 +42,24 @@ def _statement(
     }
 
 
+def _about(name: str, observation: str) -> str:
+    """An observation as a claim about its entity: "Lives in Portland" of Lena is stored
+    "Lena — Lives in Portland" (its subject then reads from the text, docs/updates.md);
+    one that already names the entity, or its first name, is stored as given."""
+    words = name.split()
+    lowered = observation.casefold()
+    if name.casefold() in lowered or (words and words[0].casefold() in lowered.split()):
+        return observation
+    return f"{name} — {observation}"
+
+
+def observation_text(name: str, content: str) -> str:
+    """What the client wrote: a stored memory's content without the "<name> — " that
+    :func:`_about` put before it."""
+    prefix = f"{name} — "
+    return content[len(prefix) :] if content.startswith(prefix) else content
+
+
 def _words(relation_type: str) -> str:
     return relation_type.replace("_", " ").lower()
 
@@ -63,7 +81,7 @@ async def create_entities(
         statements = entity.observations or [f"{entity.name} is a {entity.type}"]
         for statement in statements:
             kind = "Fact" if entity.observations else "Entity"
-            items.append(_statement(ctx, statement, [mention], type=kind))
+            items.append(_statement(ctx, _about(entity.name, statement), [mention], type=kind))
     with tool_errors():
         await ctx.memory.remember(namespace, items)
     return entities
@@ -110,7 +128,7 @@ async def add_observations(
     for addition in observations:
         for statement in addition.observations:
             subject = {"name": addition.entityName, "role": "subject"}
-            items.append(_statement(ctx, statement, [subject]))
+            items.append(_statement(ctx, _about(addition.entityName, statement), [subject]))
     with tool_errors():
         report = await ctx.memory.remember(namespace, items)
     out: list[AddedObservations] = []
@@ -135,7 +153,8 @@ def _graph(
     for memory in memories:
         for mention in memory.mentions:
             if mention.entity_id in entities:
-                observations.setdefault(mention.entity_id, []).append(memory.content)
+                text = observation_text(entities[mention.entity_id].name, memory.content)
+                observations.setdefault(mention.entity_id, []).append(text)
     shown = [e for e in entities.values() if e.id in observations]
     kg_relations = [
         KgRelation(
@@ -212,7 +231,9 @@ async def find_memories_by_name(
         entities[report.entity.id] = KgEntity(
             name=report.entity.name,
             type=report.entity.kind,
-            observations=[m.content for m in report.memories],
+            observations=[
+                observation_text(report.entity.name, m.content) for m in report.memories
+            ],
         )
         relations.extend(
             KgRelation(source=r.source, target=r.target, relationType=r.predicate)

@@ -1,0 +1,143 @@
+"""The language rules behind updates by attribute (docs/updates.md; SPEC §9.13-§9.15):
+which attribute a claim states, when a newer claim replaces or ends an older one,
+which attribute a question asks about, and who "I" is. Expected values are written
+by hand from the sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.language.attributes import attributes_of, is_eventlike, primary, replaces
+from graphmem.language.endings import ends
+from graphmem.language.questions import SAFETY, question_attributes
+from graphmem.language.voice import (
+    is_first_person,
+    is_transcript,
+    kin_subject,
+    names_someone_close,
+    possessive_other,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("Lena lives in Portland.", "residence", "portland"),
+        ("Lena moved to Denver last month.", "residence", "denver"),
+        ("We finally moved out of Leith, we're in Portobello now", "residence", "portobello"),
+        ("Alice works at Microsoft.", "employer", "microsoft"),
+        ("I work at AKH Wien now", "employer", "akh wien"),
+        ("User drives for Wartrans, out of their depot in Poznań.", "employer", "wartrans"),
+        ("I've moved from Ullevål to Rikshospitalet, same job on the ward", "employer", "rikshospitalet"),
+        ("She's a senior urban planner now.", "job_title", "senior urban planner"),
+        ("I got promoted to QA lead, I have a team of four now!", "job_title", "qa lead"),
+        ("Arjun stepped up from CTO to CEO of Krishi Loop.", "job_title", "ceo"),
+        ("Lena is vegetarian.", "diet", "vegetarian"),
+        ("Correction: Hannah's own allergy is sesame, not eggs.", "allergy", "sesame"),
+        ("It's apixaban I take, not warfarin.", "medication", "apixaban"),
+        ("I'm married to Tom.", "partner", "tom"),
+        ("My phone number is 0176 5551234.", "phone", "0176 5551234"),
+        ("My birthday is the 12th of March.", "birthday", "12 march"),
+        ("Her favourite cuisine is Thai food.", "favourite:cuisine", "thai food"),
+        ("I have a dog called Pixel.", "pet", "dog"),
+    ],
+)
+def test_the_primary_attribute_and_its_value(text: str, key: str, value: str) -> None:
+    found = primary(text)
+    assert found is not None
+    assert (found.key, found.value) == (key, value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I test games for a living, at Hoshizora Games in Umeda.",  # "for a living" is no home
+        "Elena's orchestra is the Wiener Symphoniker.",  # a name is no job title
+        "No sesame for Chloe, please. It's a proper allergy.",  # "proper" is no title
+    ],
+)
+def test_what_only_looks_like_an_attribute(text: str) -> None:
+    keys = {a.key for a in attributes_of(text)}
+    assert "residence" not in keys and "job_title" not in keys
+
+
+def test_a_month_is_no_value() -> None:
+    found = primary("We're in Lekki Phase 1 now. Moved in January.")
+    assert found is None or found.value != "january"
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "replaced"),
+    [
+        ("Lena moved to Denver.", "Lena lives in Portland.", True),
+        ("Lena's home is in Portland, Oregon.", "Lena lives in Portland.", False),  # restated
+        ("Kwame's a senior backend engineer now.", "Kwame is a backend engineer.", True),
+        ("Jonas left Siemens in March.", "Jonas works at Siemens.", True),
+        ("I don't eat eggs anymore", "I'm vegetarian.", False),  # ends eggs, not the diet
+        ("It's a cashew allergy, not peanuts.", "Lena is allergic to peanuts.", True),
+        ("Lena is also allergic to shellfish.", "Lena is allergic to peanuts.", False),  # many
+        ("Lena works at Acme.", "Lena lives in Portland.", False),  # another attribute
+    ],
+)
+def test_when_a_newer_claim_replaces_an_older_one(new: str, old: str, replaced: bool) -> None:
+    assert (replaces(primary(new), primary(old), new) is not None) is replaced
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "ended"),
+    [
+        ("Elena doesn't do the morning yoga anymore.", "Elena does yoga every morning.", True),
+        ("User has stopped Muay Thai; she hurt her wrist.", "User does Muay Thai twice a week.", True),
+        ("Sold the Corolla. I don't drive anymore.", "I drive an old white Toyota Corolla.", True),
+        # the reason is not what ends: "because of his diabetes" ends no diabetes
+        ("He doesn't take sugar anymore because of his diabetes.", "He has type 2 diabetes.", False),
+        # a restatement in negative words is no ending
+        ("Repeated it: never aspirin, it gives her asthma.", "She is allergic to aspirin.", False),
+        # a shared person's name is no shared topic
+        ("Eirik and I moved, so no more Grünerløkka.", "Eirik named the cat Pepper.", False),
+    ],
+)
+def test_when_a_newer_claim_ends_an_older_one(new: str, old: str, ended: bool) -> None:
+    assert (ends(new, old, exclude=frozenset({"eirik"})) is not None) is ended
+
+
+def test_events_at_their_own_times_and_habits() -> None:
+    assert is_eventlike("Lena ran 8 km on Wednesday.")
+    assert is_eventlike("Went to Koshien again in September, Tigers lost 1-0.")
+    assert not is_eventlike("Sione plays touch on Tuesdays.")  # a habit
+    assert not is_eventlike("Lena moved to Denver on Monday.")  # an attribute's new value
+
+
+@pytest.mark.parametrize(
+    ("question", "keys"),
+    [
+        ("Where do I live now?", {"residence"}),
+        ("Which hospital is Hannah at these days?", {"employer"}),
+        ("What should I cook for Lena tonight?", set(SAFETY)),
+        ("My knee hurts. Can I take a couple of ibuprofen?", set(SAFETY)),
+        ("What's her favourite cuisine?", {"favourite:cuisine"}),
+        ("Who won the match?", set()),
+    ],
+)
+def test_what_a_question_asks_about(question: str, keys: set[str]) -> None:
+    assert keys <= question_attributes(question)
+    if not keys:
+        assert not question_attributes(question)
+
+
+def test_who_is_speaking() -> None:
+    assert is_first_person("I live in Basel with Anke now")
+    assert is_first_person("Eirik and I bought a place in Nydalen.")
+    assert is_first_person("User is no longer vegetarian")
+    assert is_first_person("Sold the Corolla.")
+    assert not is_first_person("Lena lives in Basel.")
+    assert not is_first_person("It's a gluten sensitivity.")
+    assert possessive_other("My sister Marit works at Haukeland.")
+    assert not possessive_other("My dog is called Pixel.")
+    assert kin_subject("Lena's sister Mia lives in Denver.") == "Mia"
+    assert kin_subject("User's co-driver Marek also lives in Swarzędz.") == "Marek"
+    assert names_someone_close("Where does my sister work?")
+    assert not names_someone_close("Where do I work?")
+    assert is_transcript("verbatim", "Caroline: I went to a support group.")
+    assert not is_transcript("verbatim", "Alice works at Microsoft.")
+    assert not is_transcript("gpt-4o", "Caroline: I went to a support group.")
