@@ -117,10 +117,19 @@ def names_someone_close(text: str) -> bool:
     return _OTHER_ANYWHERE.search(text) is not None
 
 
+_NOT_SPEAKERS = frozenset(
+    """correction update reminder remember note notes fyi btw news ps edit important
+    warning summary also again actually context info todo question answer re""".split()
+)
+
+
 def speaker_label(text: str) -> str | None:
-    """The speaker label a transcript turn opens with ("Caroline: …" → "Caroline")."""
+    """The speaker label a transcript turn opens with ("Caroline: …" → "Caroline"); a
+    note's heading ("Correction: …", "Update: …") is none."""
     match = _SPEAKER.match(text)
-    return match.group(1) if match else None
+    if match is None or match.group(1).casefold() in _NOT_SPEAKERS:
+        return None
+    return match.group(1)
 
 
 def is_transcript(extractor: str | None, content: str) -> bool:

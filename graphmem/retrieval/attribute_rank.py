@@ -84,7 +84,9 @@ def attribute_first(
         words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
         if words is None or not names_agree(words, subject):
             continue
-        main = 0 if attributes_of(memory.content)[0].key in keys else 1
+        main = 0 if attributes_of(memory.content)[0].key in keys else 2
+        if main == 0 and found[0].key == "allergy":
+            main = -1  # for a meal, the allergy before the diet and the medication
         when = -_seconds(memory.last_observed_at)
         chosen.append((main, when, index, memory, found[0].key))
     if not chosen:

@@ -103,13 +103,25 @@ def test_use_does_not_reorder_recall(
         gm.close()
 
 
-def test_a_newer_contradicting_memory_outranks_the_older(memory: GraphMem, ns: str) -> None:
+def test_a_move_supersedes_at_write_time(memory: GraphMem, ns: str) -> None:
+    """No triple, no merge, cosine far below dedup: the attribute rule (SPEC §9.15) sees
+    two residences of one person and the newer supersedes the older when written."""
     old = memory.remember(ns, [fact("Nia lives in Oslo")]).created[0]
     new = memory.remember(
         ns, [fact("Nia lives in Bergen now", "s2", T0 + timedelta(days=90))]
     ).created[0]
+    assert memory.get(ns, old).superseded_by == new
+    assert ids(memory.recall(ns, "Where does Nia live?", record_access=False))[0] == new
+
+
+def test_a_newer_contradicting_memory_outranks_the_older(memory: GraphMem, ns: str) -> None:
+    """What no attribute rule reads (the cafe someone goes to) is ordered at recall."""
+    old = memory.remember(ns, [fact("Nia goes to Cafe Solberg every morning")]).created[0]
+    new = memory.remember(
+        ns, [fact("Nia goes to Cafe Fjordlys every morning now", "s2", T0 + timedelta(days=90))]
+    ).created[0]
     assert memory.get(ns, old).superseded_by is None  # both current: no triple, no merge
-    result = memory.recall(ns, "Where does Nia live?", record_access=False)
+    result = memory.recall(ns, "Does Nia go to Cafe Solberg?", record_access=False)
     assert ids(result)[:2] == [new, old]
     assert result.hits[0].explanation.newer_than == old
     assert result.hits[1].explanation.newer_than is None

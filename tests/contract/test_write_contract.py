@@ -121,14 +121,25 @@ def test_a_negation_below_the_merge_threshold_supersedes_at_once(
     assert [m.content for m in current(memory, ns)] == [new]
 
 
-def test_a_verbatim_turn_that_negates_another_is_kept(memory: GraphMem, ns: str) -> None:
-    """A turn as said is a record, not a claim to update: below the merge threshold a
-    negating turn supersedes nothing (issue 10's write-time negation is for claims)."""
-    new = "These days Noor no longer drinks red wine with dinner at home"
-    memory.remember(ns, [cand(DRINK, "s1", T0, entities=NOOR)])
+def test_a_transcript_turn_that_negates_another_is_kept(memory: GraphMem, ns: str) -> None:
+    """A transcript turn (verbatim text with its speaker's label) is a record, not a claim
+    to update: a negating turn supersedes nothing (SPEC §9.13)."""
+    new = "Noor: These days I no longer drink red wine with dinner at home"
+    memory.remember(ns, [cand("Noor: I drink red wine with dinner at home", "s1", T0)])
     second = memory.remember(ns, [cand(new, "s2", LATER, entities=NOOR)])
     assert (second.outcomes, second.superseded) == (("created",), ())
     assert len(current(memory, ns)) == 2
+
+
+def test_a_verbatim_claim_that_negates_another_supersedes_it(memory: GraphMem, ns: str) -> None:
+    """"Verbatim" says the stored text is the source text, not that it is no claim
+    (SPEC §9.13): a statement written as MCP and ``graphmem remember`` write it, one that
+    negates an earlier one about the same subject, supersedes it as an extracted one does."""
+    new = "These days Noor no longer drinks red wine with dinner at home"
+    first = memory.remember(ns, [cand(DRINK, "s1", T0, entities=NOOR)])
+    second = memory.remember(ns, [cand(new, "s2", LATER, entities=NOOR)])
+    assert (second.outcomes, second.superseded) == (("created",), first.memory_ids)
+    assert [m.content for m in current(memory, ns)] == [new]
 
 
 def test_a_triple_that_differs_only_in_object_is_a_conflict(memory: GraphMem, ns: str) -> None:
@@ -398,14 +409,16 @@ def test_a_correction_keeps_the_entities_it_still_names(memory: GraphMem, ns: st
     assert memory.entity(ns, "Leeds").id not in roles  # no longer named: not carried over
 
 
-def test_correcting_a_superseded_memory_is_refused(memory: GraphMem, ns: str) -> None:
+def test_correcting_a_superseded_memory_corrects_its_successor(memory: GraphMem, ns: str) -> None:
+    """A caller holding the id it was given can still correct the fact (SPEC §9.13): the
+    correction follows ``superseded_by`` to the current memory and supersedes that one."""
     (ident,) = memory.remember(ns, [cand(BIRTHDAY.format(day=14), "s1", T0)]).memory_ids
     assert ident is not None
-    memory.correct(ns, ident, BIRTHDAY.format(day=15))
-    with pytest.raises(InvalidMemoryError, match="already superseded") as info:
-        memory.correct(ns, ident, BIRTHDAY.format(day=16))
-    assert info.value.field == "memory_id"
-    assert len(current(memory, ns)) == 1
+    _, first = memory.correct(ns, ident, BIRTHDAY.format(day=15))
+    old, second = memory.correct(ns, ident, BIRTHDAY.format(day=16))
+    assert old.id == first.id
+    assert memory.get(ns, first.id).superseded_by == second.id
+    assert [m.content for m in current(memory, ns)] == [BIRTHDAY.format(day=16)]
 
 
 def test_a_correction_ends_the_relations_of_the_memory_it_corrects(

@@ -141,3 +141,4 @@ def test_who_is_speaking() -> None:
     assert is_transcript("verbatim", "Caroline: I went to a support group.")
     assert not is_transcript("verbatim", "Alice works at Microsoft.")
     assert not is_transcript("gpt-4o", "Caroline: I went to a support group.")
+    assert not is_transcript("verbatim", "Correction: user's allergy is to tree nuts.")
