@@ -118,8 +118,7 @@ def names_someone_close(text: str) -> bool:
 
 
 _NOT_SPEAKERS = frozenset(
-    """correction update reminder remember note notes fyi btw news ps edit important
-    warning summary also again actually context info todo question answer re""".split()
+    ["correction", "update", "reminder", "remember", "note", "notes", "fyi", "btw", "news", "ps", "edit", "important", "warning", "summary", "also", "again", "actually", "context", "info", "todo", "question", "answer", "re"]
 )
 
 
