@@ -52,6 +52,19 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
 )
 
 
+# A question bears on a person's safety when it asks for advice or permission ("What
+# should I cook for Lena?", "Can Arjun have the aloo paratha?", "Anything to avoid?") or
+# names the constraint itself ("What is Hannah allergic to?").
+_ADVICE = _ci(
+    r"\b(?:should|can|could|may|okay|ok|alright|safe|avoid|careful|watch out|allowed|"
+    r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?)\b"
+)
+_ASKS_SAFETY = _ci(
+    r"\b(?:allerg\w*|intoleran\w*|diet|vegetarian|vegan|medication|medicine|meds|"
+    r"tablets?|pills?|prescri\w*|eat|eats)\b"
+)
+
+
 def question_attributes(question: str) -> frozenset[str]:
     """The attributes a question asks about ("Where do I live now?" → residence;
     "What should I cook for Lena?" → the safety attributes :data:`SAFETY`); empty when
@@ -61,6 +74,8 @@ def question_attributes(question: str) -> frozenset[str]:
     for found, pattern in _QUESTION_RULES:
         if pattern.search(question):
             keys |= found
+    if keys & SAFETY and _ADVICE.search(question) is None and not _ASKS_SAFETY.search(question):
+        keys -= SAFETY  # "What did Melanie bake?" recalls a bake, not her allergies
     favourite = re.search(r"\bfavou?rite (\w+)", question, re.IGNORECASE)
     if favourite:
         keys.add(f"favourite:{favourite.group(1).casefold()}")
