@@ -87,6 +87,11 @@ def _person(raw: dict[str, Any]) -> Person:
     )
 
 
+def load_file(path: Path) -> list[Person]:
+    """Every person of one scenario file."""
+    return [_person(p) for p in json.loads(path.read_text("utf-8"))["people"]]
+
+
 def load(half: str, folder: Path = HERE) -> list[Person]:
     """Every person of ``half`` ("tune" or "test"), from ``people_<half>*.json``."""
     if half not in HALVES:
@@ -96,5 +101,5 @@ def load(half: str, folder: Path = HERE) -> list[Person]:
         raise FileNotFoundError(f"no people_{half}*.json in {folder}")
     people: list[Person] = []
     for path in files:
-        people.extend(_person(p) for p in json.loads(path.read_text("utf-8"))["people"])
+        people.extend(load_file(path))
     return people

@@ -30,9 +30,11 @@ class Clock:
 
 
 def settings_for(data_dir: Path, neo4j_uri: str | None) -> Settings:
+    """The embedded store in ``data_dir``, or Neo4j at ``neo4j_uri`` (user and password
+    from ``GRAPHMEM_NEO4J_USER`` / ``GRAPHMEM_NEO4J_PASSWORD`` as usual)."""
     if neo4j_uri:
         return Settings(data_dir=data_dir, neo4j_uri=neo4j_uri)
-    return Settings(data_dir=data_dir)
+    return Settings(data_dir=data_dir, neo4j_uri=None)
 
 
 class ApiDoor:
@@ -96,7 +98,8 @@ class McpDoor:
 
         from mcp import Client, StdioServerParameters
 
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+        keep = ("GRAPHMEM_NEO4J_USER", "GRAPHMEM_NEO4J_PASSWORD")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_") or k in keep}
         args = ["-m", "graphmem.cli.main", "mcp", "--multi-namespace"]
         args += ["--data-dir", str(self._data_dir)]
         if self._neo4j_uri:

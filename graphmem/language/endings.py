@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from graphmem.vocabulary import MONTHS, WEEKDAYS
+
 __all__ = ["ending_cue", "ends", "topics"]
 
 
@@ -24,6 +26,11 @@ _STRONG_ENDING = _ci(
 _GENERIC = frozenset(
     ["about", "after", "again", "also", "always", "anymore", "around", "back", "been", "before", "being", "better", "could", "didn't", "does", "doesn't", "doing", "done", "down", "each", "even", "ever", "every", "from", "going", "gone", "good", "great", "have", "having", "here", "into", "just", "know", "last", "like", "little", "long", "look", "made", "make", "many", "more", "most", "much", "must", "need", "never", "next", "night", "nothing", "only", "other", "over", "really", "right", "said", "same", "since", "some", "still", "such", "sure", "take", "than", "that", "their", "them", "then", "there", "these", "they", "thing", "think", "this", "those", "through", "time", "today", "told", "took", "turns", "until", "very", "want", "week", "weeks", "well", "went", "were", "what", "when", "which", "while", "will", "with", "without", "would", "year", "years", "months", "month", "days", "since", "because", "though", "instead", "now", "these", "days", "morning", "evening", "anyone", "everyone", "someone", "actually", "finally", "basically", "properly", "user", "user's", "take", "takes", "taking", "have", "keep", "keeps", "give", "gives", "come", "comes", "says", "tell", "tells", "gets", "does", "living"]
 )  # fmt: skip
+# times are no topic ("stopped the cello in August" ends no birthday in August), nor
+# are the ending cues themselves
+_TIME = (
+    frozenset(MONTHS) | frozenset(WEEKDAYS) | {f"{d}s" for d in WEEKDAYS}
+) | frozenset("stopped quit sold gave given split broke dropped anymore longer".split())
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
@@ -36,7 +43,7 @@ def topics(text: str, exclude: frozenset[str] = frozenset()) -> frozenset[str]:
     out: set[str] = set()
     for word in _TOPIC.findall(text):
         low = re.sub(r"'s$", "", word.casefold().replace("’", "'"))
-        if low in _GENERIC or low.endswith("n't") or low in exclude:
+        if low in _GENERIC or low in _TIME or low.endswith("n't") or low in exclude:
             continue
         out.add(low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
     return frozenset(out)

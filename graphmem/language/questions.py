@@ -59,10 +59,11 @@ _ADVICE = _ci(
     r"\b(?:should|can|could|may|okay|ok|alright|safe|avoid|careful|watch out|allowed|"
     r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?)\b"
 )
-_ASKS_SAFETY = _ci(
-    r"\b(?:allerg\w*|intoleran\w*|diet|vegetarian|vegan|medication|medicine|meds|"
-    r"tablets?|pills?|prescri\w*|eat|eats)\b"
-)
+_NAMES_SAFETY = {
+    "allergy": _ci(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|epipen)\b"),
+    "diet": _ci(r"\b(?:diet|vegetarian|vegan|pescatarian|meat|keto|halal|kosher)\b"),
+    "medication": _ci(r"\b(?:medication|medicine|meds|tablets?|pills?|prescri\w*|drugs?)\b"),
+}
 
 
 def question_attributes(question: str) -> frozenset[str]:
@@ -74,8 +75,12 @@ def question_attributes(question: str) -> frozenset[str]:
     for found, pattern in _QUESTION_RULES:
         if pattern.search(question):
             keys |= found
-    if keys & SAFETY and _ADVICE.search(question) is None and not _ASKS_SAFETY.search(question):
-        keys -= SAFETY  # "What did Melanie bake?" recalls a bake, not her allergies
+    if keys & SAFETY:
+        named = {key for key, pattern in _NAMES_SAFETY.items() if pattern.search(question)}
+        if named:  # "Am I still vegetarian?" asks about the diet, not the allergies
+            keys = (keys - SAFETY) | named
+        elif _ADVICE.search(question) is None:
+            keys -= SAFETY  # "What did Melanie bake?" recalls a bake, not her allergies
     favourite = re.search(r"\bfavou?rite (\w+)", question, re.IGNORECASE)
     if favourite:
         keys.add(f"favourite:{favourite.group(1).casefold()}")
