@@ -121,7 +121,7 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"\b(?:at|for|by|with|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
     ("job_title", _ci(r"\b(?:title is|job title is|(?:my|his|her|their) job is|works? as|working as|"
-                      r"job as|position as|role as|promoted to|made|appointed|named|stepped up to|"
+                      r"job as|position as|role as|promoted to|(?:was|been|got|is) made|appointed|stepped up to|"
                       r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
                       r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
                       r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
@@ -288,10 +288,10 @@ def _merge(old: Attribute, new: Attribute) -> Attribute:
 def _ends(text: str, match: re.Match[str]) -> bool:
     """Does the clause around ``match`` end the attribute ("is no longer vegan",
     "doesn't eat meat anymore")?"""
-    before = text[max(0, match.start() - 30) : match.start()].casefold()
+    before = text[max(0, match.start() - 30) : match.end()].casefold()
     after = text[match.end() : match.end() + 25].casefold()
     return bool(
-        re.search(r"\b(?:no longer|not|never|stopped|gave up|quit)\b|n't\b", before)
+        re.search(r"\b(?:no longer|not|never|stopped|gave up|quit|left|lost)\b|n't\b", before)
         or re.search(r"\b(?:anymore|any more|no more)\b", after)
     )
 
@@ -333,6 +333,8 @@ def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str
         if new.single and len(new.value) > len(old.value) and change_cue(new_text):
             return f"both say {new.label}: {new.value} refines {old.value}"  # "a senior X now"
         return None  # the same value: a restatement, not an update
+    if new.ended and old.ended:
+        return None  # both say it ended ("lost her job" twice)
     if new.ended:  # "doesn't eat eggs anymore" ends eggs, not "is vegetarian"
         if not new.value or (old.value and new.value in old.value):
             return f"both say {new.label}: the newer one ends it"
