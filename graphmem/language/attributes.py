@@ -115,10 +115,11 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
                      r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
                      r"company|studio|practice|shop))\b"), False),
-    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?|[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|"
-                     r"[Jj]oin(?:s|ed|ing)?|[Hh]ired|[Pp]osition|[Rr]ole|[Ii]nternship|"
-                     r"[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|[Ss]witched|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
-                     r"\b(?:at|for|by|with|joined)\s+" + _NAME), False),
+    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
+                     r"\b(?:at|for|with)\s+" + _NAME), False),
+    ("employer", _CS(r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
+                     r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|"
+                     r"[Ss]witched)\b[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
     ("job_title", _ci(r"\b(?:title is|job title is|(?:my|his|her|their) job is|works? as|working as|"
                       r"job as|position as|role as|promoted to|(?:was|been|got|is) made|appointed|stepped up to|"
@@ -127,10 +128,10 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
     ("job_title", _ci(r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
                       r"(?P<v>(?-i:(?:[a-z-]+\s+){0,2}"
-                      r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|eer|ect|ive|ary|nurse|chef|"
+                      r"(?:[a-z-]{3,}(?:er|or|ist|ian)|nurse|chef|"
                       r"doctor|surgeon|pilot|teacher|cook|clerk|guide|medic|midwife|"
                       r"paramedic|analyst|manager|nanny|barista|consultant|captain|coach|vet|officer|"
-                      r"head chef|director|lawyer|dentist|professor|electrician|plumber))))\b"),
+                      r"head chef|director|lawyer|dentist|professor|electrician|plumber)))\b"),
      False),
     ("job_title", _CS(r"\b(?:'s|is|am|'m|now|became|to)\s+(?:the\s+)?(?P<v>CEO|CTO|CFO|COO|"
                       r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
@@ -149,10 +150,13 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
      False),
     ("allergy", _ci(r"\b(?P<v>coeliac|celiac|lactose intolerant|diabetic)\b"), False),
     ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|(?:switched|changed|moved)\b[^.;]{0,30}?"
-                       r"\bto|started|it's|is)\s+(?:that\s+|the\s+|my\s+)?"
-                       r"(?P<v>[a-z]+(?:in|ol|ide|ate|pam|zole|mab|statin|pril|sartan|"
+                       r"\bto|started)\s+(?:that\s+|the\s+|my\s+)?"
+                       r"(?P<v>(?!control|alcohol|protein|cardio|school|patrol|coffee)"
+                       r"[a-z]+(?:in|ol|ide|pam|zole|mab|statin|pril|sartan|"
                        r"formin|xine|cillin|prazole|arin|aban|gatran|olol|amine|pine|tide|lukast|isone|olone))\b"),
      False),
+    ("medication", _ci(r"\b(?P<v>[a-z]+(?:aban|arin|formin|statin|pril|sartan|olol|cillin|"
+                       r"prazole|zepam|xetine|tidine))\s+(?:I|he|she|they|we) takes?\b"), False),
     ("medication", _ci(r"\b(?:medication|medicine|pills?|tablets|inhaler)\b"), False),
     ("partner", _CS(r"\b(?:[Mm]arried to|[Ee]ngaged to|[Dd]ating|[Ss]eeing|[Pp]artner,?|"
                     r"[Gg]irlfriend,?|[Bb]oyfriend,?|[Ww]ife,?|[Hh]usband,?|[Ff]ianc[ée]e?,?)"
