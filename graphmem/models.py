@@ -405,6 +405,11 @@ class WriteReport(BaseModel):
             " candidate replaced, and candidates that lost their conflict (SPEC §9.9)."
         ),
     )
+    why_superseded: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per superseded memory id, why in words ('both say where the subject"
+        " lives: denver replaces portland'; docs/updates.md).",
+    )
     rejected: tuple[str, ...] = ()
     ambiguous: int = 0
     entities_created: int = 0

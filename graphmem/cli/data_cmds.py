@@ -105,7 +105,10 @@ def remember(
         outcome = "merged into a known memory"
     else:
         outcome = "rejected" if report.rejected else "stored"
-    superseded = f"; superseded {', '.join(report.superseded)}" if report.superseded else ""
+    superseded = "".join(
+        f"; superseded {ident}" + (f" ({why})" if (why := report.why_superseded.get(ident)) else "")
+        for ident in report.superseded
+    )
     console.print(f"{outcome} [bold]{memory_id}[/] in namespace {namespace}{superseded}")
 
 

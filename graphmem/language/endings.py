@@ -30,7 +30,7 @@ _GENERIC = frozenset(
 # are the ending cues themselves
 _TIME = (
     frozenset(MONTHS) | frozenset(WEEKDAYS) | {f"{d}s" for d in WEEKDAYS}
-) | frozenset("stopped quit sold gave given split broke dropped anymore longer".split())
+) | frozenset(["stopped", "quit", "sold", "gave", "given", "split", "broke", "dropped", "anymore", "longer"])
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")

@@ -100,6 +100,11 @@ class MemoryIn(_Input):
 class RememberOut(BaseModel):
     """What remember did with each statement."""
 
+    why_superseded: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per superseded memory id, why it was replaced (e.g. 'both say where"
+        " the subject lives: denver replaces portland').",
+    )
     created: list[str] = Field(description="Ids of new memories.")
     merged: list[str] = Field(description="Ids of existing memories the statements confirmed.")
     superseded: list[str] = Field(description="Ids of memories replaced by newer statements.")

@@ -45,6 +45,7 @@ def _report(report: Any) -> RememberOut:
         created=list(report.created),
         merged=list(report.merged),
         superseded=list(report.superseded),
+        why_superseded=dict(report.why_superseded),
         rejected=list(report.rejected),
         memory_ids=list(report.memory_ids),
         entities_created=report.entities_created,

@@ -244,10 +244,12 @@ class Matcher:
                 if both_objects and check(claim, claim_of(rival, known)):
                     continue  # the same claim in other words (another type): not a conflict
                 rivals[rival.id] = rival
-        for rival, _why in near:
+        for rival, verdict in near:
             rivals.setdefault(rival.id, rival)
-        for rival in self.attribute_rivals(namespace, memory, state, known):
+            state.why.setdefault(rival.id, verdict.detail or "contradicts the newer claim")
+        for rival, reason in self.attribute_rivals(namespace, memory, state, known):
             rivals.setdefault(rival.id, rival)
+            state.why.setdefault(rival.id, reason)
         losers: list[str] = []
         margin = self._settings.update_margin
         for ident in sorted(rivals):
@@ -275,8 +277,8 @@ class Matcher:
 
     def attribute_rivals(
         self, namespace: str, memory: Memory, state: BatchState, known: EntityDictionary
-    ) -> list[Memory]:
-        """Current claims that ``memory`` updates by attribute (SPEC §9.15;
+    ) -> list[tuple[Memory, str]]:
+        """Current claims that ``memory`` updates by attribute, each with why (SPEC §9.15;
         docs/updates.md): about the same subject, stating the same attribute
         (:func:`graphmem.language.attributes.primary`), which the newer one
         :func:`~graphmem.language.attributes.replaces` — "Lena moved to Denver." after
@@ -303,7 +305,7 @@ class Matcher:
                 pool[m.id] = m
         for m in state.memories.values():
             pool[m.id] = m
-        out: list[Memory] = []
+        out: list[tuple[Memory, str]] = []
         for other in pool.values():
             if other.id == memory.id or not other.is_current or transcript(other):
                 continue
@@ -312,9 +314,12 @@ class Matcher:
             theirs = claim_of(other, known)
             if not same_subject(claim, theirs):
                 continue
-            if replaces(attribute, primary(other.content), memory.content) is not None or ends(memory.content, other.content, subject_words, people) is not None:
-                out.append(other)
-        return sorted(out, key=lambda m: m.id)
+            why = replaces(attribute, primary(other.content), memory.content) or ends(
+                memory.content, other.content, subject_words, people
+            )
+            if why is not None:
+                out.append((other, why))
+        return sorted(out, key=lambda pair: pair[0].id)
 
 
 def transcript(memory: Memory | MemoryCandidate) -> bool:

@@ -62,6 +62,9 @@ class _Outcome:
             created=tuple(self.created),
             merged=tuple(dict.fromkeys(self.merged)),
             superseded=tuple(dict.fromkeys(self.superseded)),
+            why_superseded={
+                i: state.why[i] for i in dict.fromkeys(self.superseded) if state and i in state.why
+            },
             rejected=tuple(self.rejected),
             ambiguous=self.ambiguous,
             entities_created=len(state.entities) if state else 0,

@@ -178,3 +178,15 @@ def test_correct_on_a_replaced_memory_corrects_its_current_successor(
     assert old.id == moved
     assert memory.get(ns, moved).superseded_by == new.id
     assert new.is_current
+
+
+def test_the_write_report_says_why_a_memory_was_superseded(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    old = said(memory, clock, ns, "Lena lives in Portland.", 0)
+    clock.now = T0 + timedelta(days=30)
+    report = memory.remember(ns, [{"content": "Lena moved to Denver.", "extractor": "verbatim"}])
+    assert report.superseded == (old,)
+    assert report.why_superseded[old] == (
+        "both say where the subject lives: denver replaces portland"
+    )
