@@ -10,6 +10,7 @@ import os
 import sys
 import threading
 from collections.abc import Coroutine
+from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,46 +87,72 @@ class McpDoor:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
-        self._client: Any = None
-        self._stack: Any = None
+        self._session: Any = None
+        self._inbox: Any = None
         self._start()
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     def _start(self) -> None:
-        from contextlib import AsyncExitStack
+        """Start the server and one task that owns the client session for its whole
+        life (anyio's cancel scopes must be left in the task that entered them)."""
+        from mcp import StdioServerParameters
 
-        from mcp import Client, StdioServerParameters
-
-        keep = ("GRAPHMEM_NEO4J_USER", "GRAPHMEM_NEO4J_PASSWORD")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_") or k in keep}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+        for key in ("GRAPHMEM_NEO4J_USER", "GRAPHMEM_NEO4J_PASSWORD"):
+            if key in os.environ:
+                env[key] = os.environ[key]
         args = ["-m", "graphmem.cli.main", "mcp", "--multi-namespace"]
         args += ["--data-dir", str(self._data_dir)]
         if self._neo4j_uri:
             env["GRAPHMEM_NEO4J_URI"] = self._neo4j_uri
         params = StdioServerParameters(command=sys.executable, args=args, env=env)
+        ready: Future[None] = Future()
 
-        async def open_client() -> Any:
-            self._stack = AsyncExitStack()
-            return await self._stack.enter_async_context(
-                Client(params, read_timeout_seconds=600)
-            )
+        async def make_inbox() -> asyncio.Queue[Any]:
+            return asyncio.Queue()
 
-        self._client = self._run(open_client())
+        self._inbox = self._run(make_inbox())
+        self._session = asyncio.run_coroutine_threadsafe(
+            self._serve(params, ready, self._inbox), self._loop
+        )
+        ready.result()
+
+    @staticmethod
+    async def _serve(params: Any, ready: Future[None], inbox: asyncio.Queue[Any]) -> None:
+        from mcp import Client
+
+        try:
+            async with Client(params, read_timeout_seconds=600) as client:
+                ready.set_result(None)
+                while (item := await inbox.get()) is not None:
+                    tool, arguments, answer = item
+                    try:
+                        answer.set_result(await client.call_tool(tool, arguments))
+                    except Exception as exc:  # handed to the caller's thread
+                        answer.set_exception(exc)
+        except Exception as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+            raise
 
     def _stop(self) -> None:
-        if self._stack is not None:
-            self._run(self._stack.aclose())
-            self._stack = None
+        if self._session is not None:
+            self._loop.call_soon_threadsafe(self._inbox.put_nowait, None)
+            self._session.result()
+            self._session = None
 
     def close(self) -> None:
         self._stop()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
+        self._loop.close()
 
     def _call(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
-        result = self._run(self._client.call_tool(tool, args))
+        answer: Future[Any] = Future()
+        self._loop.call_soon_threadsafe(self._inbox.put_nowait, (tool, args, answer))
+        result = answer.result()
         if result.is_error:
             text = " ".join(getattr(c, "text", "") for c in result.content)
             raise RuntimeError(f"MCP {tool} failed: {text}")
