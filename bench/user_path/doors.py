@@ -51,7 +51,9 @@ class ApiDoor:
         self.memory.close()
 
     def set_user(self, ns: str, name: str) -> None:
-        self.memory.set_user(ns, name)
+        setter = getattr(self.memory, "set_user", None)
+        if setter is not None:  # a graphmem before the namespace's user (a baseline run)
+            setter(ns, name)
 
     def remember(self, ns: str, item: dict[str, Any], at: datetime) -> str | None:
         self.clock.at = at
