@@ -21,7 +21,8 @@ SAFETY = frozenset({"allergy", "diet", "medication"})
 _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
     (frozenset({"residence"}), _ci(
         r"\bwhere\b[^?]{0,30}\b(?:live|living|lives|home|based|stay|staying|moved?)\b|"
-        r"\b(?:which|what) (?:city|town|neighbou?rhood|country|suburb|area|village|district)\b|"
+        r"\b(?:which|what) (?:city|town|neighbou?rhood|suburb|area|village|district)\b"
+        r"[^?]{0,30}\b(?:live|living|lives|home|based)\b|"
         r"\b(?:live|living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
         r"\b(?:flat|apartment|house|place) in\b|\bstill (?:up )?in\b|\bstill live\b")),
     (frozenset({"employer"}), _ci(
@@ -31,7 +32,8 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"\bemployer\b|\bstill (?:at|with|working)\b|\bwork(?:s|ing)? for\b")),
     (frozenset({"job_title"}), _ci(
         r"\b(?:job|role|title|position|rank|profession|occupation|do for (?:a )?living|"
-        r"what does \w+ do|what do i do)\b|\bstill an? \w+\b|\bpromot\w*\b")),
+        r"what does \w+ do for (?:a )?(?:living|work)|what do i do for (?:a )?(?:living|work))\b|"
+        r"\bstill an? \w+\b|\bpromot\w*\b")),
     (SAFETY, _ci(
         r"\b(?:eat|eats|eating|food|cook|cooking|dinner|lunch|breakfast|meal|snacks?|"
         r"restaurant|order|bake|baking|cake|menu|dish|recipe|allerg\w*|diet|vegetarian|vegan|"
@@ -43,7 +45,8 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
         r"spouse|single)\b")),
     (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
-    (frozenset({"phone"}), _ci(r"\b(?:phone|number|mobile|call|text|reach)\b")),
+    (frozenset({"phone"}), _ci(r"\b(?:phone|mobile|cell|contact number|number to call|"
+                                r"reach (?:me|him|her|them))\b")),
     (frozenset({"email"}), _ci(r"\be-?mail\b")),
     (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
     (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work)\b")),
@@ -56,7 +59,7 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
 # should I cook for Lena?", "Can Arjun have the aloo paratha?", "Anything to avoid?") or
 # names the constraint itself ("What is Hannah allergic to?").
 _ADVICE = _ci(
-    r"\b(?:should|can|could|may|okay|ok|alright|safe|avoid|careful|watch out|allowed|"
+    r"\b(?:should|can|could|okay|ok|alright|safe|avoid|careful|watch out|allowed|"
     r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?)\b"
 )
 _NAMES_SAFETY = {
