@@ -98,8 +98,9 @@ _SINGLE = {
 
 # (key, pattern, ended): a match states the attribute; group "v" is the value if any.
 _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased|"
-                      r"[Ss]ettled|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|[Pp]lace|[Bb]ungalow|"
+    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased(?= in| at| out)|"
+                      r"[Ss]ettled|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
+                      r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place|[Bb]ungalow|"
                       r"[Vv]illa|[Rr]ent\w*|"
                       r"[Nn]ow|[Bb]ack)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
     ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved|relocated)\b"), False),
@@ -137,8 +138,13 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
                       r"vice-principal|deputy head|chief \w+|project manager|team lead|[A-Z]{2,4} lead)\b"),
      False),
-    ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|carnivore|"
+    ("diet", _ci(r"\b(?:is|am|'m|are|'re|'s|became|become|went|turned|going|been|gone|eats?|"
+                 r"eating|stays?|staying|now|back|no longer|not)\s+(?:a\s+|fully\s+|strictly\s+|"
+                 r"mostly\s+|still\s+|completely\s+|back\s+)?"
+                 r"(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|carnivore|"
                  r"omnivore|gluten-free|dairy-free|halal|kosher|low-carb)\b"), False),
+    ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based)\s+(?:diet|now)\b"),
+     False),
     ("diet", _ci(r"\b(?:eat(?:s|ing)?|ate) (?P<v>meat|fish|dairy|eggs|pork|beef|chicken|"
                  r"seafood|sugar|gluten)\b"), False),
     ("allergy", _ci(r"\b(?:allergic to|allergy (?:is )?to|allergy is|allergies to|intolerant to|"
@@ -182,7 +188,11 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                 r"labrador|poodle|collie|shepherd|beagle|dachshund|pug|husky|greyhound)s?\b"),
      False),
     ("hobby", _ci(r"\b(?:hobby|hobbies|took up|taken up|into|loves?|enjoys?|plays?)\s+"
-                  r"(?P<v>[a-z][\w-]*)"), False),
+                  r"(?!(?:the|a|an|his|her|my|our|their|your|how|what|that|this|these|those|to|"
+                  r"for|with|it|them|him|me|us|you|being|having|getting|going|doing|making|"
+                  r"spending|seeing|working|living|watching|trying|learning|when|where|and|"
+                  r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
+                  r"(?P<v>[a-z][\w-]{2,})"), False),
     ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>[A-Z][a-z]+)"), False),
 )
 
@@ -350,7 +360,8 @@ def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str
             return f"both say {new.label}, the newer one with a change word"
         return None
     lowered = new_text.casefold()
-    if old.value and old.value in lowered and change_cue(new_text):
+    named = old.value and re.search(r"\b" + re.escape(old.value) + r"\b", lowered)
+    if named and change_cue(new_text):
         return f"both say {new.label}: the newer one names {old.value} as no longer so"
     return None
 
