@@ -34,8 +34,13 @@ def settings_for(data_dir: Path, neo4j_uri: str | None) -> Settings:
     """The embedded store in ``data_dir``, or Neo4j at ``neo4j_uri`` (user and password
     from ``GRAPHMEM_NEO4J_USER`` / ``GRAPHMEM_NEO4J_PASSWORD`` as usual)."""
     if neo4j_uri:
-        return Settings(data_dir=data_dir, neo4j_uri=neo4j_uri)
+        return Settings(data_dir=data_dir, neo4j_uri=neo4j_uri, neo4j_allow_no_auth=_no_auth())
     return Settings(data_dir=data_dir, neo4j_uri=None)
+
+
+def _no_auth() -> bool:
+    """A local test server without authentication (GRAPHMEM_NEO4J_PASSWORD unset)."""
+    return not os.environ.get("GRAPHMEM_NEO4J_PASSWORD")
 
 
 class ApiDoor:
@@ -109,6 +114,8 @@ class McpDoor:
         args += ["--data-dir", str(self._data_dir)]
         if self._neo4j_uri:
             env["GRAPHMEM_NEO4J_URI"] = self._neo4j_uri
+            if _no_auth():
+                env["GRAPHMEM_NEO4J_ALLOW_NO_AUTH"] = "true"
         params = StdioServerParameters(command=sys.executable, args=args, env=env)
         ready: Future[None] = Future()
 

@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from graphmem.vocabulary import MONTHS, WEEKDAYS
 
 __all__ = [
+    "SINGLE_VALUED",
     "Attribute",
     "attributes_of",
     "change_cue",
+    "clean_value",
     "is_eventlike",
     "primary",
     "replaces",
@@ -91,7 +93,7 @@ def _ci(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-_SINGLE = {
+SINGLE_VALUED = {
     "residence", "employer", "job_title", "diet", "partner", "phone", "email", "birthday",
     "school", "car", "favourite", "medication",
 }  # fmt: skip
@@ -237,7 +239,7 @@ _HOME = _ci(r"\b(?:live|lives|living|flat|apartment|house|home|neighbou?rhood|re
             r"villa|studio flat|place in|moved in|moved house)\b")
 
 
-def _clean_value(value: str, key: str = "") -> str:
+def clean_value(value: str, key: str = "") -> str:
     value = _SPACE.sub(" ", value.replace("’", "'")).strip(" .,'\"").casefold()
     for lead in ("the ", "a ", "an "):
         if value.startswith(lead):
@@ -272,10 +274,13 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
         Ordered by position in the text; empty when no rule matches.
     """
     found: dict[str, Attribute] = {}
+    first_person = _FIRST_PERSON.match(text) is not None
     for key, pattern, ended in _RULES:
         for match in pattern.finditer(text):
+            if first_person and _about_someone_else(text, match.start()):
+                continue  # "I'm engaged! He's a structural engineer": his job, not mine
             names = match.groupdict()
-            value = _clean_value(names.get("v") or "", key)
+            value = clean_value(names.get("v") or "", key)
             full_key = key
             if key == "favourite":
                 full_key = f"favourite:{(names.get('k') or '').casefold()}"
@@ -286,13 +291,24 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
             if key == "residence" and _FROM_TO.search(text) and _WORK_CONTEXT.search(text) and not _HOME.search(text):
                 full_key = key = "employer"  # "moved from Ullevål to Rikshospitalet, same job"
             attr = Attribute(
-                full_key, key in _SINGLE, value, match.start(), ended or _ends(text, match)
+                full_key, key in SINGLE_VALUED, value, match.start(), ended or _ends(text, match)
             )
             have = found.get(full_key)
             if have is None or (not have.value and attr.value):
                 found[full_key] = attr if have is None else _merge(have, attr)
             break
     return tuple(sorted(found.values(), key=lambda a: (a.position, a.key)))
+
+
+_FIRST_PERSON = re.compile(r"^\W*(?:I|I'm|I’m|I've|My|We|We're|Our)\b")
+_THIRD_CLAUSE = re.compile(r"^\W*(?:he|she|they|his|her|their|he's|she's|they're)\b", re.I)
+
+
+def _about_someone_else(text: str, at: int) -> bool:
+    """In a first-person text, is the clause holding ``at`` about someone else (it opens
+    with "he", "she", "they", "his", "her")?"""
+    start = max(text.rfind(c, 0, at) for c in ".;!?,") + 1
+    return _THIRD_CLAUSE.match(text[start:at]) is not None
 
 
 def _merge(old: Attribute, new: Attribute) -> Attribute:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import is_eventlike, primary, replaces
+from graphmem.language.attributes import Attribute, is_eventlike, primary, replaces
 from graphmem.language.endings import ending_cue, ends
+from graphmem.language.triples import accumulates, triple_attribute
 from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
@@ -235,10 +236,12 @@ class Matcher:
         Returns the new memory (superseded when it lost) and the ids superseded.
         """
         rivals: dict[str, Memory] = {}
-        if memory.subject and memory.predicate:
+        if memory.subject and memory.predicate and not accumulates(memory.predicate, memory.type):
             claim = Claim.of(memory)
             for rival in self.triple_rivals(namespace, memory.subject, memory.predicate, state):
                 if rival.id == memory.id or rival.content_hash == memory.content_hash:
+                    continue
+                if rival.type == "Event":
                     continue
                 both_objects = memory.object and rival.object
                 if both_objects and check(claim, claim_of(rival, known)):
@@ -285,7 +288,7 @@ class Matcher:
         "Lena lives in Portland.", however far apart the two embed. Read from the
         memories that mention the subject's entities (at most ``ATTRIBUTE_NEIGHBOURS``)
         and this call's own. Transcript turns and one-off events never take part."""
-        attribute = primary(memory.content)
+        attribute = _attribute(memory)
         if transcript(memory) or memory.type == "Event":
             return []
         if is_eventlike(memory.content) and not ending_cue(memory.content):
@@ -314,12 +317,18 @@ class Matcher:
             theirs = claim_of(other, known)
             if not same_subject(claim, theirs):
                 continue
-            why = replaces(attribute, primary(other.content), memory.content) or ends(
+            why = replaces(attribute, _attribute(other), memory.content) or ends(
                 memory.content, other.content, subject_words, people
             )
             if why is not None:
                 out.append((other, why))
         return sorted(out, key=lambda pair: pair[0].id)
+
+
+def _attribute(memory: Memory) -> Attribute | None:
+    """The attribute a memory states: its triple's predicate when that names one, else
+    the main attribute of its text (docs/updates.md)."""
+    return triple_attribute(memory.predicate, memory.object) or primary(memory.content)
 
 
 def transcript(memory: Memory | MemoryCandidate) -> bool:

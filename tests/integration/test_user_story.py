@@ -23,10 +23,16 @@ pytestmark = pytest.mark.model
 
 
 @pytest.fixture(params=["embedded", pytest.param("neo4j", marks=pytest.mark.neo4j)])
-def neo4j_uri(request: pytest.FixtureRequest) -> str | None:
+def neo4j_uri(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """None (the embedded store), or the session's Neo4j with its credentials in the
+    environment the doors read (no password: a local server without auth)."""
     if request.param == "embedded":
         return None
     server = request.getfixturevalue("neo4j_server")
+    monkeypatch.delenv("GRAPHMEM_NEO4J_PASSWORD", raising=False)
+    if server.password:
+        monkeypatch.setenv("GRAPHMEM_NEO4J_USER", server.user or "neo4j")
+        monkeypatch.setenv("GRAPHMEM_NEO4J_PASSWORD", server.password)
     uri: str = server.uri
     return uri
 
