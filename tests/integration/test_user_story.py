@@ -9,6 +9,7 @@ above the current one."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,8 @@ def test_the_story_comes_back_current(
     tmp_path: Path, neo4j_uri: str | None, door_kind: str, request: pytest.FixtureRequest
 ) -> None:
     door = (ApiDoor if door_kind == "api" else McpDoor)(tmp_path, neo4j_uri)
-    prefix = f"story-{door_kind}-{request.node.callspec.id}".replace("[", "-").replace("]", "")
+    # a namespace of its own on every run: a Neo4j server keeps what earlier runs wrote
+    prefix = f"story-{door_kind}-{request.node.callspec.id}-{uuid.uuid4().hex[:8]}"
     try:
         results = run(door, load_file(STORY), "plain", uses=20, prefix=prefix)
     finally:
