@@ -146,10 +146,10 @@ def test_embedded_store_past_its_size_says_use_neo4j(tmp_path: Path) -> None:
     assert "Neo4j" in first.stderr
     stats = cli("stats", "-n", "big")
     assert "past the embedded store's comfortable size" in stats.stderr
-    small = cli("remember", "Ada builds looms", "-n", "other")
-    assert small.returncode == 0, small.stderr
-    small = cli("stats", "-n", "other")  # a small namespace of the same store: no warning
-    assert small.returncode == 0 and "warning" not in small.stderr
+    written = cli("remember", "Ada builds looms", "-n", "other")
+    assert written.returncode == 0, written.stderr
+    other = cli("stats", "-n", "other")  # a small namespace of the same store: no warning
+    assert other.returncode == 0 and "warning" not in other.stderr
 
 
 @pytest.mark.parametrize(("extractor", "relations"), [("ner", 2), ("capitalized", 1)])
