@@ -157,10 +157,10 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                     r"(?:allergy|allergies|intolerance|sensitivity)\b"),
      False),
     ("allergy", _ci(r"\b(?P<v>coeliac|celiac|lactose intolerant|diabetic)\b"), False),
-    ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|(?:switched|changed|moved)\b[^.;]{0,30}?"
+    ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|(?:switched|changed)\b[^.;]{0,30}?"
                        r"\bto|started)\s+(?:that\s+|the\s+|my\s+)?"
                        r"(?P<v>(?!control|alcohol|protein|cardio|school|patrol|coffee)"
-                       r"[a-z]+(?:in|ol|ide|pam|zole|mab|statin|pril|sartan|"
+                       r"(?-i:[a-z])[a-z]+(?:in|ol|ide|pam|zole|mab|statin|pril|sartan|"
                        r"formin|xine|cillin|prazole|arin|aban|gatran|olol|amine|pine|tide|lukast|isone|olone))\b"),
      False),
     ("medication", _ci(r"\b(?P<v>[a-z]+(?:aban|arin|formin|statin|pril|sartan|olol|cillin|"

@@ -24,6 +24,7 @@ from graphmem.language.voice import (
     [
         ("Lena lives in Portland.", "residence", "portland"),
         ("Lena moved to Denver last month.", "residence", "denver"),
+        ("Omar moved to Austin.", "residence", "austin"),  # no drug named like "-in"
         ("We finally moved out of Leith, we're in Portobello now", "residence", "portobello"),
         ("Alice works at Microsoft.", "employer", "microsoft"),
         ("I work at AKH Wien now", "employer", "akh wien"),
