@@ -133,6 +133,20 @@ class VectorCache:
             except sqlite3.Error as exc:
                 self._fail(exc)
 
+    def delete_many(self, model: str, texts: Sequence[str]) -> None:
+        """Remove the vectors of ``texts`` under ``model`` (forgetting, SPEC §9.16: no
+        vector of a forgotten text stays; a text still needed is embedded again)."""
+        keys = [(model, text_key(t)) for t in dict.fromkeys(texts)]
+        with self._lock:
+            db = self._connect()
+            if db is None or not keys:
+                return
+            try:
+                with db:
+                    db.executemany("DELETE FROM vectors WHERE model = ? AND text_sha256 = ?", keys)
+            except sqlite3.Error as exc:
+                self._fail(exc)
+
     def close(self) -> None:
         """Close the file (reopened on next use)."""
         with self._lock:

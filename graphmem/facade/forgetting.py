@@ -19,6 +19,7 @@ from graphmem.facade.forget_plan import build_plan, deletion_record, split_about
 from graphmem.facade.reads import Reads
 from graphmem.models import Entity, Memory
 from graphmem.reports import ForgetKind, ForgetReport
+from graphmem.retrieval.masking import masked_texts
 from graphmem.store.forgetting import DeletionRecord, ForgetPlan, forget_key
 
 _SHOWN = 20  # names listed in an error
@@ -189,7 +190,11 @@ class Forgetting(Reads):
                 return ForgetReport(
                     namespace=namespace, kind=kind, dry_run=dry_run, already_forgotten=True
                 )
+            gone = [] if dry_run else self.store.get_memories(namespace, sorted(doomed))
             counts = self.store.forget(namespace, built, dry_run=dry_run)
+            if gone:  # no masked vector of a forgotten text stays (SPEC §9.16)
+                texts = masked_texts(gone, self._dictionary(namespace))
+                self._reader.masked_vectors.forget(texts)
             observations = built.record.counts["observations"] if built.record else 0
             return ForgetReport(
                 namespace=namespace,

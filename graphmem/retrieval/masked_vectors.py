@@ -62,6 +62,14 @@ class MaskedEmbeddings:
         """The persistent cache, if any."""
         return self._persistent
 
+    def forget(self, texts: Sequence[str]) -> None:
+        """Drop the vectors of ``texts`` from both caches (a forget, SPEC §9.16)."""
+        with self._lock:
+            for text in texts:
+                self._cache.pop(text, None)
+        if self._persistent is not None and texts:
+            self._persistent.delete_many(self._embedder.name, texts)
+
     def _cached(self, texts: Sequence[str]) -> dict[str, Vector]:
         found: dict[str, Vector] = {}
         with self._lock:

@@ -141,6 +141,13 @@ def warm_masked(
     texts were embedded (0 without a persistent cache)."""
     if vectors.persistent is None:
         return 0
+    texts = masked_texts(memories, dictionary)
+    return vectors.warm(texts)
+
+
+def masked_texts(memories: Iterable[Memory], dictionary: EntityDictionary) -> list[str]:
+    """The masked texts recall compares for ``memories`` (what :func:`warm_masked`
+    embeds, and what forgetting them removes from the caches)."""
     texts: list[str] = []
     for memory in memories:
         people = [
@@ -152,7 +159,7 @@ def warm_masked(
         texts += masked_variants(memory.content, people)
         # the ranker masks a claim's subject by its full name alone (ranking.py)
         texts += masked_variants(memory.content, [[n[0]] for n in people if n])
-    return vectors.warm(texts)
+    return texts
 
 
 def rescore(
