@@ -222,6 +222,8 @@ def resolve_mentions(
                 hit = known.resolve(alias)
                 if hit is not None:
                     break
+        if hit is not None and hit[1] < LINK_ALIAS and _first_name_of_person(mention, hit, known):
+            hit = (hit[0], LINK_ALIAS)  # "Alice's sister" of Alice Moreno: the same person
         if hit is not None and hit[1] >= LINK_ALIAS:
             ident = hit[0]
             entity = known.get(ident)
@@ -250,6 +252,21 @@ def resolve_mentions(
                 changed[ident] = entity
         resolved.append((ident, mention))
     return resolved, list(changed.values())
+
+
+def _first_name_of_person(
+    mention: EntityMention, hit: tuple[str, float], known: EntityDictionary
+) -> bool:
+    """A one-word mention that is a known person's first name ("Alice" for Alice Moreno,
+    linked at :data:`LINK_FIRST_NAME`) is that person, not a new entity."""
+    entity = known.get(hit[0])
+    return (
+        hit[1] >= LINK_FIRST_NAME
+        and len(mention.name.split()) == 1
+        and mention.kind in _PERSON_KINDS
+        and entity is not None
+        and entity.kind in _PERSON_KINDS
+    )
 
 
 def _new_aliases(entity: Entity, mention: EntityMention) -> list[str]:

@@ -83,7 +83,8 @@ def possessive_other(text: str) -> bool:
 
 
 _OTHER_ANYWHERE = re.compile(
-    r"\b(?:my|our|user's|user’s|the user's|the user’s|his|her|their)\s+" + _KIN + r"\b",
+    r"\b(?:my|our|user's|user’s|the user's|the user’s|his|her|their|"
+    r"(?-i:[A-Z][\w-]*)['’]s)\s+" + _KIN + r"\b",
     re.IGNORECASE,
 )
 
@@ -113,7 +114,7 @@ def kin_subject(text: str) -> str | None:
 
 def names_someone_close(text: str) -> bool:
     """Does ``text`` ask or speak about someone close to a person ("Where does my sister
-    work?", "What does her husband do?")? Then that person, not the user, is its subject."""
+    work?", "Where does Maya's sister work?")? Then that person is its subject."""
     return _OTHER_ANYWHERE.search(text) is not None
 
 

@@ -102,6 +102,7 @@ def test_ingest_extract_failure_is_one_clear_line_and_writes_nothing(tmp_path: P
         message = " ".join(failed.stderr.split())
         assert "error:" in message and "(model 'stub-chat') answered 500" in message
         assert "Traceback" not in failed.stderr
+        # nothing was written: the namespace does not exist (stats names what does)
         stats = run(tmp_path, chat, embed, "stats", "-n", "c", "--json")
-        assert stats.returncode == 0, stats.stderr
-        assert json.loads(stats.stdout)["memories"] == 0
+        assert stats.returncode == 1, stats.stderr
+        assert "namespace 'c' does not exist" in stats.stderr

@@ -138,6 +138,7 @@ def test_who_is_speaking() -> None:
     assert kin_subject("Lena's sister Mia lives in Denver.") == "Mia"
     assert kin_subject("User's co-driver Marek also lives in Swarzędz.") == "Marek"
     assert names_someone_close("Where does my sister work?")
+    assert names_someone_close("Where does Maya's sister work and what does it build?")
     assert not names_someone_close("Where do I work?")
     assert is_transcript("verbatim", "Caroline: I went to a support group.")
     assert not is_transcript("verbatim", "Alice works at Microsoft.")
