@@ -78,13 +78,14 @@ def attribute_first(
     for index, memory in enumerate(order):
         if is_transcript(memory.extractor, memory.content):
             continue
-        found = [a for a in attributes_of(memory.content) if a.key in keys]
+        stated = attributes_of(memory.content)
+        found = [a for a in stated if a.key in keys]
         if not found:
             continue
         words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
         if words is None or not names_agree(words, subject):
             continue
-        main = 0 if attributes_of(memory.content)[0].key in keys else 2
+        main = 0 if stated[0].key in keys else 2
         if main == 0 and found[0].key == "allergy":
             main = -1  # for a meal, the allergy before the diet and the medication
         when = -_seconds(memory.last_observed_at)

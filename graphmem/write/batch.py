@@ -58,6 +58,8 @@ class BatchState:
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: dict[str, Relation] = field(default_factory=dict)
     triples: dict[tuple[str, str], list[Memory]] = field(default_factory=dict)
+    #: the stored memories about a subject's entities (sorted ids), read once per call
+    subject_memories: dict[tuple[str, ...], list[Memory]] = field(default_factory=dict)
     #: superseded memory id → why (docs/updates.md), for the write report
     why: dict[str, str] = field(default_factory=dict)
     # relations the extractor found in a candidate's text, by id(candidate) (SPEC §11)

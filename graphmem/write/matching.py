@@ -300,14 +300,13 @@ class Matcher:
         people = frozenset(w for name in known.people() for w in name.casefold().split())
         subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
         subjects = subjects or [m.entity_id for m in memory.mentions]
-        pool: dict[str, Memory] = {}
-        if subjects:
+        key = tuple(sorted(subjects))
+        if key and key not in state.subject_memories:  # read once per subject and call
             hits = self._store.entity_search(namespace, subjects, ATTRIBUTE_NEIGHBOURS)
-            ids = [h.memory_id for h in hits if h.memory_id not in state.memories]
-            for m in self._store.get_memories(namespace, ids):
-                pool[m.id] = m
-        for m in state.memories.values():
-            pool[m.id] = m
+            ids = [h.memory_id for h in hits]
+            state.subject_memories[key] = self._store.get_memories(namespace, ids)
+        pool = {m.id: m for m in state.subject_memories.get(key, [])}
+        pool.update(state.memories)  # as this call last left them
         out: list[tuple[Memory, str]] = []
         for other in pool.values():
             if other.id == memory.id or not other.is_current or transcript(other):
