@@ -31,6 +31,13 @@ from neo4j.exceptions import (
     Neo4jError,
     ServiceUnavailable,
     SessionExpired,
+    TransientError,
+)
+from tenacity import (
+    Retrying,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_random_exponential,
 )
 
 from graphmem.errors import (
@@ -220,8 +227,19 @@ class Neo4jExecutor:
         driver = self.driver
         self._forget()
         query = neo4j.Query(self.prepare(name, {"namespace": namespace}), timeout=self.timeout_s)
-        with self.errors(name), self._session(driver) as session:
-            record = session.run(query, {"namespace": namespace}).single(strict=True)
+        # an auto-commit statement is not retried by the driver: a transient error (a
+        # deadlock with another writer of the namespace) is retried here; the deletes it
+        # runs are idempotent, so a rerun finishes what the first attempt left
+        retrying = Retrying(
+            retry=retry_if_exception_type(TransientError),
+            stop=stop_after_attempt(3),
+            wait=wait_random_exponential(multiplier=0.1, max=1.0),
+            reraise=True,
+        )
+        with self.errors(name):  # what is left after the retries is translated
+            for attempt in retrying:
+                with attempt, self._session(driver) as session:
+                    record = session.run(query, {"namespace": namespace}).single(strict=True)
         return int(record["deleted"])
 
     def _session(self, driver: neo4j.Driver) -> neo4j.Session:
