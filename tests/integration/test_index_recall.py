@@ -16,9 +16,9 @@ from neo4j import Driver
 from typer.testing import CliRunner
 
 from graphmem.cli import main as cli
-from graphmem.store import _neo4j_plans as plans
 from graphmem.store.base import WriteBatch
 from graphmem.store.neo4j import Neo4jStore
+from graphmem.store.neo4j import _plans as plans
 from tests.contract.builders import DIM, make_memory
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The vector-index plans of entity_search and time_window_search (graphmem.store._neo4j_reads).
+"""The vector-index plans of entity_search and time_window_search (graphmem.store.neo4j._reads).
 
 Past a few thousand candidates these two retrievers take the query's nearest neighbours
 from the HNSW index instead of reading every candidate's vector. Here the thresholds are
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from graphmem.store import _neo4j_plans as plans
 from graphmem.store.base import WriteBatch
 from graphmem.store.neo4j import Neo4jStore
+from graphmem.store.neo4j import _plans as plans
 from tests.contract.builders import DIM, T0, make_entity, make_memory
 
 if TYPE_CHECKING:

@@ -31,12 +31,12 @@ from graphmem.errors import (
     StoreUnavailableError,
 )
 from graphmem.store import _cypher
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store import _neo4j_lookups as lookups
-from graphmem.store import neo4j as neo4j_module
-from graphmem.store._neo4j_params import REQUIRED_INDEXES
 from graphmem.store.base import AccessUpdate, WriteBatch
 from graphmem.store.neo4j import Neo4jStore
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j import _lookups as lookups
+from graphmem.store.neo4j import store as neo4j_module
+from graphmem.store.neo4j._params import REQUIRED_INDEXES
 from tests.conftest import SUPPORTED_SERVERS
 from tests.contract.builders import DIM, T0, make_entity, make_memory, make_relation, queries
 

@@ -13,8 +13,8 @@ import sys
 import time
 
 from graphmem import GraphMem, Settings
-from graphmem.store import _embedded_forget
 from graphmem.store.embedded import EmbeddedStore
+from graphmem.store.embedded import _forget as _embedded_forget
 from graphmem.store.records import WriteBatch
 from tests.fakes import HashEmbedder
 

@@ -13,7 +13,7 @@ import multiprocessing
 import sqlite3
 from pathlib import Path
 
-from graphmem.store._embedded_db import EmbeddedDb
+from graphmem.store.embedded._db import EmbeddedDb
 
 PROCESSES = 6
 ROUNDS = 40

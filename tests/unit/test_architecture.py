@@ -10,6 +10,9 @@
   another of its classes except :class:`~graphmem.store._composed.ComposedStore` and the
   role protocols, and none raises ``NotImplementedError`` (a stub a subclass must fill);
   store modules stay under 400 lines and their functions under 60.
+- Each backend's parts live in its own subpackage (``graphmem/store/neo4j/``,
+  ``graphmem/store/embedded/``): no other store module imports its driver (``neo4j``,
+  ``sqlite3``), and neither backend imports the other.
 - No module is longer than ``MODULE_LINES`` and no function's body longer than
   ``FUNCTION_LINES`` (outside ``graphmem/store/``, which its own split covers), unless
   :data:`LONG_MODULES` / :data:`LONG_FUNCTIONS` name it with the reason.
@@ -198,14 +201,20 @@ def test_no_function_is_long_without_a_reason() -> None:
     ("module", "file", "source", "caught"),
     [
         ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store._bm25 import x", True),
-        ("graphmem.locomo.peer", "locomo/peer.py", "import graphmem.store._neo4j_codec", True),
+        ("graphmem.locomo.peer", "locomo/peer.py", "import graphmem.store.neo4j._codec", True),
         ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store import _bm25", True),
         ("graphmem.perf", "perf.py", "from graphmem.store._bm25 import x", True),
         (
-            "graphmem.store.embedded",
-            "store/embedded.py",
+            "graphmem.store.embedded.store",
+            "store/embedded/store.py",
             "from graphmem.store._bm25 import x",
             False,
+        ),
+        (
+            "graphmem.store.embedded._reads",
+            "store/embedded/_reads.py",
+            "from graphmem.store.neo4j._codec import x",
+            True,
         ),
         ("graphmem.store", "store/__init__.py", "from graphmem.store._bm25 import x", False),
         ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store.lucene import x", False),
@@ -282,7 +291,33 @@ def long_functions(name: str, source: str, limit: int = 60) -> list[str]:
 
 
 def _store_sources() -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(STORE.glob("*.py"))}
+    """``{"store/neo4j/_reads.py": source}`` of every module of ``graphmem/store/``."""
+    return {
+        path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(STORE.rglob("*.py"))
+    }
+
+
+# each backend's subpackage and the driver only it may import
+BACKENDS = {"neo4j": "neo4j", "embedded": "sqlite3"}
+
+
+def backend_leaks(name: str, source: str) -> list[str]:
+    """Imports in the store module ``name`` (``store/x.py``, ``store/neo4j/_x.py``) of a
+    backend's driver or subpackage other than the module's own: a backend's parts live
+    in ``store/neo4j/`` or ``store/embedded/``, and neither backend imports the other."""
+    parts = name.split("/")
+    own = parts[1] if len(parts) > 2 else None
+    found = []
+    for line, imported in _imports(ast.parse(source)):
+        for backend, driver in BACKENDS.items():
+            if backend == own:
+                continue
+            package = f"graphmem.store.{backend}"
+            inside = imported == package or imported.startswith(package + ".")
+            if inside or imported.split(".")[0] == driver:
+                found.append(f"{name}:{line} imports {imported}")
+    return sorted(set(found))
 
 
 def test_the_stores_are_composed_not_inherited() -> None:
@@ -290,6 +325,26 @@ def test_the_stores_are_composed_not_inherited() -> None:
     assert not inherited_store_classes(sources), inherited_store_classes(sources)
     stubs = [hit for name, source in sources.items() for hit in not_implemented_stubs(name, source)]
     assert not stubs, stubs
+
+
+def test_each_backend_lives_in_its_own_subpackage() -> None:
+    assert {path.name for path in STORE.iterdir() if path.is_dir()} >= set(BACKENDS)
+    sources = _store_sources()
+    leaks = [hit for name, source in sources.items() for hit in backend_leaks(name, source)]
+    assert not leaks, leaks
+
+
+def test_backend_leaks_are_found() -> None:
+    assert backend_leaks("store/checks.py", "import sqlite3\n") == [
+        "store/checks.py:1 imports sqlite3"
+    ]
+    assert backend_leaks("store/base.py", "from neo4j.exceptions import AuthError\n")
+    assert backend_leaks("store/embedded/_reads.py", "from graphmem.store.neo4j import _codec\n")
+    assert backend_leaks("store/neo4j/_reads.py", "from graphmem.store import embedded\n")
+    assert (
+        backend_leaks("store/neo4j/_exec.py", "import neo4j\nimport graphmem.store._bm25\n") == []
+    )
+    assert backend_leaks("store/embedded/_db.py", "import sqlite3\n") == []
 
 
 def test_store_modules_and_functions_stay_small() -> None:

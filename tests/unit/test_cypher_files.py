@@ -20,10 +20,10 @@ import pytest
 from graphmem.errors import InvalidInputError, StoreError
 from graphmem.models import Entity, Memory, Mention, Observation, Relation
 from graphmem.store import _cypher
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store._neo4j_params import REQUIRED_INDEXES, expected_params
 from graphmem.store.base import ACCESS_FIELDS, AccessUpdate, WriteBatch
 from graphmem.store.neo4j import QUERY_PARAMS, Neo4jStore
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j._params import REQUIRED_INDEXES, expected_params
 from graphmem.text import content_hash
 
 LABELS = frozenset(
@@ -382,7 +382,7 @@ def test_memory_survives_the_row_and_record_mapping() -> None:
 
 
 def test_only_fixed_offset_datetimes_reach_the_driver() -> None:
-    # zoneinfo.ZoneInfo crashes the driver's packer (see _neo4j_codec.wire).
+    # zoneinfo.ZoneInfo crashes the driver's packer (see store/neo4j/_codec.py, wire).
     zoned = datetime(2024, 3, 10, 1, 30, tzinfo=ZoneInfo("America/New_York"))
     memory = _memory(1).model_copy(
         update={

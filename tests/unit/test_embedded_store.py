@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from graphmem.errors import ConfigurationError, InvalidInputError, StoreUnavailableError
-from graphmem.store import _embedded_sql
 from graphmem.store.base import AccessUpdate, MemoryStore, WriteBatch
 from graphmem.store.embedded import EmbeddedStore
+from graphmem.store.embedded import _sql as _embedded_sql
 from tests.contract.builders import DIM, T0, make_entity, make_memory, make_relation, queries
 
 NS = "unit"

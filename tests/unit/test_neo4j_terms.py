@@ -1,4 +1,4 @@
-"""Neo4j's per-namespace BM25 weights (graphmem.store._neo4j_terms.TermCounts.idf_boosts):
+"""Neo4j's per-namespace BM25 weights (graphmem.store.neo4j._terms.TermCounts.idf_boosts):
 each query word is boosted by idf(namespace) / idf(index), Lucene's IDF (SPEC §3:
 ln(1 + (N − n + 0.5) / (n + 0.5))), from counts a fake executor hands back."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.store._neo4j_terms import INDEX_DF_CAP, TermCounts
+from graphmem.store.neo4j._terms import INDEX_DF_CAP, TermCounts
 
 
 def idf(n_docs: int, doc_freq: int) -> float:

@@ -22,7 +22,7 @@ from graphmem.perf import bench_latency, bench_peer
 from graphmem.perf_ingest import bench_ingest
 from graphmem.settings import Settings
 from graphmem.store._bm25 import BM25Index
-from graphmem.store._embedded_index import ROLES, MentionIndex
+from graphmem.store.embedded._index import ROLES, MentionIndex
 from graphmem.store.lucene import lucene_idf
 from tests.fakes import HashEmbedder
 

@@ -4,7 +4,7 @@ Persistence is a single SQLite file ``<path>/graphmem.sqlite`` in WAL mode;
 every :meth:`EmbeddedStore.write` is one ``BEGIN IMMEDIATE`` transaction, so a
 crash leaves no half-written memory. Lookups are SQL queries on indexed
 columns. The retrievers that SQL cannot answer (cosine, BM25, traversal) use
-per-namespace in-memory indexes (:mod:`graphmem.store._embedded_index`).
+per-namespace in-memory indexes (:mod:`graphmem.store.embedded._index`).
 
 Cache invalidation: every write bumps a per-namespace counter in the
 ``namespace_versions`` table inside the write's transaction. Each read first
@@ -21,8 +21,8 @@ lock and the indexes are immutable once built.
 
 The store is composed (:mod:`graphmem.store._composed`): one :class:`EmbeddedDb`
 (the connections) shared by its role objects, writes
-(:mod:`._embedded_writes`), maintenance (:mod:`._embedded_maintenance`), lookups and
-retrievers (:mod:`._embedded_reads`).
+(:mod:`._writes`), maintenance (:mod:`._maintenance`), lookups and
+retrievers (:mod:`._reads`).
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING
 
 from graphmem.errors import ConfigurationError
 from graphmem.store._composed import ComposedStore
-from graphmem.store._embedded_cache import IndexCache
-from graphmem.store._embedded_db import EmbeddedDb
-from graphmem.store._embedded_forget import EmbeddedForgetting
-from graphmem.store._embedded_maintenance import EmbeddedMaintenance
-from graphmem.store._embedded_reads import EmbeddedLookups, EmbeddedRetrievers
-from graphmem.store._embedded_writes import EmbeddedWrites
+from graphmem.store.embedded._cache import IndexCache
+from graphmem.store.embedded._db import EmbeddedDb
+from graphmem.store.embedded._forget import EmbeddedForgetting
+from graphmem.store.embedded._maintenance import EmbeddedMaintenance
+from graphmem.store.embedded._reads import EmbeddedLookups, EmbeddedRetrievers
+from graphmem.store.embedded._writes import EmbeddedWrites
 from graphmem.store.records import ServerInfo, StoreHealth
 
 if TYPE_CHECKING:

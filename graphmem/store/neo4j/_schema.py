@@ -12,8 +12,8 @@ from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from graphmem.errors import ConfigurationError, SchemaError
 from graphmem.store import _cypher
-from graphmem.store._neo4j_exec import Neo4jExecutor
-from graphmem.store._neo4j_params import REQUIRED_INDEXES, expected_params
+from graphmem.store.neo4j._exec import Neo4jExecutor
+from graphmem.store.neo4j._params import REQUIRED_INDEXES, expected_params
 
 logger = logging.getLogger("graphmem.store.neo4j")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from graphmem.models import Memory
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store._neo4j_exec import Neo4jExecutor
 from graphmem.store.checks import canonical_links, check_k
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j._exec import Neo4jExecutor
 from graphmem.store.records import (
     Association,
     EmbedderRecord,

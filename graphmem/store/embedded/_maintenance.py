@@ -3,7 +3,7 @@ the embedder record (:class:`~graphmem.store.base.StoreMaintenance`).
 
 Association links live in
 the ``associations`` table, one row per unordered pair (``source_id < target_id``);
-deleting a memory deletes its links (``_embedded_sql.DELETE_MEMORY``).
+deleting a memory deletes its links (``_sql.DELETE_MEMORY``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.models import Memory
-from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_db import EmbeddedDb
 from graphmem.store.checks import canonical_links, check_k
+from graphmem.store.embedded import _sql as sql
+from graphmem.store.embedded._db import EmbeddedDb
 from graphmem.store.records import (
     Association,
     EmbedderRecord,

@@ -25,7 +25,7 @@ from tenacity import (
 
 from graphmem.errors import ConfigurationError, StoreError, StoreUnavailableError
 from graphmem.models import Memory
-from graphmem.store import _embedded_sql as sql
+from graphmem.store.embedded import _sql as sql
 
 _BUSY_TIMEOUT_S = 30.0  # wait this long for another writer's lock
 _NOT_OPEN = "the embedded store is not open; call open() first"

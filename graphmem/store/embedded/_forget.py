@@ -2,7 +2,7 @@
 SPEC §9.16, ``docs/forgetting.md``).
 
 A forget is one ``BEGIN IMMEDIATE`` transaction: the counts before, the relations of the
-plan deleted, the plan's write batch (:func:`graphmem.store._embedded_writes.apply_batch`:
+plan deleted, the plan's write batch (:func:`graphmem.store.embedded._writes.apply_batch`:
 compare-and-set, rewrites, memory deletions, prunes), the plan's entities deleted with
 their mention rows, the counts after, and the deletion-log row. A dry run rolls it back.
 The transaction runs with ``PRAGMA secure_delete`` (freed pages are zeroed) and the WAL is
@@ -21,10 +21,10 @@ from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
 
 from graphmem.models import Memory, Relation
-from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_db import EmbeddedDb
-from graphmem.store._embedded_writes import apply_batch
 from graphmem.store.checks import check_batch
+from graphmem.store.embedded import _sql as sql
+from graphmem.store.embedded._db import EmbeddedDb
+from graphmem.store.embedded._writes import apply_batch
 from graphmem.store.forgetting import (
     DeletionRecord,
     ForgetCounts,

@@ -3,7 +3,7 @@ SPEC §9.16, ``docs/forgetting.md``).
 
 A forget is one managed write transaction (statements of ``cypher/forget/``): the
 counts before, the relations of the plan deleted, the plan's write batch
-(:func:`graphmem.store._neo4j_codec.apply_batch`: claim and compare-and-set, rewrites,
+(:func:`graphmem.store.neo4j._codec.apply_batch`: claim and compare-and-set, rewrites,
 memory deletions with their relations, turns and sessions left without memories,
 prunes), the plan's entities detached and deleted, the counts after, and the
 ``:DeletionLog`` node. Deleting a node removes it from the vector and fulltext indexes
@@ -19,9 +19,6 @@ from dataclasses import replace
 from typing import Any
 
 from graphmem.models import Memory, Relation
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store._neo4j_exec import Neo4jExecutor, Tx
-from graphmem.store._neo4j_lookups import Neo4jLookups
 from graphmem.store.checks import check_batch
 from graphmem.store.forgetting import (
     DeletionRecord,
@@ -29,6 +26,9 @@ from graphmem.store.forgetting import (
     ForgetPlan,
     check_unplanned,
 )
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j._exec import Neo4jExecutor, Tx
+from graphmem.store.neo4j._lookups import Neo4jLookups
 
 
 class _DryRun(Exception):

@@ -1,6 +1,6 @@
 """The retriever role of the Neo4j store (:class:`~graphmem.store.base.StoreRetrievers`):
 the five retrievers' queries, each one or two statements of ``cypher/read/`` run through
-the store's :class:`Neo4jExecutor`, with the query plans of :mod:`._neo4j_plans`. No
+the store's :class:`Neo4jExecutor`, with the query plans of :mod:`._plans`. No
 driver import here.
 """
 
@@ -14,11 +14,11 @@ from typing import Any
 
 from graphmem.errors import InvalidInputError
 from graphmem.models import Relation
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store import _neo4j_plans as plans
-from graphmem.store._neo4j_exec import Neo4jExecutor
-from graphmem.store._neo4j_terms import TermCounts
 from graphmem.store.checks import check_aware, check_k, unit_rows, unit_vector
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j import _plans as plans
+from graphmem.store.neo4j._exec import Neo4jExecutor
+from graphmem.store.neo4j._terms import TermCounts
 from graphmem.store.records import EntityHit, ScoredId, TermStats, micros
 from graphmem.text import tokenize
 from graphmem.types import Vector
@@ -66,7 +66,7 @@ class Neo4jRetrievers:
         include_history: bool = False,
         include_cold: bool = False,
     ) -> list[list[ScoredId]]:
-        """The plan, by server and namespace size (:mod:`._neo4j_plans`).
+        """The plan, by server and namespace size (:mod:`._plans`).
 
         On Neo4j 2026.06+ the vector index filters by namespace and visibility inside
         its graph walk (``SEARCH``, the ``cypher25`` statement): it is asked for one
@@ -270,7 +270,7 @@ class Neo4jRetrievers:
             return []
         window = {
             "namespace": namespace,
-            "start": codec.wire(start.astimezone(UTC)),  # see _neo4j_codec.memory_row
+            "start": codec.wire(start.astimezone(UTC)),  # see _codec.memory_row
             "end": codec.wire(end.astimezone(UTC)),
         }
         params = {**window, "k": k, "embedding": query, "include_history": include_history}

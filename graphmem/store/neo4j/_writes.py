@@ -1,6 +1,6 @@
 """The write role of the Neo4j store (:class:`~graphmem.store.base.StoreWrites`).
 
-A batch is one managed write transaction (:func:`graphmem.store._neo4j_codec.apply_batch`):
+A batch is one managed write transaction (:func:`graphmem.store.neo4j._codec.apply_batch`):
 upserts are ``MERGE`` on ``(namespace, id)`` under uniqueness constraints, so a retried or
 concurrent write of the same ids leaves one node each; its first statement locks and
 versions every memory written or deleted and compares ``batch.expected_versions``.
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store._neo4j_exec import Neo4jExecutor
 from graphmem.store.checks import check_access, check_batch
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j._exec import Neo4jExecutor
 from graphmem.store.records import AccessUpdate, WriteBatch
 
 

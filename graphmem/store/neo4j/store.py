@@ -8,7 +8,7 @@ the base statements (the HNSW index post-filtered, exact scans for small namespa
 
 Every statement is a file of ``cypher/`` loaded by name (:mod:`graphmem.store._cypher`)
 and run through one seam, the store's :attr:`Neo4jStore.executor`
-(:mod:`graphmem.store._neo4j_exec`, which with :mod:`._neo4j_schema` is all that imports
+(:mod:`graphmem.store.neo4j._exec`, which with :mod:`._schema` is all that imports
 ``neo4j``), which checks its
 parameter keys against :data:`QUERY_PARAMS`, logs the statement name and keys (never
 values: text and embeddings are user data) and translates driver errors::
@@ -27,7 +27,7 @@ The graph: ``(:Memory)-[:MENTIONS {role, ord}]->(:Entity)``,
 ``(:Entity)-[:RELATES_TO {id, predicate, confidence, memory_id, valid_from,
 valid_until}]->(:Entity)``, ``(:Memory)-[:OBSERVED_IN]->(:Turn)-[:IN_SESSION]->(:Session)``,
 ``(:Memory)-[:ASSOCIATED_WITH {similarity}]->(:Memory)``;
-see :mod:`graphmem.store._neo4j_codec` for the node properties.
+see :mod:`graphmem.store.neo4j._codec` for the node properties.
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from graphmem.errors import ConfigurationError
-from graphmem.store import _neo4j_schema as schema
 from graphmem.store._composed import ComposedStore
-from graphmem.store._neo4j_exec import Neo4jExecutor
-from graphmem.store._neo4j_forget import Neo4jForgetting
-from graphmem.store._neo4j_lookups import Neo4jLookups
-from graphmem.store._neo4j_maintenance import Neo4jMaintenance
-from graphmem.store._neo4j_params import QUERY_PARAMS, REQUIRED_INDEXES
-from graphmem.store._neo4j_reads import Neo4jRetrievers
-from graphmem.store._neo4j_writes import Neo4jWrites
+from graphmem.store.neo4j import _schema as schema
+from graphmem.store.neo4j._exec import Neo4jExecutor
+from graphmem.store.neo4j._forget import Neo4jForgetting
+from graphmem.store.neo4j._lookups import Neo4jLookups
+from graphmem.store.neo4j._maintenance import Neo4jMaintenance
+from graphmem.store.neo4j._params import QUERY_PARAMS, REQUIRED_INDEXES
+from graphmem.store.neo4j._reads import Neo4jRetrievers
+from graphmem.store.neo4j._writes import Neo4jWrites
 from graphmem.store.records import IndexState, ServerInfo, StoreHealth
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class Neo4jStore(ComposedStore):
         and the default keeps namespaces up to 1 000 exact (the embedded store's
         results, for ~0.1 s). On 2026.06+ the filtered index costs a few ms at
         any namespace size, so only tiny namespaces are scanned
-        (:data:`graphmem.store._neo4j_plans.FILTERED_EXACT_MAX`).
+        (:data:`graphmem.store.neo4j._plans.FILTERED_EXACT_MAX`).
     vector_quantization : str
         ``vector.quantization.type`` of the vector index on Neo4j 2026.06+:
         ``"none"`` (default), ``"scalar"`` or ``"binary"`` (the server's own default

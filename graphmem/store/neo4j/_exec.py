@@ -5,8 +5,8 @@ and run through :meth:`Neo4jExecutor.run` (its own transaction), :meth:`~Neo4jEx
 (one managed write transaction, :class:`Tx`) or :meth:`~Neo4jExecutor.autocommit`. Each
 checks the statement's parameter keys against :data:`QUERY_PARAMS`, logs the statement
 name and keys (never values: text and embeddings are user data) and translates driver
-errors (:meth:`Neo4jExecutor.errors`; the table is :mod:`graphmem.store.neo4j`'s).
-With :mod:`graphmem.store._neo4j_schema`, the only modules that import ``neo4j``.
+errors (:meth:`Neo4jExecutor.errors`; the table is :mod:`graphmem.store.neo4j.store`'s).
+With :mod:`graphmem.store.neo4j._schema`, the only modules that import ``neo4j``.
 
 The role objects of :class:`~graphmem.store.neo4j.Neo4jStore` share one executor; tests
 record the statements a store runs by wrapping ``store.executor.run``.
@@ -49,7 +49,7 @@ from graphmem.errors import (
     TransactionTimeoutError,
 )
 from graphmem.store import _cypher
-from graphmem.store._neo4j_params import expected_params
+from graphmem.store.neo4j._params import expected_params
 
 logger = logging.getLogger("graphmem.store.neo4j")
 _T = TypeVar("_T")

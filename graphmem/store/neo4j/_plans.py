@@ -1,6 +1,6 @@
 """How the Neo4j store chooses its query plans, and the small caches behind the choice.
 
-Helpers of :mod:`graphmem.store._neo4j_reads`: a TTL cache for the counts that
+Helpers of :mod:`graphmem.store.neo4j._reads`: a TTL cache for the counts that
 choose between an exact scan and the HNSW index, the :class:`Planner` that reads them
 and makes the choice, the thresholds of that choice (each
 measured on the 2-core bench machine, Neo4j 5.26 Community, 384-d vectors) and the
@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from graphmem.store._neo4j_exec import Neo4jExecutor
+from graphmem.store.neo4j._exec import Neo4jExecutor
 from graphmem.store.records import ScoredId
 
 # Namespaces of at most this many memories are searched by exact cosine rather than through
@@ -173,7 +173,7 @@ def exact_cosine_top_k(
 
 class Planner:
     """The counts that choose a Neo4j query plan (namespace sizes, cached ``SIZE_TTL_S``)
-    and the choices made of them, for :class:`~graphmem.store._neo4j_reads.Neo4jRetrievers`.
+    and the choices made of them, for :class:`~graphmem.store.neo4j._reads.Neo4jRetrievers`.
     ``exact_search_max``: see :class:`~graphmem.store.neo4j.Neo4jStore` (None: by server)."""
 
     def __init__(self, executor: Neo4jExecutor, exact_search_max: int | None) -> None:

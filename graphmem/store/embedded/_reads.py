@@ -1,5 +1,5 @@
 """The read roles of the embedded store: lookups (SQL on indexed columns) and the
-retrievers (the per-namespace in-memory indexes of :mod:`graphmem.store._embedded_cache`,
+retrievers (the per-namespace in-memory indexes of :mod:`graphmem.store.embedded._cache`,
 which explains how they are invalidated). Both share the store's :class:`EmbeddedDb`.
 """
 
@@ -12,11 +12,11 @@ import numpy as np
 import numpy.typing as npt
 
 from graphmem.models import Entity, Memory, Relation
-from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_cache import IndexCache
-from graphmem.store._embedded_db import EmbeddedDb
-from graphmem.store._embedded_index import top_k
 from graphmem.store.checks import check_at_most, check_aware, check_k, unit_rows, unit_vector
+from graphmem.store.embedded import _sql as sql
+from graphmem.store.embedded._cache import IndexCache
+from graphmem.store.embedded._db import EmbeddedDb
+from graphmem.store.embedded._index import top_k
 from graphmem.store.records import EntityHit, RankFields, ScoredId, TermStats, micros
 from graphmem.text import tokenize
 from graphmem.types import Vector

@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from graphmem.models import Entity, Relation
-from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_index import (
+from graphmem.store.embedded import _sql as sql
+from graphmem.store.embedded._index import (
     Flags,
     MentionIndex,
     RelationGraph,

@@ -2,7 +2,7 @@
 
 Each call is one ``BEGIN IMMEDIATE`` transaction of :class:`EmbeddedDb` and bumps the
 namespace's counter in ``namespace_versions`` when the read indexes must be rebuilt
-(:mod:`graphmem.store._embedded_cache`). Within a batch, deletions are applied after
+(:mod:`graphmem.store.embedded._cache`). Within a batch, deletions are applied after
 the upserts, so a batch that upserts and deletes one id deletes it.
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphmem.models import Memory, Relation
-from graphmem.store import _embedded_sql as sql
-from graphmem.store._embedded_db import EmbeddedDb
 from graphmem.store.checks import check_access, check_batch, check_versions
+from graphmem.store.embedded import _sql as sql
+from graphmem.store.embedded._db import EmbeddedDb
 from graphmem.store.records import ACCESS_FIELDS, AccessUpdate, WriteBatch
 
 
@@ -83,7 +83,7 @@ class EmbeddedWrites:
 
 def apply_batch(conn: sqlite3.Connection, ns: str, batch: WriteBatch, *, query: str) -> None:
     """The statements of one :meth:`EmbeddedWrites.write` inside the caller's transaction
-    (also a forget's, :mod:`graphmem.store._embedded_forget`): the compare-and-set, the
+    (also a forget's, :mod:`graphmem.store.embedded._forget`): the compare-and-set, the
     upserts, the relations of superseded memories ended, the deletions, the prunes and
     the namespace's version bumped."""
     ids = [m.id for m in batch.memories] + list(batch.expected_versions)

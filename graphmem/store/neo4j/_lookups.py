@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graphmem.models import Entity, Memory
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store._neo4j_exec import Neo4jExecutor
 from graphmem.store.checks import check_at_most
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j._exec import Neo4jExecutor
 from graphmem.store.records import RankFields
 
 # rank_fields reads the whole memory of its first this-many ids (a recall's best fused

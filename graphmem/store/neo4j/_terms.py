@@ -1,17 +1,17 @@
 """Term counts through Neo4j's fulltext index: the query planner's lexical rarity
 (:meth:`TermCounts.term_stats`) and the namespace's own IDF that ``text_search`` weighs
 each query word by (:meth:`TermCounts.idf_boosts`). Cached for
-:data:`~graphmem.store._neo4j_plans.STATS_TTL_S` seconds; the store's writes forget them.
+:data:`~graphmem.store.neo4j._plans.STATS_TTL_S` seconds; the store's writes forget them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from graphmem.store import _neo4j_codec as codec
-from graphmem.store import _neo4j_plans as plans
-from graphmem.store._neo4j_exec import Neo4jExecutor
 from graphmem.store.lucene import lucene_idf
+from graphmem.store.neo4j import _codec as codec
+from graphmem.store.neo4j import _plans as plans
+from graphmem.store.neo4j._exec import Neo4jExecutor
 from graphmem.store.records import TermStats
 
 # idf_boosts counts a query word's documents in the whole fulltext index up to this many
