@@ -181,11 +181,16 @@ class EntityExtractor(Protocol):
 @dataclass(frozen=True, slots=True)
 class Extraction:
     """What one text yields: entity mentions, relations between their names
-    (source and target are mention names), and date expressions (surface text)."""
+    (source and target are mention names), date expressions (surface text), and
+    the pairs of names the text relates, typed or not (``links``: a clause's
+    subject and objects, "went climbing with Sofia"; ``None`` when the extractor
+    cannot tell, and every pair of its names co-occurs; docs/extraction.md
+    "Co-occurrence")."""
 
     entities: tuple[EntityMention, ...] = ()
     relations: tuple[RelationInput, ...] = ()
     dates: tuple[str, ...] = ()
+    links: tuple[tuple[str, str], ...] | None = None
 
 
 @runtime_checkable

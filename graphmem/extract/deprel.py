@@ -59,12 +59,22 @@ _JOB_WORDS = frozenset({"job", "internship", "position", "role", "work", "shift"
 @dataclass
 class Found:
     """What :func:`find_relations` found: relations (source, TYPE, target, lemma),
-    names known to be people, and kinds the text implies for names (a pet's name,
-    a workplace, a place moved to)."""
+    the pairs of names a clause relates (subject and object of one verb, typed or
+    not: "went climbing with Sofia"), names known to be people, and kinds the text
+    implies for names (a pet's name, a workplace, a place moved to)."""
 
     relations: dict[tuple[str, str, str], tuple[str, str, str, str]] = field(default_factory=dict)
+    links: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     people: set[str] = field(default_factory=set)
     kinds: dict[str, str] = field(default_factory=dict)
+
+    def link(self, names: list[str]) -> None:
+        """Record every pair of ``names`` as related by the text."""
+        for i, first in enumerate(names):
+            for second in names[i + 1 :]:
+                a, b = sorted((normalize(first), normalize(second)))
+                if a != b:
+                    self.links.setdefault((a, b), (first, second))
 
     def add(self, source: str | None, predicate: str, target: str | None, lemma: str) -> None:
         if source and target and normalize(source) != normalize(target):
@@ -152,9 +162,12 @@ def _together(subjects: tuple[Token, ...], verb: Token, ctx: _Context, found: Fo
         return
     if any(s.lower_ in ("i", "you", "we") for s in subjects):
         found.people.update(names)
+    if _negated(verb):
+        return
+    found.link(names)  # "Caroline and Melanie went hiking"
     lemma = verb.lemma_.casefold()
     objects = any(c.dep_ in _OBJECTS for c in verb.children)
-    if lemma in ("marry", "married", "wed") and not objects and not _negated(verb):
+    if lemma in ("marry", "married", "wed") and not objects:
         found.add(names[0], "MARRIED_TO", names[1], lemma)
 
 
@@ -186,11 +199,13 @@ def _verb(subject_token: Token, verb: Token, ctx: _Context, found: Found, *, fut
     subject = ctx.name_of(subject_token)
     trips: list[tuple[str, str, str]] = []
     companions: list[str] = []
+    objects: list[str] = []
     for head, prep, obj in _objects(verb):
         named = _named(obj)  # "a parrot named Kiwi", "a puppy, Biscuit"
         target = ctx.name_of(named or obj)
         if target is None or target == subject:
             continue
+        objects.append(target)
         kind = ctx.kind(target)
         if named is not None and obj.lemma_.casefold() in PET_WORDS:
             found.kinds[target] = "Animal"
@@ -211,6 +226,9 @@ def _verb(subject_token: Token, verb: Token, ctx: _Context, found: Found, *, fut
     for companion in companions:  # a companion makes the same trip
         for predicate, target, lemma in trips:
             found.add(companion, predicate, target, lemma)
+    if subject:
+        for target in objects:  # the verb relates them, typed or not
+            found.link([subject, target])
 
 
 def _typed(

@@ -216,7 +216,8 @@ class NerExtractor:
             for s, p, t, _ in found.relations.values()
         )
         dates = tuple(e.text for e in doc.ents if e.label_ in _DATE_LABELS)
-        return Extraction(tuple(mentions.values()), relations, dates)
+        links = tuple(found.links.values())
+        return Extraction(tuple(mentions.values()), relations, dates, links)
 
     # ---------------------------------------------------------------- entities
     def _entity_spans(self, doc: Doc, known: EntityDictionary) -> list[tuple[Span, str, str]]:

@@ -64,6 +64,9 @@ class BatchState:
     why: dict[str, str] = field(default_factory=dict)
     # relations the extractor found in a candidate's text, by id(candidate) (SPEC §11)
     extracted: dict[int, tuple[RelationInput, ...]] = field(default_factory=dict)
+    # the pairs of names the text relates, by id(candidate); absent: the extractor
+    # cannot tell (docs/extraction.md "Co-occurrence")
+    linked: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

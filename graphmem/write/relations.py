@@ -67,11 +67,13 @@ class Relater:
         if isinstance(self._extractor, RelationExtractor):
             speaker = next(
                 (m.name for m in candidate.entities if m.role == "subject" and m.kind == "Person"),
-                None,
+                user.name if user is not None else None,  # "I" of a first-person note
             )
             extraction = self._extractor.analyse(candidate.content, known, speaker=speaker)
             extracted = list(extraction.entities)
             state.extracted[id(candidate)] = extraction.relations
+            if extraction.links is not None:
+                state.linked[id(candidate)] = extraction.links
         else:
             extracted = self._extractor.extract(candidate.content, known)
         have = {m.name.casefold() for m in named}
@@ -95,9 +97,10 @@ class Relater:
         known: EntityDictionary,
         state: BatchState,
     ) -> None:
-        """Explicit relations, else co-occurrence edges between the memory's
-        entities with the memory's confidence (issue 2, step 6). A superseded memory's
-        relations are written already ended (SPEC §9.9)."""
+        """Explicit relations, and co-occurrence edges between the names the text
+        relates with no typed relation (docs/extraction.md "Co-occurrence"), with the
+        memory's confidence. A superseded memory's relations are written already
+        ended (SPEC §9.9)."""
         when = candidate.event_time or memory.last_observed_at
         pairs: list[tuple[str, str, str]] = []
         # Caller-given relations win; else those the extractor parsed from the text
@@ -118,9 +121,9 @@ class Relater:
             triple = _triple_relation(candidate, known)
             reversed_ = {(b, p, a) for a, p, b in triple}
             pairs = [pair for pair in pairs if pair not in reversed_] + triple
-        if not given and not pairs:
-            entity_ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
-            pairs.extend((a, CO_OCCURS, b) for a, b in itertools.combinations(entity_ids, 2))
+        pairs.extend(_co_occurring(candidate, mentions, known, state, related=bool(given or pairs)))
+        typed = {frozenset((a, b)) for a, p, b in pairs if p != CO_OCCURS}
+        pairs = [x for x in pairs if x[1] != CO_OCCURS or frozenset((x[0], x[2])) not in typed]
         for src, predicate, dst in pairs:
             if src == dst:
                 continue
@@ -141,6 +144,39 @@ class Relater:
 
 
 _PREDICATE = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+
+
+def _co_occurring(
+    candidate: MemoryCandidate,
+    mentions: list[Mention],
+    known: EntityDictionary,
+    state: BatchState,
+    *,
+    related: bool,
+) -> list[tuple[str, str, str]]:
+    """``[(entity id, CO_OCCURS_WITH, entity id)]`` of a memory (docs/extraction.md
+    "Co-occurrence"): the pairs the extractor says its text relates ("went climbing
+    with Sofia"; not a name merely mentioned beside the speaker, "How is your brother
+    Ravi?", nor a negated clause), and, when nothing typed relates them, the entities
+    the caller named together. An extractor that cannot tell which names its text
+    relates (``Extraction.links`` None) links all the memory's entities when no
+    relation is typed. At most :data:`_MAX_CO_OCCURRING` entities' pairs."""
+    links = state.linked.get(id(candidate))
+    if links is None:
+        if related:
+            return []
+        ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
+        return [(a, CO_OCCURS, b) for a, b in itertools.combinations(ids, 2)]
+    out: list[tuple[str, str]] = []
+    if not related:
+        given = [hit[0] for m in candidate.entities if (hit := known.resolve(m.name))]
+        out.extend(itertools.combinations(list(dict.fromkeys(given)), 2))
+    for first, second in links:
+        a, b = known.resolve(first), known.resolve(second)
+        if a is not None and b is not None:
+            out.append((a[0], b[0]))
+    limit = _MAX_CO_OCCURRING * (_MAX_CO_OCCURRING - 1) // 2
+    return [(a, CO_OCCURS, b) for a, b in dict.fromkeys(out) if a != b][:limit]
 
 
 def _first_person_subject(

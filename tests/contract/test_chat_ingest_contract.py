@@ -103,8 +103,12 @@ def _check(store: MemoryStore, ns: str) -> None:
     assert ("Tomas", "MARRIED_TO", "Sanne") in typed
     assert ("Emil", "MOVED_TO", "Montreal") in typed
     assert ("Tomas", "OWNS", "Pixel") in typed
-    # "I did not join Vireo Labs": no typed relation
-    assert not any("Vireo Labs" in (r[0], r[2]) for r in typed)
+    # "I did not join Vireo Labs": no relation, not even a co-occurrence
+    assert not any("Vireo Labs" in (r[0], r[2]) for r in relations)
+    # "Does she still teach at Westbrook College?", asked by Noor: a question relates
+    # nobody to the asker (docs/extraction.md "Co-occurrence")
+    assert not any({"Noor", "Sanne"} == {r[0], r[2]} for r in relations)
+    assert not any({"Noor", "Westbrook College"} == {r[0], r[2]} for r in relations)
     # the wedding "in June", said on 15 May 2026: June 2026, not 2025
     memories = store.list_memories(ns, MemoryFilter(), None, 100)
     wedding = next(m for m in memories if "getting married" in m.content)
@@ -148,6 +152,35 @@ def test_the_same_chat_as_jsonl_messages(
     assert code == 0, out
     assert "15 messages" in out
     _check(store, ns)
+
+
+GROUP_CHAT = """\
+# session g1 2026-06-02T19:00+01:00
+Marcus: How is your brother Ravi?
+Priya: He is fine. I went climbing with Sofia at Boulder Barn on Saturday.
+Lena: I did not join Northwind in the end.
+Marcus: Tessa and Jonas went hiking last weekend.
+"""
+
+
+def test_co_occurrence_links_only_names_a_sentence_relates(
+    run: Run, store: MemoryStore, ns: str, tmp_path: Path
+) -> None:
+    """A three-person chat, so "your" has no one addressee: "How is your brother
+    Ravi?", asked by Marcus, says nothing of Marcus and Ravi together; a negated
+    clause relates nobody; "I went climbing with Sofia" relates Priya and Sofia,
+    though no relation type fits."""
+    path = tmp_path / "group.txt"
+    path.write_text(GROUP_CHAT, encoding="utf-8")
+    code, out = run("ingest", str(path), "-n", ns)
+    assert code == 0, out
+    _, relations = _graph(store, ns)
+    linked = {frozenset((a, b)) for a, p, b in relations if p == "CO_OCCURS_WITH"}
+    assert frozenset(("Marcus", "Ravi")) not in linked
+    assert not any("Northwind" in pair for pair in linked)
+    assert frozenset(("Priya", "Sofia")) in linked
+    assert frozenset(("Priya", "Boulder Barn")) in linked
+    assert not any("Marcus" in pair for pair in linked)  # he asked, he told: he did not go
 
 
 def test_a_file_in_no_format_lists_the_formats(run: Run, ns: str, tmp_path: Path) -> None:

@@ -239,3 +239,29 @@ def test_trips_to_come_are_plans_and_pets_are_owned(ner: NerExtractor) -> None:
 def test_a_pronoun_is_the_person_named_before(ner: NerExtractor) -> None:
     triples, _ = _chat(ner, "Dana is my manager. She moved to Oslo last year.")
     assert triples == {("Priya", "MANAGER_OF", "Dana"), ("Dana", "MOVED_TO", "Oslo")}
+
+
+@pytest.mark.parametrize(
+    ("text", "speaker", "linked"),
+    [
+        # the verb relates its subject to each object, typed or not
+        (
+            "I went climbing with Sofia at Boulder Barn.",
+            "Priya",
+            {frozenset(("Priya", "Sofia")), frozenset(("Priya", "Boulder Barn"))},
+        ),
+        ("Tessa and Jonas went hiking last weekend.", "Marcus", {frozenset(("Tessa", "Jonas"))}),
+        ("Leo started working at Lumen Labs.", None, {frozenset(("Leo", "Lumen Labs"))}),
+        # a name beside the speaker, a question, a negated clause: nothing related
+        ("How is your brother Ravi?", "Marcus", set()),
+        ("Does Sanne still teach at Westbrook College?", "Noor", set()),
+        ("I did not join Northwind in the end.", "Lena", set()),
+        ("Ravi never lived in Oslo.", None, set()),
+    ],
+)
+def test_links_are_the_names_a_clause_relates(
+    ner: NerExtractor, text: str, speaker: str | None, linked: set[frozenset[str]]
+) -> None:
+    found = ner.analyse(text, _known(), speaker=speaker)
+    assert found.links is not None
+    assert {frozenset(pair) for pair in found.links} == linked
