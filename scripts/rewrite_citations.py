@@ -17,6 +17,7 @@ Usage::
 
     python scripts/rewrite_citations.py          # rewrite, print counts
     python scripts/rewrite_citations.py --check  # rewrite nothing; exit 1 if any is left
+    python scripts/rewrite_citations.py --docs   # also link docs pages' "SPEC §N" to spec.md
 
 Run it again after a rebase: it is idempotent. ``tests/unit/test_docs_citations.py``
 checks the result (nothing left, every ``docs/...`` reference resolves).
@@ -269,6 +270,31 @@ def reflow(original: str, text: str) -> str:
     return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
+#: Docs pages the ``--docs`` pass leaves alone: the specification itself, the dated
+#: results log (history) and the generated configuration page (regenerate it instead).
+DOCS_SKIPPED = frozenset({"spec.md", "benchmarks-log.md", "configuration.md", "README.md"})
+
+
+def spec_anchors(spec_text: str) -> dict[str, str]:
+    """Section number → the GitHub anchor of its heading in docs/spec.md."""
+    anchors: dict[str, str] = {}
+    for match in re.finditer(r"^#{2,4} (§(\d+(?:\.\d+)*)\b.*)$", spec_text, re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-")
+        anchors[match.group(2)] = slug
+    return anchors
+
+
+def rewrite_docs_page(text: str, anchors: dict[str, str]) -> str:
+    """In a docs page, ``SPEC §N`` becomes a link to the section of spec.md."""
+
+    def link(match: re.Match[str]) -> str:
+        number = match.group(1)
+        anchor = anchors.get(number)
+        return f"[spec §{number}](spec.md#{anchor})" if anchor else f"spec.md §{number}"
+
+    return re.sub(r"\bSPEC §(\d+(?:\.\d+)*)", link, text)
+
+
 def leftovers(text: str) -> list[str]:
     """The lines of ``text`` that still hold a ``SPEC``, ``seed 00N`` or ``issue N``."""
     return [line.strip() for line in text.splitlines() if LEFT.search(line)]
@@ -287,7 +313,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="rewrite nothing; report")
     parser.add_argument("--root", type=Path, default=ROOT / "graphmem")
+    parser.add_argument(
+        "--docs", action="store_true", help="also link docs pages' SPEC §N to docs/spec.md"
+    )
     args = parser.parse_args(argv)
+    if args.docs and not args.check:
+        docs = args.root.parent / "docs"
+        anchors = spec_anchors((docs / "spec.md").read_text(encoding="utf-8"))
+        for page in sorted(docs.glob("*.md")):
+            if page.name in DOCS_SKIPPED:
+                continue
+            old = page.read_text(encoding="utf-8")
+            new = rewrite_docs_page(old, anchors)
+            if new != old:
+                page.write_text(new, encoding="utf-8")
+                print(f"linked: docs/{page.name}")
     before: dict[str, int] = {}
     after: dict[str, int] = {}
     changed = 0
