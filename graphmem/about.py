@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from graphmem.entities import EntityDictionary
-from graphmem.models import Entity, Memory
+from graphmem.models import Entity, Memory, Relation
 from graphmem.store.base import MemoryStore
 
 
@@ -23,7 +23,9 @@ class RelationView(BaseModel):
 
     ``direction`` is ``"out"`` when the entity is the source, ``"in"`` when it is
     the target; ``confidence`` in [0, 1] is the relation's own (SPEC §1);
-    ``memory_id`` is the memory that asserted it.
+    ``memory_id`` is the memory that asserted it; ``lemma`` the wording its type
+    was read from ("start at", "sister"), None for co-occurrence
+    (docs/extraction.md "Vocabulary").
     """
 
     model_config = ConfigDict(frozen=True)
@@ -34,6 +36,7 @@ class RelationView(BaseModel):
     direction: Literal["out", "in"]
     confidence: float
     memory_id: str
+    lemma: str | None = None
 
 
 class EntityReport(BaseModel):
@@ -68,24 +71,40 @@ def about_entity(
     hits = store.entity_search(namespace, [entity.id], limit)
     memories = store.get_memories(namespace, [h.memory_id for h in hits])
     current = sorted((m for m in memories if m.is_current), key=lambda m: (-m.confidence, m.id))
-    views: list[RelationView] = []
-    for relation in store.relation_subgraph(namespace, [entity.id], 1):
-        if entity.id not in (relation.source_id, relation.target_id):
-            continue
-        source = known.get(relation.source_id)
-        target = known.get(relation.target_id)
-        views.append(
-            RelationView(
-                source=source.name if source else relation.source_id,
-                predicate=relation.predicate,
-                target=target.name if target else relation.target_id,
-                direction="out" if relation.source_id == entity.id else "in",
-                confidence=relation.confidence,
-                memory_id=relation.memory_id,
-            )
-        )
+    views = [
+        _view(relation, known, out=relation.source_id == entity.id)
+        for relation in store.relation_subgraph(namespace, [entity.id], 1)
+        if entity.id in (relation.source_id, relation.target_id)
+    ]
     views.sort(key=lambda v: (v.predicate, v.source, v.target))
     neighbours = tuple(dict.fromkeys(v.target if v.direction == "out" else v.source for v in views))
     return EntityReport(
         entity=entity, memories=tuple(current), relations=tuple(views), neighbours=neighbours
+    )
+
+
+def memory_relations(
+    store: MemoryStore, namespace: str, memory: Memory, known: EntityDictionary
+) -> tuple[RelationView, ...]:
+    """The current relations ``memory`` asserts (its ``memory_id``), both ends named,
+    each with its lemma (``direction`` "out": read source → target), by predicate
+    then names. One one-hop relation query over the memory's mentioned entities; a
+    relation restated by a later memory is that memory's."""
+    ids = list(dict.fromkeys(m.entity_id for m in memory.mentions))
+    found = store.relation_subgraph(namespace, ids, 1) if ids else []
+    views = [_view(r, known, out=True) for r in found if r.memory_id == memory.id]
+    return tuple(sorted(views, key=lambda v: (v.predicate, v.source, v.target)))
+
+
+def _view(relation: Relation, known: EntityDictionary, *, out: bool) -> RelationView:
+    source = known.get(relation.source_id)
+    target = known.get(relation.target_id)
+    return RelationView(
+        source=source.name if source else relation.source_id,
+        predicate=relation.predicate,
+        target=target.name if target else relation.target_id,
+        direction="out" if out else "in",
+        confidence=relation.confidence,
+        memory_id=relation.memory_id,
+        lemma=relation.lemma,
     )

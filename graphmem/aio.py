@@ -28,7 +28,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from graphmem.about import EntityReport
+from graphmem.about import EntityReport, RelationView
 from graphmem.aio_forget import AsyncForgetting
 from graphmem.entities import EntityDictionary
 from graphmem.errors import InvalidInputError
@@ -279,6 +279,10 @@ class AsyncGraphMem(AsyncForgetting):
     async def history(self, namespace: str, memory_id: str) -> list[Memory]:
         """:meth:`GraphMem.history`: the memory and the chain that superseded it."""
         return await self.run_sync(self.sync.history, namespace, memory_id)
+
+    async def relations_of(self, namespace: str, memory_id: str) -> tuple[RelationView, ...]:
+        """:meth:`GraphMem.relations_of`: the current relations a memory asserts."""
+        return await self.run_sync(self.sync.relations_of, namespace, memory_id)
 
     async def about_entity(self, namespace: str, name: str, *, limit: int = 50) -> EntityReport:
         """:meth:`GraphMem.about_entity`: current memories and relations of an entity."""

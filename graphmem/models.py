@@ -88,13 +88,19 @@ class EntityMention(BaseModel):
 
 
 class RelationInput(BaseModel):
-    """A typed, directed relation between two named entities of a candidate."""
+    """A typed, directed relation between two named entities of a candidate.
+
+    ``lemma``, optional, is the wording the type was read from, kept beside the
+    normalised type: a verb lemma and its preposition ("start at" for ``WORKS_AT``)
+    or a role noun ("sister" for ``SISTER_OF``); at most 128 characters
+    (docs/extraction.md "Vocabulary")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     source: str = Field(min_length=1, max_length=512)
     predicate: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z_][A-Za-z0-9_ -]*$")
     target: str = Field(min_length=1, max_length=512)
+    lemma: str | None = Field(None, min_length=1, max_length=128)
 
     @field_validator("source", "target")
     @classmethod
@@ -271,7 +277,11 @@ class Entity(BaseModel):
 
 
 class Relation(BaseModel):
-    """A typed, directed edge between two entities, with its own confidence."""
+    """A typed, directed edge between two entities, with its own confidence.
+
+    ``lemma`` is the wording the type was read from ("start at", "sister"; see
+    :class:`RelationInput`), None for co-occurrence and for relations given
+    without one."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -284,6 +294,7 @@ class Relation(BaseModel):
     memory_id: str
     valid_from: AwareDatetime | None = None
     valid_until: AwareDatetime | None = None
+    lemma: str | None = None
 
 
 class RecallQuery(BaseModel):

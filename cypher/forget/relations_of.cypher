@@ -8,4 +8,4 @@ ORDER BY r.id
 RETURN collect({id: r.id, source_id: a.id, target_id: b.id, predicate: r.predicate,
                 confidence: r.confidence, memory_id: r.memory_id,
                 valid_from: toString(r.valid_from),
-                valid_until: toString(r.valid_until)}) AS relations
+                valid_until: toString(r.valid_until), lemma: r.lemma}) AS relations

@@ -16,4 +16,4 @@ WITH r ORDER BY r.id
 RETURN collect({id: r.id, source_id: startNode(r).id, target_id: endNode(r).id,
                 predicate: r.predicate, confidence: r.confidence, memory_id: r.memory_id,
                 valid_from: toString(r.valid_from),
-                valid_until: toString(r.valid_until)}) AS relations
+                valid_until: toString(r.valid_until), lemma: r.lemma}) AS relations

@@ -1,7 +1,8 @@
 // Upsert relations by (namespace, id) as (:Entity)-[:RELATES_TO]->(:Entity); the predicate is a
 // property because relationship types cannot be parameters. A relation whose ends changed is
 // moved; missing end entities are created as stubs.
-// $rows: [{id, source_id, target_id, props: {predicate, confidence, memory_id, valid_from, valid_until}}]
+// $rows: [{id, source_id, target_id,
+//          props: {predicate, confidence, memory_id, valid_from, valid_until, lemma}}]
 UNWIND $rows AS row
 OPTIONAL MATCH (a:Entity)-[old:RELATES_TO]->(b:Entity)
 USING INDEX SEEK old:RELATES_TO(namespace, id)

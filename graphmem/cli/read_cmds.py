@@ -128,21 +128,32 @@ def show(
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
-    """Show one memory with its scores and provenance (sessions, turns)."""
-    from graphmem.cli.render import print_memory
+    """Show one memory with its scores, provenance (sessions, turns) and the current
+    relations it asserts, each with the wording its type was read from ("WORKS_AT,
+    from 'start at'"; docs/extraction.md "Vocabulary")."""
+    from graphmem.cli.render import print_memory, print_relations
 
     with common.open_memory(store, data_dir) as memory:
         memory_id = common.require_memory_id(memory, namespace, memory_id)
         chain = (
             memory.history(namespace, memory_id) if history else [memory.get(namespace, memory_id)]
         )
+        relations = {m.id: memory.relations_of(namespace, m.id) for m in chain}
     if as_json:
-        console.print_json(
-            json.dumps([m.model_dump(mode="json", exclude={"embedding"}) for m in chain])
-        )
+        rows = [
+            {
+                **m.model_dump(mode="json", exclude={"embedding"}),
+                "relations": [
+                    r.model_dump(mode="json", exclude={"direction"}) for r in relations[m.id]
+                ],
+            }
+            for m in chain
+        ]
+        console.print_json(json.dumps(rows))
         return
     for item in chain:
         print_memory(console, item)
+        print_relations(console, relations[item.id])
 
 
 def stats(

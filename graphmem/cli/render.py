@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from graphmem.about import RelationView
 from graphmem.models import Memory, RecallResult
 from graphmem.settings import RETRIEVERS
 
@@ -86,4 +89,15 @@ def print_memory(console: Console, memory: Memory) -> None:
         console.print(
             f"  · observed in session {obs.session_id} turn {obs.turn_id or '-'} at "
             f"{obs.observed_at:%Y-%m-%d %H:%M} ({obs.source_level}{'' if obs.independent else ', not independent'})"
+        )
+
+
+def print_relations(console: Console, relations: Sequence[RelationView]) -> None:
+    """Print a memory's relations, one a line: ``source —TYPE→ target`` and the wording
+    the type was read from, when kept."""
+    for r in relations:
+        wording = f"  (from {r.lemma!r})" if r.lemma else ""
+        console.print(
+            f"  → {escape(r.source)} —{r.predicate}→ {escape(r.target)}"
+            f"  conf {r.confidence:.2f}{escape(wording)}"
         )

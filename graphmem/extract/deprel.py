@@ -150,7 +150,7 @@ def find_relations(
                     _verb(subject, token.head, ctx, found, future=future)
                 _together(subjects, token.head, ctx, found)
     for rel in role_relations(doc.text, speaker, addressee=addressee, types=ROLE_TYPES):
-        found.add(rel.source, rel.predicate, rel.target, "role")
+        found.add(rel.source, rel.predicate, rel.target, rel.lemma or "")
     return found
 
 

@@ -212,8 +212,8 @@ class NerExtractor:
             if key not in mentions and (key not in parties or key in related):
                 mentions[key] = EntityMention(name=name, kind=_kind(name, kind, found, known))
         relations = tuple(
-            RelationInput(source=s, predicate=p, target=t)
-            for s, p, t, _ in found.relations.values()
+            RelationInput(source=s, predicate=p, target=t, lemma=lemma[:128] or None)
+            for s, p, t, lemma in found.relations.values()
         )
         dates = tuple(e.text for e in doc.ents if e.label_ in _DATE_LABELS)
         links = tuple(found.links.values())

@@ -325,5 +325,6 @@ def role_relations(
             if not owner or not person or normalize(owner) == normalize(person):
                 continue
             key = (normalize(owner), predicate, normalize(person))
-            out.setdefault(key, RelationInput(source=owner, predicate=predicate, target=person))
+            relation = RelationInput(source=owner, predicate=predicate, target=person, lemma=noun)
+            out.setdefault(key, relation)
     return list(out.values())

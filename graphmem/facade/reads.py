@@ -8,7 +8,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from graphmem.about import EntityReport, about_entity, resolve_entity
+from graphmem.about import (
+    EntityReport,
+    RelationView,
+    about_entity,
+    memory_relations,
+    resolve_entity,
+)
 from graphmem.errors import (
     EntityNotFoundError,
     InvalidInputError,
@@ -74,6 +80,18 @@ class Reads(FacadeBase):
         if not found:
             raise MemoryNotFoundError(memory_id, namespace)
         return found[0]
+
+    def relations_of(self, namespace: str, memory_id: str) -> tuple[RelationView, ...]:
+        """The current relations a memory asserts, both ends named, each with the
+        wording its type was read from (``lemma``; docs/extraction.md "Vocabulary").
+
+        Raises
+        ------
+        MemoryNotFoundError
+            When the namespace has no memory with this id.
+        """
+        memory = self.get(namespace, memory_id)
+        return memory_relations(self.store, namespace, memory, self._dictionary(namespace))
 
     def history(self, namespace: str, memory_id: str) -> list[Memory]:
         """The memory and the chain of memories that superseded it, oldest first."""

@@ -103,6 +103,7 @@ class Relater:
         ended (SPEC §9.9)."""
         when = candidate.event_time or memory.last_observed_at
         pairs: list[tuple[str, str, str]] = []
+        lemmas: dict[tuple[str, str, str], str] = {}  # the wording each type was read from
         # Caller-given relations win; else those the extractor parsed from the text
         # (strong inference, SPEC §11: their confidence is capped by that level's).
         given = candidate.relations or state.extracted.get(id(candidate), ())
@@ -111,6 +112,8 @@ class Relater:
             source, target = known.resolve(rel.source), known.resolve(rel.target)
             if source is not None and target is not None:
                 pairs.append((source[0], rel.predicate.upper().replace(" ", "_"), target[0]))
+                if rel.lemma:
+                    lemmas[pairs[-1]] = rel.lemma
         if not candidate.relations:
             # a caller-given triple whose subject and object are both entities is a
             # relation ("Arlo" sister_of "Dana"): a question can walk it ("Dana's sister");
@@ -140,6 +143,7 @@ class Relater:
                 memory_id=memory.id,
                 valid_from=when,
                 valid_until=memory.valid_until if memory.superseded_by else None,
+                lemma=lemmas.get((src, predicate, dst)) or (previous.lemma if previous else None),
             )
 
 

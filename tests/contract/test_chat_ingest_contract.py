@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem import GraphMem, InvalidInputError, Settings
-from graphmem.cli import common
+from graphmem.cli import common, data_cmds
 from graphmem.cli import main as cli
 from graphmem.extract.ner import nlp_available
 from graphmem.store.base import MemoryFilter, MemoryStore
@@ -62,6 +62,7 @@ def run(store_factory: StoreFactory, monkeypatch: pytest.MonkeyPatch) -> Run:
         return GraphMem(settings, store=store_factory(), embedder=HashEmbedder())
 
     monkeypatch.setattr(common, "open_memory", open_memory)
+    monkeypatch.setattr(data_cmds, "open_memory", open_memory)  # export imports it by name
     runner = CliRunner()
 
     def invoke(*args: str) -> tuple[int, str]:
@@ -152,6 +153,36 @@ def test_the_same_chat_as_jsonl_messages(
     assert code == 0, out
     assert "15 messages" in out
     _check(store, ns)
+
+
+def test_a_relation_keeps_its_wording_in_show_and_export(
+    run: Run, store: MemoryStore, ns: str, tmp_path: Path
+) -> None:
+    """The type is normalised, the words it was read from are kept beside it
+    (docs/extraction.md "Vocabulary"): "I started working at Kestrel Analytics" is
+    WORKS_AT from "work at", "your brother Emil" BROTHER_OF from "brother"; both
+    show in ``graphmem show`` and in ``graphmem export``."""
+    path = tmp_path / "chat.txt"
+    path.write_text(CHAT, encoding="utf-8")
+    assert run("ingest", str(path), "-n", ns)[0] == 0
+    memories = store.list_memories(ns, MemoryFilter(), None, 100)
+    job = next(m for m in memories if "Kestrel Analytics" in m.content)
+    code, out = run("show", job.id, "-n", ns)
+    assert code == 0, out
+    assert "Noor —WORKS_AT→ Kestrel Analytics" in out and "(from 'work at')" in out
+    code, out = run("show", job.id, "-n", ns, "--json")
+    shown = json.loads(out)[0]["relations"]
+    assert {(r["predicate"], r["target"], r["lemma"]) for r in shown} == {
+        ("WORKS_AT", "Kestrel Analytics", "work at")
+    }
+    dump = tmp_path / "export.jsonl"
+    code, out = run("export", "-n", ns, "-o", str(dump))
+    assert code == 0, out
+    records = [json.loads(line) for line in dump.read_text(encoding="utf-8").splitlines()]
+    lemmas = {r["predicate"]: r.get("lemma") for r in records if r.get("record") == "relation"}
+    assert lemmas["WORKS_AT"] == "work at"
+    assert lemmas["BROTHER_OF"] == "brother"
+    assert lemmas["MOVED_TO"] == "move to"
 
 
 GROUP_CHAT = """\

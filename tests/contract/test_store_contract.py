@@ -686,6 +686,29 @@ def test_relation_subgraph_follows_both_directions_up_to_max_hops(
     assert store.relation_subgraph(ns, [f.id], 1) == [fg]  # the expired A-F relation is not current
 
 
+def test_a_relation_keeps_the_wording_it_was_read_from(store: MemoryStore, ns: str) -> None:
+    """The relation's lemma (docs/extraction.md "Vocabulary") is stored and read back
+    by every read of relations; a relation without one reads back without one."""
+    noor, kestrel, emil = (make_entity(ns, n) for n in ("Noor", "Kestrel Analytics", "Emil"))
+    said = make_memory(ns, "Noor: I started working at Kestrel Analytics.")
+    works = make_relation(ns, noor, "WORKS_AT", kestrel, memory=said).model_copy(
+        update={"lemma": "work at"}
+    )
+    plain = make_relation(ns, noor, "CO_OCCURS_WITH", emil, memory=said)
+    write(store, ns, said, entities=[noor, kestrel, emil], relations=[works, plain])
+    read = {r.id: r for r in store.relation_subgraph(ns, [noor.id], 1)}
+    assert read[works.id].lemma == "work at"
+    assert read[plain.id].lemma is None
+    assert read == {works.id: works, plain.id: plain}
+    assert {r.id: r.lemma for r in store.relations_of(ns, [said.id], [])} == {
+        works.id: "work at",
+        plain.id: None,
+    }
+    # restated by a later write without a lemma: the property goes with the new value
+    write(store, ns, said, relations=[works.model_copy(update={"lemma": None})])
+    assert store.relation_subgraph(ns, [kestrel.id], 1)[0].lemma is None
+
+
 def test_term_stats_counts_current_documents(store: MemoryStore, ns: str) -> None:
     apple = make_memory(ns, "apple banana")
     write(

@@ -74,6 +74,7 @@ RELATION_PROPERTIES: tuple[str, ...] = (
     "memory_id",
     "valid_from",
     "valid_until",
+    "lemma",
 )
 NO_TURN = ""  # Turn id of a session's observations that carry no turn id
 
@@ -343,6 +344,7 @@ def relation_from_record(record: Mapping[str, Any], namespace: str) -> Relation:
         memory_id=record["memory_id"],
         valid_from=instant(record["valid_from"]),
         valid_until=instant(record["valid_until"]),
+        lemma=record.get("lemma"),
     )
 
 
