@@ -36,9 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from graphmem import GraphMem, RecallQuery, Settings
-from graphmem.embedding import SentenceTransformerEmbedder
-from graphmem.locomo import (
+from bench.locomo import (
     HEADLINE,
     Conversation,
     QAItem,
@@ -47,6 +45,8 @@ from graphmem.locomo import (
     load_locomo,
     score_ranking,
 )
+from graphmem import GraphMem, RecallQuery, Settings
+from graphmem.embedding import SentenceTransformerEmbedder
 from graphmem.models import Memory
 from graphmem.retrieval.planner import Plan
 from graphmem.retrieval.retrievers import Hit, RetrievalContext

@@ -36,9 +36,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 import calibrate
 
+from bench.locomo import gold_units, import_conversation, load_locomo
 from graphmem import GraphMem, Settings
 from graphmem.embedding import EmbedderWrapper, SentenceTransformerEmbedder
-from graphmem.locomo import gold_units, import_conversation, load_locomo
 from graphmem.retrieval.retrievers.base import RetrievalContext
 from graphmem.retrieval.retrievers.graph import GraphRetriever
 from graphmem.types import Vector

@@ -1,4 +1,4 @@
-"""Write graphmem/lifecycle_bench/scenarios.json: the lifecycle benchmark's people.
+"""Write bench/lifecycle/scenarios.json: the lifecycle benchmark's people.
 
 The scenarios are the project's own (BENCHMARKS.md §3), built from the word
 lists and sentence templates below with a seeded RNG, so the file is
@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from graphmem.vocabulary import MONTH_NAMES
 
-OUT = Path(__file__).resolve().parent.parent / "graphmem" / "lifecycle_bench" / "scenarios.json"
+OUT = Path(__file__).resolve().parent / "lifecycle" / "scenarios.json"
 
 FIRST = [
     ("Dana", "she"),

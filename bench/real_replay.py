@@ -3,7 +3,7 @@
 bench/concept_graph.py replays fusion and ranking with calibrate.py's own copy of the
 ranking; this script replays :meth:`RecallPipeline.fuse_and_rank` itself (name
 masking, answer type, currency, session support: everything the live recall does) on
-the lists :func:`graphmem.locomo.ablation.cache_question` gives, so a graph-list
+the lists :func:`bench.locomo.ablation.cache_question` gives, so a graph-list
 variant scores as the full run would score it.
 
     python bench/real_replay.py import ../shared/data/locomo-dev.json --corpus turns
@@ -33,13 +33,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.cli.locomo_cmds import CachedQueryEmbedder
+from bench.locomo import HEADLINE, gold_units, import_conversation, load_locomo, score_ranking
+from bench.locomo.ablation import CachedQuestion, cache_question, replay
+from bench.locomo.corpus import namespace_for
+from bench.locomo.metrics import summarize
 from graphmem import GraphMem, RecallQuery, Settings
-from graphmem.cli.locomo_cmds import CachedQueryEmbedder
 from graphmem.embedding import make_embedder
-from graphmem.locomo import HEADLINE, gold_units, import_conversation, load_locomo, score_ranking
-from graphmem.locomo.ablation import CachedQuestion, cache_question, replay
-from graphmem.locomo.corpus import namespace_for
-from graphmem.locomo.metrics import summarize
 from graphmem.retrieval.concepts import ConceptIndex, parse_concepts
 from graphmem.retrieval.retrievers import Hit
 from graphmem.scoring import weighted_rrf

@@ -177,7 +177,7 @@ fi
 NEO4J_JOB=$!
 
 export GRAPHMEM_TEST_STRICT="${GRAPHMEM_TEST_STRICT:-1}"
-step "ruff check graphmem tests" "$PY" -m ruff check graphmem tests
+step "ruff check graphmem tests bench" "$PY" -m ruff check graphmem tests bench
 step "mypy" "$PY" -m mypy
 
 log "waiting for Neo4j"

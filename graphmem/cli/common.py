@@ -31,6 +31,7 @@ __all__ = [
     "open_memory",
     "progress_bar",
     "require_namespace",
+    "run_app",
     "warn_embedded_size",
 ]
 
@@ -43,6 +44,16 @@ class StoreChoice(StrEnum):
 
     embedded = "embedded"
     neo4j = "neo4j"
+
+
+def run_app(app: typer.Typer) -> None:
+    """Run a typer app (``graphmem``, ``python -m bench``) with graphmem errors turned into
+    one clear line on stderr and exit code 2."""
+    try:
+        app()
+    except GraphMemError as exc:
+        err.print(f"[bold red]error:[/] {exc}")
+        sys.exit(2)
 
 
 def progress_bar() -> Progress:

@@ -4,8 +4,8 @@ in well under a second).
 A :class:`LazyGroup` lists its lazy commands in ``--help`` from a one-line summary
 given at registration, without importing their modules; running one (or asking
 for its own ``--help``) imports the module and builds the command from the typer
-function found there. Heavy modules (the LoCoMo bench, the MCP server, export /
-import) therefore cost nothing to ``graphmem --help`` or ``graphmem stats``.
+function found there. Heavy modules (the MCP server, export / import, the guards)
+therefore cost nothing to ``graphmem --help`` or ``graphmem stats``.
 """
 
 from __future__ import annotations
@@ -21,23 +21,17 @@ from typer.core import TyperCommand, TyperGroup
 
 @dataclass(frozen=True)
 class LazyCommand:
-    """Where a command lives: ``module:attribute`` is a typer command function, or
-    (``subcommand`` set) a ``typer.Typer`` whose command of that name is meant."""
+    """Where a command lives: ``module:attribute`` is a typer command function."""
 
     module: str
     attribute: str
     summary: str
-    subcommand: str | None = None
 
     def load(self, name: str) -> click.Command:
         target: Any = getattr(importlib.import_module(self.module), self.attribute)
-        if self.subcommand is not None:
-            group = typer.main.get_group(target)
-            command = group.commands[self.subcommand]
-        else:
-            holder = typer.Typer()
-            holder.command(name)(target)
-            command = typer.main.get_command(holder)
+        holder = typer.Typer()
+        holder.command(name)(target)
+        command = typer.main.get_command(holder)
         command.name = name
         return command
 

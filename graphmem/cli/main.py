@@ -7,14 +7,13 @@ embedded one under ``--data-dir`` (default ``.graphmem``) unless
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from graphmem.cli import bench_cmds, common, forget_cmds, maintenance_cmds, read_cmds, write_cmds
+from graphmem.cli import common, forget_cmds, maintenance_cmds, read_cmds, write_cmds
 from graphmem.cli.common import (
     DataDir,
     StoreOpt,
@@ -22,7 +21,6 @@ from graphmem.cli.common import (
     err,
 )
 from graphmem.cli.lazy import LazyCommand, lazy_group
-from graphmem.errors import GraphMemError
 
 # Commands whose modules load only when they run (graphmem.cli.lazy): --help stays fast.
 _LAZY_COMMANDS = {
@@ -61,29 +59,6 @@ _LAZY_COMMANDS = {
         "list_command",
         "List memories with tier and flags: superseded, unretrievable and cold ones too.",
     ),
-    "import-locomo": LazyCommand(
-        "graphmem.cli.locomo_cmds",
-        "import_locomo",
-        "Import LoCoMo conversations as memories (one namespace each).",
-    ),
-}
-_LAZY_BENCH_COMMANDS = {
-    "locomo": LazyCommand(
-        "graphmem.cli.locomo_cmds",
-        "bench_app",
-        "Retrieval quality on LoCoMo (BENCHMARKS.md §1).",
-        subcommand="locomo",
-    ),
-    "lifecycle": LazyCommand(
-        "graphmem.cli.lifecycle_cmds",
-        "bench_lifecycle",
-        "Memory over time: updates, negations, corrections, use and consolidation.",
-    ),
-    "forget": LazyCommand(
-        "graphmem.cli.forget_bench_cmds",
-        "bench_forget",
-        "Forgetting: a fact with its history, a pet and a person; nothing forgotten returns.",
-    ),
 }
 
 app = typer.Typer(
@@ -100,13 +75,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-bench_app = typer.Typer(
-    cls=lazy_group(_LAZY_BENCH_COMMANDS),
-    help="Benchmarks: retrieval quality (LoCoMo) and speed.",
-    no_args_is_help=True,
-)
-app.add_typer(bench_app, name="bench")
-
 
 # The eager commands, in the order --help lists them (the lazy ones follow); None: the
 # command is named after its function.
@@ -170,17 +138,36 @@ def doctor(
     raise typer.Exit(0 if ok else 1)
 
 
-bench_app.command("latency")(bench_cmds.bench_latency_command)
-bench_app.command("ingest")(bench_cmds.bench_ingest_command)
+# The benchmarks left the library (docs/benchmarks.md): their old names answer with the
+# new command instead of click's "No such command".
+_MOVED_TO_BENCH = {"bench": "python -m bench", "import-locomo": "python -m bench import-locomo"}
+
+
+def _moved(name: str) -> Callable[..., None]:
+    def moved(args: Annotated[list[str] | None, typer.Argument(hidden=True)] = None) -> None:
+        command = " ".join([_MOVED_TO_BENCH[name], *(args or [])])
+        err.print(
+            f"[bold red]error:[/] 'graphmem {name}' is no longer a graphmem command: the"
+            f" benchmarks live in the repository's bench package. Run '{command}' from a"
+            " clone (the same options; docs/benchmarks.md)."
+        )
+        raise typer.Exit(2)
+
+    return moved
+
+
+for _name in _MOVED_TO_BENCH:
+    app.command(
+        _name,
+        hidden=True,
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+        add_help_option=False,
+    )(_moved(_name))
 
 
 def main() -> None:
     """Entry point with graphmem errors turned into one clear line and exit code 2."""
-    try:
-        app()
-    except GraphMemError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
-        sys.exit(2)
+    common.run_app(app)
 
 
 if __name__ == "__main__":

@@ -309,9 +309,7 @@ def correct(
         console.print_json(json.dumps({"old_id": old.id, "new_id": new.id, "content": new.content}))
         return
     if old.id != memory_id:
-        console.print(
-            f"{memory_id} was already replaced; corrected its current successor {old.id}"
-        )
+        console.print(f"{memory_id} was already replaced; corrected its current successor {old.id}")
     console.print(f"{old.id} superseded by [bold]{new.id}[/]: {new.content}")
 
 

@@ -283,7 +283,7 @@ class FacadeBase:
     def recall_pipeline(self) -> RecallPipeline:
         """The read pipeline behind :meth:`recall`, for replaying a recall's steps
         (``prepare`` → ``retrieve`` → ``fuse_and_rank``, none of which writes), as the
-        LoCoMo ablations do (:mod:`graphmem.locomo.ablation`). Use :meth:`recall`
+        LoCoMo ablations do (``bench/locomo/ablation.py``). Use :meth:`recall`
         for answers."""
         return self._reader
 

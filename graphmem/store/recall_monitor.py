@@ -8,12 +8,12 @@ memories: current, retrievable, hot) that the store returned. A returned memory 
 exact cosine ties the ``k``-th exact one counts as found (ties are not misses).
 
 Queries are a seeded sample of the namespace's own stored embeddings (SPEC §10), or
-vectors the caller gives (``graphmem bench latency`` passes its query embeddings). The
+vectors the caller gives (``python -m bench latency`` passes its query embeddings). The
 exact side is computed here in numpy on every searchable vector of the namespace, read
 once through :meth:`MemoryStore.scan_memories` (~40 MB of floats per 100k memories at
 384 dimensions).
 
-Used by ``graphmem doctor --index-recall`` and ``graphmem bench latency``; the alert
+Used by ``graphmem doctor --index-recall`` and ``python -m bench latency``; the alert
 threshold is ``Settings.vector_recall_alert`` (0.95, SPEC §8).
 """
 

@@ -87,9 +87,39 @@ def test_help_points_agents_to_the_mcp_server_and_bench_files_use_json_out(
     top = run(tmp_path, "--help").stdout
     for command in ("namespaces", "remember", "export", "import", "mcp"):
         assert f" {command} " in top, command
-    for bench in ("latency", "ingest", "locomo"):
-        text = run(tmp_path, "bench", bench, "--help").stdout
+    for bench in ("latency", "ingest", "locomo", "lifecycle", "forget", "import-locomo"):
+        text = run_bench(tmp_path, bench, "--help").stdout
         assert "--json-out" in text and "--json " not in text, bench
+
+
+def run_bench(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bench ...`` at the repository root, as docs/benchmarks.md runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "bench", *args],
+        capture_output=True,
+        text=True,
+        env=env_for(tmp_path),
+        cwd=Path(__file__).parents[2],
+        timeout=300,
+        check=False,
+    )
+
+
+def test_graphmem_lists_user_commands_only_and_points_at_the_bench(tmp_path: Path) -> None:
+    top = run(tmp_path, "--help").stdout
+    assert " bench " not in top and "import-locomo" not in top and "locomo" not in top
+    for args in (
+        ["bench", "locomo", "dev.json", "--corpus", "turns"],
+        ["import-locomo", "dev.json"],
+    ):
+        moved = run(tmp_path, *args)
+        assert moved.returncode == 2
+        wanted = "python -m bench " + " ".join(args[1:] if args[0] == "bench" else args)
+        assert wanted in " ".join(moved.stderr.split()), moved.stderr
+    bench_help = run_bench(tmp_path, "--help")
+    assert bench_help.returncode == 0, bench_help.stderr
+    for command in ("locomo", "import-locomo", "lifecycle", "forget", "latency", "ingest"):
+        assert f" {command} " in bench_help.stdout, command
 
 
 @pytest.mark.model

@@ -5,6 +5,9 @@
 - Outside ``graphmem/store/`` (whose backends are composed of private parts) no module
   reaches into another object's private attribute (``memory._reader``,
   ``store._driver``); ``self._x`` and ``cls._x`` are the object's own.
+- The library imports neither the benchmark harness (``bench/``, outside the package) nor
+  the command line (``graphmem.cli``); ``bench`` takes from ``graphmem.cli`` only its
+  shared toolkit, ``graphmem.cli.common`` (options, console, progress bar, facade).
 - The subpackages import each other without a cycle (``write`` ↔ ``retrieval`` was one).
 - The stores are composed, not inherited: no class of ``graphmem/store/`` derives from
   another of its classes except :class:`~graphmem.store._composed.ComposedStore` and the
@@ -147,6 +150,79 @@ def test_the_subpackages_import_each_other_without_a_cycle() -> None:
     assert not cycles, cycles
 
 
+BENCH = ROOT.parent / "bench"
+
+
+def upward_imports(module: str, source: str) -> list[str]:
+    """Imports in ``source`` that a library module may not make: the benchmark harness
+    (``bench``, outside the package) or the command line (``graphmem.cli``, a user of the
+    library like ``bench``); ``graphmem.cli``'s own modules may import ``graphmem.cli``."""
+
+    def within(name: str, package: str) -> bool:
+        return name == package or name.startswith(package + ".")
+
+    in_cli = within(module, "graphmem.cli")
+    found = {
+        f"{module}:{line} imports {name}"
+        for line, name in _imports(ast.parse(source))
+        if within(name, "bench") or (within(name, "graphmem.cli") and not in_cli)
+    }
+    return sorted(found)
+
+
+def test_the_library_imports_neither_the_bench_nor_the_cli() -> None:
+    found = [
+        hit
+        for module, path in _modules()
+        for hit in upward_imports(module, path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
+# what the bench may take from the command line: its shared options, console, progress
+# bar and facade (the bench's commands are typer commands like graphmem's)
+BENCH_MAY_IMPORT = ("graphmem.cli.common",)
+
+
+def bench_cli_imports(name: str, source: str) -> list[str]:
+    """Imports in the bench module ``name`` of a part of ``graphmem.cli`` other than
+    :data:`BENCH_MAY_IMPORT` (a command module: what the bench needs of it belongs in
+    the bench)."""
+    return [
+        f"{name}:{line} imports {imported}"
+        for line, imported in _imports(ast.parse(source))
+        if imported.startswith("graphmem.cli.")
+        and not any(imported == ok or imported.startswith(ok + ".") for ok in BENCH_MAY_IMPORT)
+    ]
+
+
+def test_the_bench_imports_only_the_clis_shared_toolkit() -> None:
+    found = [
+        hit
+        for path in sorted(BENCH.rglob("*.py"))
+        for hit in bench_cli_imports(
+            path.relative_to(BENCH.parent).as_posix(), path.read_text(encoding="utf-8")
+        )
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_bench_cli_imports_are_found() -> None:
+    assert bench_cli_imports("bench/real_replay.py", "from graphmem.cli.locomo_cmds import X\n")
+    assert bench_cli_imports("bench/x.py", "from graphmem.cli import main\n")
+    assert bench_cli_imports("bench/x.py", "from graphmem.cli import common\n") == []
+    assert bench_cli_imports("bench/x.py", "from graphmem.cli.common import err\n") == []
+
+
+def test_upward_imports_are_found() -> None:
+    assert upward_imports("graphmem.facade.base", "from bench.locomo import x\n")
+    assert upward_imports("graphmem.memory", "import bench\n")
+    assert upward_imports("graphmem.mcp.tools", "from graphmem.cli.common import console\n")
+    assert upward_imports("graphmem.mcp.tools", "from graphmem.cli import common\n")
+    assert upward_imports("graphmem.cli.main", "from graphmem.cli import common\n") == []
+    assert upward_imports("graphmem.memory", "from graphmem.benchmarks import x\n") == []
+
+
 def _body_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     body = node.body
     first = body[0]
@@ -200,10 +276,25 @@ def test_no_function_is_long_without_a_reason() -> None:
 @pytest.mark.parametrize(
     ("module", "file", "source", "caught"),
     [
-        ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store._bm25 import x", True),
-        ("graphmem.locomo.peer", "locomo/peer.py", "import graphmem.store.neo4j._codec", True),
-        ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store import _bm25", True),
-        ("graphmem.perf", "perf.py", "from graphmem.store._bm25 import x", True),
+        (
+            "graphmem.retrieval.planner",
+            "retrieval/planner.py",
+            "from graphmem.store._bm25 import x",
+            True,
+        ),
+        (
+            "graphmem.retrieval.planner",
+            "retrieval/planner.py",
+            "import graphmem.store.neo4j._codec",
+            True,
+        ),
+        (
+            "graphmem.retrieval.planner",
+            "retrieval/planner.py",
+            "from graphmem.store import _bm25",
+            True,
+        ),
+        ("graphmem.facade.reads", "facade/reads.py", "from graphmem.store._bm25 import x", True),
         (
             "graphmem.store.embedded.store",
             "store/embedded/store.py",
@@ -217,7 +308,12 @@ def test_no_function_is_long_without_a_reason() -> None:
             True,
         ),
         ("graphmem.store", "store/__init__.py", "from graphmem.store._bm25 import x", False),
-        ("graphmem.locomo.peer", "locomo/peer.py", "from graphmem.store.lucene import x", False),
+        (
+            "graphmem.retrieval.planner",
+            "retrieval/planner.py",
+            "from graphmem.store.lucene import x",
+            False,
+        ),
     ],
 )
 def test_private_imports_are_found(module: str, file: str, source: str, caught: bool) -> None:
@@ -226,7 +322,7 @@ def test_private_imports_are_found(module: str, file: str, source: str, caught: 
 
 def test_private_attributes_are_found() -> None:
     source = "memory._reader.flush()\nself._lock\ncls._cache\nmemory.flush()\nx.__class__\n"
-    found = private_attributes(ROOT / "perf.py", source)
+    found = private_attributes(ROOT / "facade/reads.py", source)
     assert [hit.split(" ", 1)[1] for hit in found] == ["memory._reader"]
 
 
@@ -374,8 +470,8 @@ def test_long_functions_count_the_body_only() -> None:
     docstring = '    """Doc."""\n' + "    # note\n" * 10
     body = "    x = 1\n" * FUNCTION_LINES
     short = f"def f(\n    a: int,\n    b: int,\n) -> None:\n{docstring}{body}"
-    assert long_function_bodies(ROOT / "perf.py", short) == {}
+    assert long_function_bodies(ROOT / "facade/reads.py", short) == {}
     long = short + "    return None\n"
-    assert long_function_bodies(ROOT / "perf.py", long) == {
-        "graphmem/perf.py:f": FUNCTION_LINES + 1
+    assert long_function_bodies(ROOT / "facade/reads.py", long) == {
+        "graphmem/facade/reads.py:f": FUNCTION_LINES + 1
     }

@@ -1,0 +1,1 @@
+"""The commands of ``python -m bench`` (:mod:`bench.cli.app`)."""
