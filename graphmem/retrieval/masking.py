@@ -239,19 +239,21 @@ def _masked_cosines(
     the text unchanged, or where the masked text is in no cache and ``budget`` is
     spent); memories with neither vector are left out."""
     texts: dict[str, str] = {}
+    pattern = _pattern(names)  # mask_names, compiled once for every memory
     for mid, memory in memories.items():
-        text = mask_names(memory.content, names)
+        text = memory.content if pattern is None else pattern.sub(MASK, memory.content)
         if text != memory.content or memory.embedding is None:
             texts[mid] = text
-    listed = [masked_question, *texts.values()]
+    # the question alone, first: it is always embedded (or was, beside the retrievers:
+    # graphmem.retrieval.mask_ahead), and the budget counts the memories' texts only
+    q = vectors.embed([masked_question])[0]
+    listed = list(texts.values())
     if budget is None:
         embedded: list[Vector | None] = list(vectors.embed(listed))
-    else:  # the question first: it is always embedded
-        embedded = vectors.embed_within(listed, budget.left + 1)
-        budget.spend(vectors.last_computed - 1)
-    q = embedded[0]
-    assert q is not None
-    own = {mid: v for mid, v in zip(texts, embedded[1:], strict=True) if v is not None}
+    else:
+        embedded = vectors.embed_within(listed, budget.left)
+        budget.spend(vectors.last_computed)
+    own = {mid: v for mid, v in zip(texts, embedded, strict=True) if v is not None}
     cosine: dict[str, tuple[float, float]] = {}
     for mid, memory in memories.items():
         stored = (
@@ -334,12 +336,15 @@ def masked_lists(
     hits: Mapping[str, list[Hit]],
     vectors: MaskedEmbeddings,
     settings: Settings,
+    known: Mapping[str, Memory] | None = None,
 ) -> dict[str, list[Hit]]:
     """The recall's lists after name masking: :func:`rescore` within the top
     ``settings.name_mask_depth``, then, when the candidates it read (``memories``) are
     mostly a verbatim transcript (:func:`verbatim_transcript`) and
     ``settings.verbatim_mask_depth > 0``, the semantic list replaced by
-    :func:`deep_masked`'s."""
+    :func:`deep_masked`'s. ``known``: memories already read with their embeddings
+    (``memories`` and more; default ``memories``), which :func:`deep_masked` reads no
+    more."""
     budget = Budget(settings.name_mask_budget)
     out = rescore(
         hits, ctx.text, ctx.embedding, names, memories, vectors, settings.name_mask_depth, budget
@@ -354,7 +359,7 @@ def masked_lists(
         vectors,
         depth=depth,
         subject_bonus=settings.verbatim_subject_bonus,
-        known=memories,
+        known=memories if known is None else known,
         budget=budget,
     )
     if deep:

@@ -24,8 +24,9 @@ from graphmem.models import Memory, RecallHit, RecallQuery, RecallResult
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
 from graphmem.retrieval.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
+from graphmem.retrieval.mask_ahead import MaskAhead, Started
 from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_lists, masked_people
-from graphmem.retrieval.planner import Plan, choose_plan
+from graphmem.retrieval.planner import Plan, choose_plan, lexical_evidence
 from graphmem.retrieval.question import resolve_question
 from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
 from graphmem.retrieval.rerank import NoopReranker, Reranker
@@ -33,8 +34,8 @@ from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalCont
 from graphmem.retrieval.retrievers.graph import follow_relations, start_seeded_walk
 from graphmem.scoring import weighted_rrf
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, TermStats, Vector
-from graphmem.text import FUNCTION_WORDS, tokenize
+from graphmem.store.base import MemoryStore, Vector
+from graphmem.text import tokenize
 from graphmem.timeparse import TimeWindow, parse_time_window
 
 
@@ -50,6 +51,7 @@ class _Planned:
     now: datetime
     dictionary: EntityDictionary
     include_history: bool
+    embedding: Future[Vector] | None = None  # started while planning (``recall``)
 
 
 class RecallPipeline:
@@ -75,10 +77,7 @@ class RecallPipeline:
         self._masked = MaskedEmbeddings.for_store(embedder, settings, store)
         self._ranker = Ranker(store, settings, self._reranker, dictionary, self._masked)
         self._retrievers = {r.name: r for r in retrievers}
-        self._pool = ThreadPoolExecutor(
-            max_workers=len(self._retrievers), thread_name_prefix="retriever"
-        )
-        self._ahead_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ahead")
+        self._start_pools()
         # Access updates are written off the caller's critical path, in order, by
         # one thread, several recalls at a time; ``flush`` (called by reads of the same
         # facade and by close) makes them durable before anything observes them.
@@ -96,10 +95,16 @@ class RecallPipeline:
         self._masked.close()
         self._pool.shutdown(wait=True)
         self._ahead_pool.shutdown(wait=True)
+        self._start_pools()
+
+    def _start_pools(self) -> None:
+        # two more than the retrievers: the name-masking work started beside them
         self._pool = ThreadPoolExecutor(
-            max_workers=len(self._retrievers), thread_name_prefix="retriever"
+            max_workers=len(self._retrievers) + 2, thread_name_prefix="retriever"
         )
-        self._ahead_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ahead")
+        # the question's embedding and the two reads that need none (_start_ahead)
+        self._ahead_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="ahead")
+        self._mask_ahead = MaskAhead(self._pool, self._masked, self._settings)
 
     def forget_namespace(self, namespace: str) -> None:
         """Drop what the retrievers keep of ``namespace`` between recalls (the graph
@@ -140,15 +145,22 @@ class RecallPipeline:
         return self._context(planned, self._embed(planned.text, timings)), planned.plan, planned.now
 
     def _plan(
-        self, namespace: str, query: RecallQuery, timings: dict[str, float], resolve: bool | None
+        self,
+        namespace: str,
+        query: RecallQuery,
+        timings: dict[str, float],
+        resolve: bool | None,
+        embed: bool = False,
     ) -> _Planned:
-        """Everything of :meth:`prepare` but the embedding (the plan needs none)."""
+        """Everything of :meth:`prepare` but the embedding (the plan needs none); with
+        ``embed``, the embedding runs on another thread while the plan is made."""
         cfg = self._settings
         now = query.reference_time or self._clock()
         dictionary = self._dictionary(namespace)
         text = query.text
         if cfg.question_resolution if resolve is None else resolve:
             text = resolve_question(text, dictionary.people()).text
+        early = self._ahead_pool.submit(self._embed, text, timings) if embed else None
         mark = time.perf_counter()
         links = tuple(dictionary.link(text))
         # "Maya's sister" also links the sister, through the stored relation (issue 12):
@@ -157,7 +169,7 @@ class RecallPipeline:
         window = parse_time_window(text, now)
         stats = self._store.term_stats(namespace, sorted(set(tokenize(text))))
         plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.top_k)
-        plan = self._override(_lexical_evidence(plan, text, links, stats), query)
+        plan = self._override(lexical_evidence(plan, text, links, stats), query)
         if query.retrievers is None and cfg.answer_type_weight > 0 and expected_answer(text):
             plan = dataclasses.replace(
                 plan, weights={**plan.weights, ANSWER_TYPE: cfg.answer_type_weight}
@@ -166,7 +178,9 @@ class RecallPipeline:
         # SPEC §9.11: memories flagged unretrievable are fetched too; ranking admits
         # them only as direct hits (and superseded ones only with include_history).
         include_history = query.include_history or cfg.direct_hit_rank > 0
-        return _Planned(namespace, text, links, window, plan, now, dictionary, include_history)
+        return _Planned(
+            namespace, text, links, window, plan, now, dictionary, include_history, early
+        )
 
     def _embed(self, text: str, timings: dict[str, float]) -> Vector:
         mark = time.perf_counter()
@@ -232,7 +246,8 @@ class RecallPipeline:
         hits: dict[str, list[Hit]] = {}
         depth = self._settings.name_mask_depth
         people = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
-        read: Future[dict[str, Memory]] | None = None
+        read: Future[tuple[dict[str, Memory], dict[str, Memory]]] | None = None
+        early = self._mask_ahead.start(reads, ctx, people) if people else Started(None, None)
         if people:
             for name in RESCORED:
                 if name in futures:
@@ -241,15 +256,19 @@ class RecallPipeline:
                 dict.fromkeys(h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
             )
             if ids:
-                read = self._pool.submit(self._masked_candidates, ctx.namespace, ids, timings)
+                read = self._pool.submit(early.read, self._store, ctx.namespace, ids, timings)
         for name, future in futures.items():
             if name not in hits:
                 hits[name], timings[f"retriever.{name}"] = future.result()
         memories: dict[str, Memory] = {}
         if read is not None:
             mark = time.perf_counter()
-            memories = read.result()
-            hits = masked_lists(reads, ctx, people, memories, hits, self._masked, self._settings)
+            memories, known = read.result()
+            early.wait_question()
+            self._mask_ahead.learn(ctx.namespace, memories)
+            hits = masked_lists(
+                reads, ctx, people, memories, hits, self._masked, self._settings, known
+            )
             timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval
         if walk is not None:
             hits["graph"] = walk.finish(reads, ctx, hits["semantic"], timings)
@@ -269,15 +288,6 @@ class RecallPipeline:
         if out is not hits:
             timings["answer_type"] = ms_since(mark)
         return out
-
-    def _masked_candidates(
-        self, namespace: str, ids: list[str], timings: dict[str, float]
-    ) -> dict[str, Memory]:
-        """The name-masking step's candidates with their embeddings (one store read)."""
-        mark = time.perf_counter()
-        found = {m.id: m for m in self._store.get_memories(namespace, ids, with_embeddings=True)}
-        timings["name_mask_read"] = ms_since(mark)
-        return found
 
     def fuse_and_rank(
         self,
@@ -324,12 +334,14 @@ class RecallPipeline:
         if cfg.access_write_window_ms == 0:
             # the earlier recalls' access updates are in the store before this one ranks
             self._access.wait_written()
-        planned = self._plan(namespace, query, timings, None)
+        # the question is embedded while the plan's reads (term counts, relations) run
+        planned = self._plan(namespace, query, timings, None, embed=True)
         plan, now = planned.plan, planned.now
         active = [n for n, w in plan.weights.items() if w > 0 and n in self._retrievers]
         # what needs no query vector is read while the question is embedded
         ahead = self._start_ahead(planned, active)
-        ctx = self._context(planned, self._embed(planned.text, timings))
+        assert planned.embedding is not None
+        ctx = self._context(planned, planned.embedding.result())
         mark = time.perf_counter()
         hits = self.retrieve(ctx, active, timings, store=ahead.as_store())
         timings["retrievers"] = ms_since(mark)
@@ -376,25 +388,3 @@ class RecallPipeline:
             rerank=plan.rerank if query.rerank is None else query.rerank,
             mmr=plan.mmr if query.mmr is None else query.mmr,
         )
-
-
-def _lexical_evidence(plan: Plan, text: str, links: Sequence[EntityLink], stats: TermStats) -> Plan:
-    """BM25 needs a content term: when no query word other than a linked entity's name
-    occurs in the namespace ("Where does Dana live?" against memories that say "lives"),
-    BM25 ranks memories by the name alone — shortest first — and RRF, which reads ranks,
-    not scores, would fuse that noise at full weight. The list then gets weight 0 for
-    this recall (the entity retriever already carries the name). Function words are no
-    content: "What is Elena's hobby?" against memories without "hobby" would rank
-    "Jasper is Elena's brother" first on "is" and the possessive "s"."""
-    if plan.weights.get("bm25", 0.0) <= 0.0:
-        return plan
-    names = {t for link in links for t in tokenize(link.surface)}
-    terms = set(tokenize(text)) - names - FUNCTION_WORDS
-    content = [t for t in terms if stats.df.get(t, 0) > 0]
-    if content:
-        return plan
-    return dataclasses.replace(
-        plan,
-        weights={**plan.weights, "bm25": 0.0},
-        signals={**plan.signals, "bm25_content_terms": 0.0},
-    )

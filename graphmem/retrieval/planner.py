@@ -8,6 +8,7 @@ temporal-anchored (a time window) → exploratory (< 0.4) → hybrid.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from graphmem.entities import EntityLink
@@ -18,7 +19,7 @@ from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.base import TermStats
 from graphmem.store.lucene import lucene_idf
-from graphmem.text import tokenize
+from graphmem.text import FUNCTION_WORDS, tokenize
 from graphmem.timeparse import TimeWindow
 
 #: Words that name a memory type outright (1.0) or imply one (0.5).
@@ -143,3 +144,25 @@ def _pick_plan(
     if score < settings.specificity_exploratory:
         return Plan("exploratory", base, k, True, True, score, signals)
     return Plan("hybrid", base, k, False, False, score, signals)
+
+
+def lexical_evidence(plan: Plan, text: str, links: Sequence[EntityLink], stats: TermStats) -> Plan:
+    """BM25 needs a content term: when no query word other than a linked entity's name
+    occurs in the namespace ("Where does Dana live?" against memories that say "lives"),
+    BM25 ranks memories by the name alone — shortest first — and RRF, which reads ranks,
+    not scores, would fuse that noise at full weight. The list then gets weight 0 for
+    this recall (the entity retriever already carries the name). Function words are no
+    content: "What is Elena's hobby?" against memories without "hobby" would rank
+    "Jasper is Elena's brother" first on "is" and the possessive "s"."""
+    if plan.weights.get("bm25", 0.0) <= 0.0:
+        return plan
+    names = {t for link in links for t in tokenize(link.surface)}
+    terms = set(tokenize(text)) - names - FUNCTION_WORDS
+    content = [t for t in terms if stats.df.get(t, 0) > 0]
+    if content:
+        return plan
+    return replace(
+        plan,
+        weights={**plan.weights, "bm25": 0.0},
+        signals={**plan.signals, "bm25_content_terms": 0.0},
+    )

@@ -1,0 +1,117 @@
+"""What a recall's name-masking step needs, started beside the retrievers (docs/performance.md
+"Recall on real input").
+
+Name masking (:mod:`graphmem.retrieval.masking`) runs after the semantic and entity lists:
+it embeds the masked question, reads the lists' top candidates with their embeddings and,
+over a verbatim transcript, searches the question's ``verbatim_mask_depth`` nearest
+memories and reads those too. Done in that order, that is an embedding and three round
+trips one after the other on the recall's critical path. Two of them need only the
+question, so :class:`MaskAhead` starts them as soon as the retrievers start:
+
+- the masked question's vector (into :class:`MaskedEmbeddings`' cache, where the masking
+  step finds it);
+- in a namespace whose last recall found a transcript (a hint kept per namespace: the
+  first recall of a namespace, and one after the namespace changed kind, run as before),
+  the deep list's vector search, through the recall's store view, which answers the
+  masking step's own call to it with this result; its memories are then read in the same
+  round trip as the lists' candidates (:meth:`Started.read`).
+
+The lists are those of the same calls made later, so the recall's answer is the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future
+
+from graphmem.models import Memory
+from graphmem.retrieval.masked_vectors import MaskedEmbeddings
+from graphmem.retrieval.masking import mask_names, verbatim_transcript
+from graphmem.retrieval.retrievers import RetrievalContext
+from graphmem.retrieval.retrievers.semantic import semantic_search
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore, ScoredId, Vector
+
+__all__ = ["MaskAhead", "Started"]
+
+#: Namespaces whose transcript hint is kept (the oldest are dropped past it).
+_MAX_HINTS = 4096
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Started:
+    """The work :meth:`MaskAhead.start` began for one recall."""
+
+    question: Future[list[Vector]] | None
+    deep: Future[list[ScoredId]] | None
+
+    def wait_question(self) -> None:
+        """Wait until the masked question's vector is in the cache (re-raising its error)."""
+        if self.question is not None:
+            self.question.result()
+
+    def read(
+        self, store: MemoryStore, namespace: str, ids: Sequence[str], timings: dict[str, float]
+    ) -> tuple[dict[str, Memory], dict[str, Memory]]:
+        """``(candidates, known)``: the name-masking candidates ``ids`` with their
+        embeddings, and those with the deep search's memories too, read in one store call;
+        ``timings["name_mask_read"]``: its ms (the wait for the deep search included)."""
+        mark = time.perf_counter()
+        deep = [r.memory_id for r in self.deep.result()] if self.deep is not None else []
+        wanted = list(dict.fromkeys([*ids, *deep]))
+        known = {m.id: m for m in store.get_memories(namespace, wanted, with_embeddings=True)}
+        timings["name_mask_read"] = (time.perf_counter() - mark) * 1000.0
+        return {i: known[i] for i in ids if i in known}, known
+
+
+class MaskAhead:
+    """Starts :class:`Started` work on ``pool`` and keeps, per namespace, whether its last
+    recall's name-masking candidates were a verbatim transcript.
+
+    Parameters
+    ----------
+    pool : Executor
+        Runs the started work (none of it waits on the pool).
+    vectors : MaskedEmbeddings
+        Where the masked question's vector goes.
+    settings : Settings
+        ``verbatim_mask_depth`` (0: no deep search is started).
+    """
+
+    def __init__(self, pool: Executor, vectors: MaskedEmbeddings, settings: Settings) -> None:
+        self._pool = pool
+        self._vectors = vectors
+        self._settings = settings
+        self._transcripts: dict[str, bool] = {}
+        self._lock = threading.Lock()
+
+    def start(self, store: MemoryStore, ctx: RetrievalContext, names: Sequence[str]) -> Started:
+        """Begin embedding the question masked by ``names`` (when masking changes it) and,
+        where the hint says transcript, the deep search on ``store`` (the recall's view)."""
+        masked = mask_names(ctx.text, names)
+        if not names or masked == ctx.text:
+            return Started(None, None)
+        question = self._pool.submit(self._vectors.embed, [masked])
+        depth = self._settings.verbatim_mask_depth
+        deep = None
+        if depth > 0 and self._transcripts.get(ctx.namespace, False):
+            deep = self._pool.submit(semantic_search, store, ctx, max(depth, ctx.k))
+        return Started(question, deep)
+
+    def learn(self, namespace: str, candidates: dict[str, Memory]) -> None:
+        """Keep whether ``candidates`` (a recall's name-masking candidates) were a
+        verbatim transcript, for the namespace's next recall."""
+        transcript = verbatim_transcript(candidates)
+        with self._lock:
+            self._transcripts.pop(namespace, None)
+            self._transcripts[namespace] = transcript
+            while len(self._transcripts) > _MAX_HINTS:
+                del self._transcripts[next(iter(self._transcripts))]
+
+    def forget(self, namespace: str) -> None:
+        """Drop the namespace's hint (it was written to or deleted)."""
+        with self._lock:
+            self._transcripts.pop(namespace, None)

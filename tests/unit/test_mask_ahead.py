@@ -1,0 +1,123 @@
+"""A recall's name-masking work started beside the retrievers (graphmem.retrieval.mask_ahead,
+docs/performance.md "Recall on real input"): fewer store calls one after the other, the same
+answers."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphmem import GraphMem, Settings
+from graphmem.models import RecallQuery
+from graphmem.types import Vector
+from tests.fakes import HashEmbedder
+
+# A transcript of two people (each turn carries its speaker's label, as LoCoMo's do).
+TURNS = [
+    "Caroline: I went to a support group yesterday and it was so powerful.",
+    "Melanie: That sounds great, Caroline. I painted a sunrise over the lake.",
+    "Caroline: I am researching adoption agencies for my family.",
+    "Melanie: My kids love the pottery workshop we joined last summer.",
+    "Caroline: Melanie, your painting of the lake is beautiful.",
+    "Melanie: Thanks! I also started running in the mornings with my kids.",
+    "Caroline: The adoption agency called me back this morning.",
+    "Melanie: We camped by the river with the kids last weekend.",
+]
+QUESTION = "What is Caroline researching?"
+
+
+class ThreadEmbedder(HashEmbedder):
+    """Keeps each embedded text with the name of the thread that embedded it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: dict[str, str] = {}
+
+    def embed(self, texts: Sequence[str]) -> Vector:
+        for text in texts:
+            self.threads[text] = threading.current_thread().name
+        return np.asarray(super().embed(texts))
+
+
+def _memory(tmp_path: Path, embedder: HashEmbedder) -> GraphMem:
+    # name masking re-orders the lists' top 2 only, so the deep list (the 8 nearest turns)
+    # holds memories the masking step's first read does not
+    settings = Settings(
+        data_dir=tmp_path / "store",
+        extractor="capitalized",
+        name_mask_depth=2,
+        verbatim_mask_depth=8,
+        vector_cache=False,  # every masked text is embedded here, none read from a file
+    )
+    return GraphMem(settings, embedder=embedder)
+
+
+def _write(memory: GraphMem) -> None:
+    memory.remember(
+        "chat",
+        [
+            {
+                "content": turn,
+                "extractor": "verbatim",
+                "entities": [
+                    {
+                        "name": n,
+                        "kind": "Person",
+                        "role": "subject" if turn.startswith(n) else "object",
+                    }
+                    for n in ("Caroline", "Melanie")
+                    if n in turn
+                ],
+            }
+            for turn in TURNS
+        ],
+    )
+
+
+def _reads_with_embeddings(memory: GraphMem) -> list[int]:
+    """Counts the store's get_memories calls that read embeddings (into the list returned)."""
+    counted: list[int] = [0]
+    store: Any = memory.store
+    original = store.get_memories
+
+    def counting(namespace: str, ids: Sequence[str], *, with_embeddings: bool = False) -> Any:
+        if with_embeddings:
+            counted[0] += 1
+        return original(namespace, ids, with_embeddings=with_embeddings)
+
+    store.get_memories = counting
+    return counted
+
+
+def test_a_transcripts_later_recall_reads_the_deep_list_with_the_candidates(
+    tmp_path: Path,
+) -> None:
+    with _memory(tmp_path, HashEmbedder()) as memory:
+        _write(memory)
+        counted = _reads_with_embeddings(memory)
+        query = RecallQuery(text=QUESTION, k=6, record_access=False)
+        first = memory.recall("chat", query)
+        first_reads, counted[0] = counted[0], 0
+        second = memory.recall("chat", query)
+    # the first recall learns the namespace is a transcript: it reads the candidates, then
+    # the deep list's other memories; the second reads both in one call
+    assert counted[0] == first_reads - 1, (first_reads, counted[0])
+    assert [h.memory.id for h in second.hits] == [h.memory.id for h in first.hits]
+    assert [h.weight for h in second.hits] == [h.weight for h in first.hits]
+
+
+def test_the_question_and_its_masked_form_are_embedded_off_the_callers_thread(
+    tmp_path: Path,
+) -> None:
+    embedder = ThreadEmbedder()
+    with _memory(tmp_path, embedder) as memory:
+        _write(memory)
+        memory.recall("chat", RecallQuery(text=QUESTION, k=6, record_access=False))
+    # the question while the plan's reads run; the masked question beside the retrievers
+    assert embedder.threads[QUESTION].startswith("ahead"), embedder.threads[QUESTION]
+    masked = "What is someone researching?"
+    assert embedder.threads[masked].startswith("retriever"), embedder.threads[masked]
