@@ -13,8 +13,9 @@ question, so :class:`MaskAhead` starts them as soon as the retrievers start:
 - in a namespace whose last recall found a transcript (a hint kept per namespace: the
   first recall of a namespace, and one after the namespace changed kind, run as before),
   the deep list's vector search, through the recall's store view, which answers the
-  masking step's own call to it with this result; its memories are then read in the same
-  round trip as the lists' candidates (:meth:`Started.read`).
+  masking step's own call to it with this result, and the read of its memories; the
+  lists' candidates it does not hold are read after the lists (:meth:`Started.read`), so
+  the large read overlaps the retrievers.
 
 The lists are those of the same calls made later, so the recall's answer is the same.
 """
@@ -33,7 +34,7 @@ from graphmem.retrieval.masking import mask_names, verbatim_transcript
 from graphmem.retrieval.retrievers import RetrievalContext
 from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, ScoredId, Vector
+from graphmem.store.base import MemoryStore, Vector
 
 __all__ = ["MaskAhead", "Started"]
 
@@ -46,7 +47,7 @@ class Started:
     """The work :meth:`MaskAhead.start` began for one recall."""
 
     question: Future[list[Vector]] | None
-    deep: Future[list[ScoredId]] | None
+    deep: Future[dict[str, Memory]] | None
 
     def wait_question(self) -> None:
         """Wait until the masked question's vector is in the cache (re-raising its error)."""
@@ -57,12 +58,15 @@ class Started:
         self, store: MemoryStore, namespace: str, ids: Sequence[str], timings: dict[str, float]
     ) -> tuple[dict[str, Memory], dict[str, Memory]]:
         """``(candidates, known)``: the name-masking candidates ``ids`` with their
-        embeddings, and those with the deep search's memories too, read in one store call;
-        ``timings["name_mask_read"]``: its ms (the wait for the deep search included)."""
+        embeddings, and those with the deep search's memories too (read while the
+        retrievers ran); the candidates not among them are read in one store call (none
+        when the deep list holds them all, as it mostly does). ``timings["name_mask_read"]``:
+        its ms (the wait for the deep search and its read included)."""
         mark = time.perf_counter()
-        deep = [r.memory_id for r in self.deep.result()] if self.deep is not None else []
-        wanted = list(dict.fromkeys([*ids, *deep]))
-        known = {m.id: m for m in store.get_memories(namespace, wanted, with_embeddings=True)}
+        known = dict(self.deep.result()) if self.deep is not None else {}
+        if missing := [i for i in dict.fromkeys(ids) if i not in known]:
+            read = store.get_memories(namespace, missing, with_embeddings=True)
+            known.update((m.id, m) for m in read)
         timings["name_mask_read"] = (time.perf_counter() - mark) * 1000.0
         return {i: known[i] for i in ids if i in known}, known
 
@@ -88,9 +92,13 @@ class MaskAhead:
         self._transcripts: dict[str, bool] = {}
         self._lock = threading.Lock()
 
-    def start(self, store: MemoryStore, ctx: RetrievalContext, names: Sequence[str]) -> Started:
+    def start(
+        self, view: MemoryStore, store: MemoryStore, ctx: RetrievalContext, names: Sequence[str]
+    ) -> Started:
         """Begin embedding the question masked by ``names`` (when masking changes it) and,
-        where the hint says transcript, the deep search on ``store`` (the recall's view)."""
+        where the hint says transcript, the deep search on ``view`` (the recall's store
+        view, which shares it with the masking step) and the read of its memories, with
+        their embeddings, from ``store``."""
         masked = mask_names(ctx.text, names)
         if not names or masked == ctx.text:
             return Started(None, None)
@@ -98,7 +106,7 @@ class MaskAhead:
         depth = self._settings.verbatim_mask_depth
         deep = None
         if depth > 0 and self._transcripts.get(ctx.namespace, False):
-            deep = self._pool.submit(semantic_search, store, ctx, max(depth, ctx.k))
+            deep = self._pool.submit(_deep_read, view, store, ctx, max(depth, ctx.k))
         return Started(question, deep)
 
     def learn(self, namespace: str, candidates: dict[str, Memory]) -> None:
@@ -115,3 +123,12 @@ class MaskAhead:
         """Drop the namespace's hint (it was written to or deleted)."""
         with self._lock:
             self._transcripts.pop(namespace, None)
+
+
+def _deep_read(
+    view: MemoryStore, store: MemoryStore, ctx: RetrievalContext, depth: int
+) -> dict[str, Memory]:
+    """The deep list's ``depth`` nearest memories (:func:`semantic_search` on ``view``),
+    read with their embeddings from ``store``."""
+    ids = [r.memory_id for r in semantic_search(view, ctx, depth)]
+    return {m.id: m for m in store.get_memories(ctx.namespace, ids, with_embeddings=True)}

@@ -247,7 +247,9 @@ class RecallPipeline:
         depth = self._settings.name_mask_depth
         people = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
         read: Future[tuple[dict[str, Memory], dict[str, Memory]]] | None = None
-        early = self._mask_ahead.start(reads, ctx, people) if people else Started(None, None)
+        early = Started(None, None)
+        if people:
+            early = self._mask_ahead.start(reads, self._store, ctx, people)
         if people:
             for name in RESCORED:
                 if name in futures:

@@ -104,7 +104,8 @@ def test_a_transcripts_later_recall_reads_the_deep_list_with_the_candidates(
         first_reads, counted[0] = counted[0], 0
         second = memory.recall("chat", query)
     # the first recall learns the namespace is a transcript: it reads the candidates, then
-    # the deep list's other memories; the second reads both in one call
+    # the deep list's other memories; the second reads the deep list's memories beside the
+    # retrievers, and the candidates are among them
     assert counted[0] == first_reads - 1, (first_reads, counted[0])
     assert [h.memory.id for h in second.hits] == [h.memory.id for h in first.hits]
     assert [h.weight for h in second.hits] == [h.weight for h in first.hits]
