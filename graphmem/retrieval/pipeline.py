@@ -21,6 +21,7 @@ from datetime import datetime
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Memory, RecallHit, RecallQuery, RecallResult
+from graphmem.retrieval import retrievers as stage
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
 from graphmem.retrieval.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
@@ -30,7 +31,7 @@ from graphmem.retrieval.planner import Plan, choose_plan, lexical_evidence
 from graphmem.retrieval.question import resolve_question
 from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
 from graphmem.retrieval.rerank import NoopReranker, Reranker
-from graphmem.retrieval.retrievers import DEFAULT_RETRIEVERS, Hit, RetrievalContext, Retriever
+from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
 from graphmem.retrieval.retrievers.graph import follow_relations, start_seeded_walk
 from graphmem.scoring import weighted_rrf
 from graphmem.settings import Settings
@@ -66,7 +67,7 @@ class RecallPipeline:
         clock: Callable[[], datetime],
         dictionary: Callable[[str], EntityDictionary],
         reranker: Reranker | None = None,
-        retrievers: Sequence[Retriever] = DEFAULT_RETRIEVERS,
+        retrievers: Sequence[Retriever] | None = None,
     ) -> None:
         self._store = store
         self._embedder = embedder
@@ -76,7 +77,7 @@ class RecallPipeline:
         self._reranker: Reranker = reranker or NoopReranker()
         self._masked = MaskedEmbeddings.for_store(embedder, settings, store)
         self._ranker = Ranker(store, settings, self._reranker, dictionary, self._masked)
-        self._retrievers = {r.name: r for r in retrievers}
+        self._retrievers = {r.name: r for r in retrievers or stage.default_retrievers()}
         self._start_pools()
         # Access updates are written off the caller's critical path, in order, by
         # one thread, several recalls at a time; ``flush`` (called by reads of the same
@@ -95,6 +96,7 @@ class RecallPipeline:
         self._masked.close()
         self._pool.shutdown(wait=True)
         self._ahead_pool.shutdown(wait=True)
+        stage.call_each(self._retrievers.values(), "close")  # the graph retriever's pool
         self._start_pools()
 
     def _start_pools(self) -> None:
@@ -109,12 +111,10 @@ class RecallPipeline:
     def forget_namespace(self, namespace: str) -> None:
         """Drop what the retrievers keep of ``namespace`` between recalls (the graph
         retriever's concept index), after a write or consolidation changed it."""
-        for retriever in self._retrievers.values():
-            forget = getattr(retriever, "forget_namespace", None)
-            if callable(forget):
-                forget(self._store, namespace)
+        stage.call_each(self._retrievers.values(), "forget_namespace", self._store, namespace)
 
     masked_vectors = property(lambda self: self._masked, doc="The masked texts' vectors.")
+    retrievers = property(lambda self: dict(self._retrievers), doc="Its own, by name.")
 
     def flush(self) -> None:
         """Wait until every access update submitted so far is written (re-raising

@@ -83,9 +83,14 @@ _KEEP_SHARE = 0.5
 # A predicate the question names ("work" → WORKS_AT) outweighs the asserting memory's
 # similarity, which it shares with every other relation that memory asserts.
 _SEMANTIC_SHARE = 0.7
-# Runs the query for the seeds' own memories beside the walk (a store call that waits on
-# the server, not on this process).
-_CROWD = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graph-crowd")
+# Threads of a retriever's pool: it runs the query for the seeds' own memories and the
+# concept-index lookup beside the walk (store calls that wait on the server, not on this
+# process).
+_CROWD_THREADS = 4
+
+
+def _crowd_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=_CROWD_THREADS, thread_name_prefix="graph-crowd")
 
 
 def stem(word: str) -> str:
@@ -229,6 +234,17 @@ class GraphRetriever:
     name = "graph"
 
     def __init__(self) -> None:
+        # each retriever owns its pool and its concept indexes: a facade's pipeline makes
+        # its own retriever and stops it in close() (no thread or cache outlives it)
+        self._concepts = ConceptIndexes()
+        self._crowd = _crowd_pool()
+
+    def close(self) -> None:
+        """Stop the worker threads (waiting for running lookups) and drop the concept
+        indexes. The retriever can be used again afterwards (a reopened facade): a fresh
+        pool starts threads on first use and the indexes are rebuilt."""
+        crowd, self._crowd = self._crowd, _crowd_pool()
+        crowd.shutdown(wait=True)
         self._concepts = ConceptIndexes()
 
     def forget_namespace(self, store: MemoryStore, namespace: str) -> None:
@@ -266,7 +282,9 @@ class GraphRetriever:
         # the namespace's concept index (a count round trip; the build on a first recall)
         # is looked up while the relations are walked
         index = (
-            _CROWD.submit(self._concepts.get, store, ctx.namespace, ctx.settings) if walks else None
+            self._crowd.submit(self._concepts.get, store, ctx.namespace, ctx.settings)
+            if walks
+            else None
         )
         related, matched = self._related(store, ctx)
         return RelationWalk(related, matched, index.result() if index is not None else None)
@@ -351,7 +369,7 @@ class GraphRetriever:
         seeds = [s for s in seeds if s not in owners]
         # the seeds' own memories (the entity retriever's top k), asked for while the walk
         # is read and scored: one round trip off the retriever's critical path
-        crowd_rows = _CROWD.submit(
+        crowd_rows = self._crowd.submit(
             store.entity_search,
             ctx.namespace,
             seeds,
