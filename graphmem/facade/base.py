@@ -27,6 +27,8 @@ from graphmem.errors import (
     InvalidQueryError,
 )
 from graphmem.extract import make_extractor
+from graphmem.facade.prefetching_embedder import PrefetchingEmbedder
+from graphmem.facade.write_retry import retry_on_conflict
 from graphmem.guards.judge import ClaimJudge, PairJudge
 from graphmem.retrieval.masking import warm_masked
 from graphmem.retrieval.pipeline import RecallPipeline
@@ -37,10 +39,8 @@ from graphmem.store.base import (
     MemoryStore,
     Vector,
 )
-from graphmem.write.conflicts import retry_on_conflict
 from graphmem.write.dedup import DedupJudge, KeepDistinctJudge
 from graphmem.write.pipeline import WritePipeline
-from graphmem.write.prefetch import PrefetchingEmbedder
 
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
 Clock = Callable[[], datetime]
@@ -336,7 +336,7 @@ class FacadeBase:
 
     def _retrying(self, namespace: str, work: Callable[[], _T]) -> tuple[_T, int]:
         """Run a read-compute-write until no other writer changed its memories between
-        its reads and its write (:func:`~graphmem.write.conflicts.retry_on_conflict`);
+        its reads and its write (:func:`~graphmem.facade.write_retry.retry_on_conflict`);
         the entity dictionary is re-read after each conflict. Returns the result and
         the attempt that succeeded."""
         return retry_on_conflict(

@@ -142,7 +142,7 @@ class Writes(Users):
 
         While a batch is deduplicated and written, the next batch's texts are
         already being embedded (one background thread; see
-        :mod:`graphmem.write.prefetch`), so ingest runs close to the model's speed.
+        :mod:`graphmem.facade.prefetching_embedder`), so ingest runs close to the model's speed.
         ``on_batch(report, candidates_done)`` is called after each batch (progress).
 
         Raises

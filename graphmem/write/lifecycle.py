@@ -3,7 +3,7 @@
 Each function reads what it needs, computes the new state with the SPEC
 formulas, and returns a :class:`WriteBatch` for one atomic store write; the
 facade writes them as compare-and-sets on the versions read
-(:mod:`graphmem.write.conflicts`).
+(:mod:`graphmem.facade.write_retry`).
 """
 
 from __future__ import annotations

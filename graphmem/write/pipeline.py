@@ -7,7 +7,7 @@ superseding, entity resolution, relations and provenance. Confirmation,
 correction and session forgetting live in :mod:`graphmem.write.lifecycle`.
 
 The write is a compare-and-set on the versions of the memories it read
-(:mod:`graphmem.write.conflicts`): if another writer changed one of them in the
+(:mod:`graphmem.facade.write_retry`): if another writer changed one of them in the
 meantime the store raises :class:`~graphmem.errors.WriteConflictError` and the
 caller runs ``remember`` again from the reads.
 

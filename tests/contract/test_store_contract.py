@@ -756,7 +756,7 @@ def test_record_access_updates_and_reactivates(store: MemoryStore, ns: str) -> N
     store.record_access(ns, [])
 
 
-# -- optimistic concurrency (graphmem.write.conflicts) ----------------------------------------
+# -- optimistic concurrency (graphmem.facade.write_retry) ----------------------------------------
 
 
 def test_checked_writes_compare_versions_and_keep_access_bookkeeping(

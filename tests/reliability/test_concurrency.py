@@ -17,7 +17,7 @@ long), then check the outcome.
 
 Threads of one facade take turns (a per-namespace lock); facades on separate
 store instances — separate processes in production — are kept exact by the
-store's compare-and-set on memory versions (:mod:`graphmem.write.conflicts`):
+store's compare-and-set on memory versions (:mod:`graphmem.facade.write_retry`):
 the losers of a race re-read and merge again. Access updates commit beside a
 writer without being lost and without making it retry.
 """

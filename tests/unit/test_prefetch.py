@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from graphmem.facade.prefetching_embedder import PrefetchingEmbedder
 from graphmem.store.base import Vector
-from graphmem.write.prefetch import PrefetchingEmbedder
 from tests.fakes import HashEmbedder
 
 

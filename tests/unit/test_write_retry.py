@@ -1,4 +1,4 @@
-"""Optimistic concurrency helpers (graphmem.write.conflicts, graphmem.store.base) and the
+"""Optimistic concurrency helpers (graphmem.facade.write_retry, graphmem.store.base) and the
 settings that drive them. The stores' compare-and-set itself is in tests/contract; races
 between writers are in tests/reliability/test_concurrency.py."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from graphmem.errors import ConfigurationError, InvalidInputError, WriteConflictError
+from graphmem.facade.write_retry import retry_on_conflict
 from graphmem.settings import Settings
 from graphmem.store.base import WriteBatch
 from graphmem.store.checks import check_expected_versions, check_versions
 from graphmem.store.neo4j import Neo4jStore
-from graphmem.write.conflicts import retry_on_conflict
 
 
 class Flaky:
