@@ -28,13 +28,12 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future
 
-from graphmem.models import Memory
 from graphmem.retrieval.masked_vectors import MaskedEmbeddings
 from graphmem.retrieval.masking import mask_names, verbatim_transcript
 from graphmem.retrieval.retrievers import RetrievalContext
 from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, Vector
+from graphmem.store.base import MaskText, MemoryStore, Vector
 
 __all__ = ["MaskAhead", "Started"]
 
@@ -47,7 +46,7 @@ class Started:
     """The work :meth:`MaskAhead.start` began for one recall."""
 
     question: Future[list[Vector]] | None
-    deep: Future[dict[str, Memory]] | None
+    deep: Future[dict[str, MaskText]] | None
 
     def wait_question(self) -> None:
         """Wait until the masked question's vector is in the cache (re-raising its error)."""
@@ -56,17 +55,17 @@ class Started:
 
     def read(
         self, store: MemoryStore, namespace: str, ids: Sequence[str], timings: dict[str, float]
-    ) -> tuple[dict[str, Memory], dict[str, Memory]]:
-        """``(candidates, known)``: the name-masking candidates ``ids`` with their
-        embeddings, and those with the deep search's memories too (read while the
-        retrievers ran); the candidates not among them are read in one store call (none
-        when the deep list holds them all, as it mostly does). ``timings["name_mask_read"]``:
-        its ms (the wait for the deep search and its read included)."""
+    ) -> tuple[dict[str, MaskText], dict[str, MaskText]]:
+        """``(candidates, known)``: what masking reads (:class:`MaskText`) of the
+        name-masking candidates ``ids``, and of those and the deep search's memories (read
+        while the retrievers ran); the candidates not among them are read in one store call
+        (none when the deep list holds them all, as it mostly does).
+        ``timings["name_mask_read"]``: its ms (the wait for the deep search and its read
+        included)."""
         mark = time.perf_counter()
         known = dict(self.deep.result()) if self.deep is not None else {}
         if missing := [i for i in dict.fromkeys(ids) if i not in known]:
-            read = store.get_memories(namespace, missing, with_embeddings=True)
-            known.update((m.id, m) for m in read)
+            known.update((m.memory_id, m) for m in store.mask_texts(namespace, missing))
         timings["name_mask_read"] = (time.perf_counter() - mark) * 1000.0
         return {i: known[i] for i in ids if i in known}, known
 
@@ -109,7 +108,7 @@ class MaskAhead:
             deep = self._pool.submit(_deep_read, view, store, ctx, max(depth, ctx.k))
         return Started(question, deep)
 
-    def learn(self, namespace: str, candidates: dict[str, Memory]) -> None:
+    def learn(self, namespace: str, candidates: dict[str, MaskText]) -> None:
         """Keep whether ``candidates`` (a recall's name-masking candidates) were a
         verbatim transcript, for the namespace's next recall."""
         transcript = verbatim_transcript(candidates)
@@ -127,8 +126,8 @@ class MaskAhead:
 
 def _deep_read(
     view: MemoryStore, store: MemoryStore, ctx: RetrievalContext, depth: int
-) -> dict[str, Memory]:
-    """The deep list's ``depth`` nearest memories (:func:`semantic_search` on ``view``),
-    read with their embeddings from ``store``."""
+) -> dict[str, MaskText]:
+    """What masking reads of the deep list's ``depth`` nearest memories
+    (:func:`semantic_search` on ``view``), read from ``store``."""
     ids = [r.memory_id for r in semantic_search(view, ctx, depth)]
-    return {m.id: m for m in store.get_memories(ctx.namespace, ids, with_embeddings=True)}
+    return {m.memory_id: m for m in store.mask_texts(ctx.namespace, ids)}

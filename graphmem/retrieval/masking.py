@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from graphmem.retrieval.masked_vectors import Budget, MaskedEmbeddings
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, Vector
+from graphmem.store.base import MaskText, MemoryStore, Vector
 
 __all__ = [
     "MASK",
@@ -55,6 +56,25 @@ __all__ = [
     "verbatim_transcript",
     "warm_masked",
 ]
+
+#: What name masking reads of a memory: the memory, or only what masking needs of it.
+Candidate = Memory | MaskText
+
+
+def _stored(memory: Candidate) -> np.ndarray[Any, np.dtype[np.float32]] | None:
+    """The memory's stored unit vector as float32 (None when it has none)."""
+    embedding = memory.embedding
+    if embedding is None or len(embedding) == 0:
+        return None
+    return np.asarray(embedding, dtype=np.float32)
+
+
+def _subjects(memory: Candidate) -> frozenset[str]:
+    """The entities the memory names as subject."""
+    if isinstance(memory, MaskText):
+        return memory.subjects
+    return frozenset(x.entity_id for x in memory.mentions if x.role == "subject")
+
 
 #: The word every masked name becomes (a possessive keeps its "'s").
 MASK = "someone"
@@ -167,7 +187,7 @@ def rescore(
     question: str,
     embedding: Vector,
     names: Sequence[str],
-    memories: Mapping[str, Memory],
+    memories: Mapping[str, Candidate],
     vectors: MaskedEmbeddings,
     depth: int,
     budget: Budget | None = None,
@@ -184,7 +204,7 @@ def rescore(
     names : sequence of str
         The names to mask (:func:`masked_people`); nothing changes when the question
         contains none of them.
-    memories : mapping of str to Memory
+    memories : mapping of str to Memory or MaskText
         The candidates of the top ``depth`` of the two lists, with embeddings (a
         memory missing here keeps its place and score).
     vectors : MaskedEmbeddings
@@ -230,7 +250,7 @@ def _masked_cosines(
     masked_question: str,
     embedding: Vector,
     names: Sequence[str],
-    memories: Mapping[str, Memory],
+    memories: Mapping[str, Candidate],
     vectors: MaskedEmbeddings,
     budget: Budget | None = None,
 ) -> dict[str, tuple[float, float]]:
@@ -242,7 +262,7 @@ def _masked_cosines(
     pattern = _pattern(names)  # mask_names, compiled once for every memory
     for mid, memory in memories.items():
         text = memory.content if pattern is None else pattern.sub(MASK, memory.content)
-        if text != memory.content or memory.embedding is None:
+        if text != memory.content or _stored(memory) is None:
             texts[mid] = text
     # the question alone, first: it is always embedded (or was, beside the retrievers:
     # graphmem.retrieval.mask_ahead), and the budget counts the memories' texts only
@@ -256,9 +276,7 @@ def _masked_cosines(
     own = {mid: v for mid, v in zip(texts, embedded, strict=True) if v is not None}
     cosine: dict[str, tuple[float, float]] = {}
     for mid, memory in memories.items():
-        stored = (
-            np.asarray(memory.embedding, dtype=np.float32) if memory.embedding is not None else None
-        )
+        stored = _stored(memory)
         vector = own.get(mid, stored)
         if vector is None:
             continue
@@ -272,7 +290,7 @@ def _masked_cosines(
 _SPEAKER_LABEL = re.compile(r"^\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}:\s")
 
 
-def verbatim_transcript(memories: Mapping[str, Memory]) -> bool:
+def verbatim_transcript(memories: Mapping[str, Candidate]) -> bool:
     """True when at least half of ``memories`` are transcript turns: verbatim source
     text (``extractor == "verbatim"``) that starts with a speaker label ("Caroline: ...").
     Extracted claims, and verbatim notes without a label ("Ada hiked at Sky Ridge."),
@@ -292,7 +310,7 @@ def deep_masked(
     *,
     depth: int,
     subject_bonus: float,
-    known: Mapping[str, Memory] | None = None,
+    known: Mapping[str, Candidate] | None = None,
     budget: Budget | None = None,
 ) -> list[Hit]:
     """The semantic list of a question over a verbatim transcript (issues 12, 15): the
@@ -315,14 +333,14 @@ def deep_masked(
     ids = [r.memory_id for r in semantic_search(store, ctx, max(depth, ctx.k))]
     have = known or {}
     missing = [mid for mid in ids if mid not in have]
-    read = store.get_memories(ctx.namespace, missing, with_embeddings=True) if missing else []
-    memories = {m.id: m for m in read}
+    read = store.mask_texts(ctx.namespace, missing) if missing else []
+    memories: dict[str, Candidate] = {m.memory_id: m for m in read}
     memories.update({mid: have[mid] for mid in ids if mid in have})
     cosine = _masked_cosines(masked_question, ctx.embedding, names, memories, vectors, budget)
     linked = {link.entity_id for link in ctx.links}
     scored = []
     for mid, (masked, _) in cosine.items():
-        subject = any(x.role == "subject" and x.entity_id in linked for x in memories[mid].mentions)
+        subject = not linked.isdisjoint(_subjects(memories[mid]))
         scored.append(Hit(mid, masked + (subject_bonus if subject else 0.0), detail=_DEEP))
     scored.sort(key=lambda h: (-h.score, h.memory_id))
     return scored[: ctx.k]
@@ -332,11 +350,11 @@ def masked_lists(
     store: MemoryStore,
     ctx: RetrievalContext,
     names: Sequence[str],
-    memories: Mapping[str, Memory],
+    memories: Mapping[str, Candidate],
     hits: Mapping[str, list[Hit]],
     vectors: MaskedEmbeddings,
     settings: Settings,
-    known: Mapping[str, Memory] | None = None,
+    known: Mapping[str, Candidate] | None = None,
 ) -> dict[str, list[Hit]]:
     """The recall's lists after name masking: :func:`rescore` within the top
     ``settings.name_mask_depth``, then, when the candidates it read (``memories``) are

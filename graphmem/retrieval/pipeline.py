@@ -20,7 +20,7 @@ from datetime import datetime
 
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
-from graphmem.models import Memory, RecallHit, RecallQuery, RecallResult
+from graphmem.models import RecallHit, RecallQuery, RecallResult
 from graphmem.retrieval import retrievers as stage
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
@@ -35,7 +35,7 @@ from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
 from graphmem.retrieval.retrievers.graph import follow_relations, start_seeded_walk
 from graphmem.scoring import weighted_rrf
 from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, Vector
+from graphmem.store.base import MaskText, MemoryStore, Vector
 from graphmem.text import tokenize
 from graphmem.timeparse import TimeWindow, parse_time_window
 
@@ -246,7 +246,7 @@ class RecallPipeline:
         hits: dict[str, list[Hit]] = {}
         depth = self._settings.name_mask_depth
         people = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
-        read: Future[tuple[dict[str, Memory], dict[str, Memory]]] | None = None
+        read: Future[tuple[dict[str, MaskText], dict[str, MaskText]]] | None = None
         early = Started(None, None)
         if people:
             early = self._mask_ahead.start(reads, self._store, ctx, people)
@@ -262,31 +262,30 @@ class RecallPipeline:
         for name, future in futures.items():
             if name not in hits:
                 hits[name], timings[f"retriever.{name}"] = future.result()
-        memories: dict[str, Memory] = {}
         if read is not None:
             mark = time.perf_counter()
-            memories, known = read.result()
+            candidates, known = read.result()
             early.wait_question()
-            self._mask_ahead.learn(ctx.namespace, memories)
+            self._mask_ahead.learn(ctx.namespace, candidates)
             hits = masked_lists(
-                reads, ctx, people, memories, hits, self._masked, self._settings, known
+                reads, ctx, people, candidates, hits, self._masked, self._settings, known
             )
             timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval
         if walk is not None:
             hits["graph"] = walk.finish(reads, ctx, hits["semantic"], timings)
         hits = {n: hits[n] for n in names}  # in the order asked for
-        return self._answer_type(ctx, hits, timings, memories)
+        return self._answer_type(ctx, hits, timings)
 
     def _answer_type(
         self,
         ctx: RetrievalContext,
         hits: dict[str, list[Hit]],
         timings: dict[str, float],
-        memories: dict[str, Memory],
     ) -> dict[str, list[Hit]]:
-        """``hits`` with the expected answer type's list (:func:`with_answer_type`)."""
+        """``hits`` with the expected answer type's list (:func:`with_answer_type`; it
+        reads its candidates: name masking reads only their text and vector)."""
         mark = time.perf_counter()
-        out = with_answer_type(self._store, self._settings, ctx, hits, memories)
+        out = with_answer_type(self._store, self._settings, ctx, hits, {})
         if out is not hits:
             timings["answer_type"] = ms_since(mark)
         return out

@@ -100,6 +100,7 @@ class ComposedStore(ABC):
 
     get_memories = Delegated("_lookups", StoreLookups.get_memories)
     rank_fields = Delegated("_lookups", StoreLookups.rank_fields)
+    mask_texts = Delegated("_lookups", StoreLookups.mask_texts)
     find_by_hashes = Delegated("_lookups", StoreLookups.find_by_hashes)
     find_by_subject_predicate = Delegated("_lookups", StoreLookups.find_by_subject_predicate)
     memories_in_session = Delegated("_lookups", StoreLookups.memories_in_session)

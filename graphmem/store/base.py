@@ -41,6 +41,7 @@ from graphmem.store.records import EmbedderRecord as EmbedderRecord
 from graphmem.store.records import EntityHit as EntityHit
 from graphmem.store.records import IndexState as IndexState
 from graphmem.store.records import LifecycleUpdate as LifecycleUpdate
+from graphmem.store.records import MaskText as MaskText
 from graphmem.store.records import MemoryFilter as MemoryFilter
 from graphmem.store.records import RankFields as RankFields
 from graphmem.store.records import ScoredId as ScoredId
@@ -181,6 +182,10 @@ class StoreLookups(Protocol):
     def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
         """:class:`RankFields` of memories by id (missing ids are skipped), in the
         order of ``ids``; one query, no hydration."""
+
+    def mask_texts(self, namespace: str, ids: Sequence[str]) -> list[MaskText]:
+        """:class:`MaskText` of memories by id (missing ids and memories without an
+        embedding are skipped), in the order of ``ids``; one query, no hydration."""
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:
         """Current memories by content hash, with embeddings (dedup tier 1); the lowest

@@ -23,6 +23,31 @@ class ScoredId:
 
 
 @dataclass(frozen=True, slots=True)
+class MaskText:
+    """What name masking reads of a memory (docs/performance.md "Recall on real input"):
+    its text, speaker-label test input (``extractor``), stored unit vector (``embedding``,
+    ``dim`` floats) and the entities it names as subject, without hydrating it (a recall
+    over a transcript reads ~200 of them)."""
+
+    memory_id: str
+    content: str
+    extractor: str
+    embedding: Sequence[float]
+    subjects: frozenset[str]
+
+    @classmethod
+    def of(cls, memory: Memory) -> MaskText:
+        """The mask text of a memory already hydrated with its embedding."""
+        return cls(
+            memory_id=memory.id,
+            content=memory.content,
+            extractor=memory.extractor,
+            embedding=memory.embedding or (),
+            subjects=frozenset(x.entity_id for x in memory.mentions if x.role == "subject"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class EntityHit:
     """A memory reached through entity mentions.
 

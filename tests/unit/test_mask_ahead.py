@@ -78,18 +78,17 @@ def _write(memory: GraphMem) -> None:
     )
 
 
-def _reads_with_embeddings(memory: GraphMem) -> list[int]:
-    """Counts the store's get_memories calls that read embeddings (into the list returned)."""
+def _masking_reads(memory: GraphMem) -> list[int]:
+    """Counts the store's mask_texts calls (what name masking reads; into the list returned)."""
     counted: list[int] = [0]
     store: Any = memory.store
-    original = store.get_memories
+    original = store.mask_texts
 
-    def counting(namespace: str, ids: Sequence[str], *, with_embeddings: bool = False) -> Any:
-        if with_embeddings:
-            counted[0] += 1
-        return original(namespace, ids, with_embeddings=with_embeddings)
+    def counting(namespace: str, ids: Sequence[str]) -> Any:
+        counted[0] += 1
+        return original(namespace, ids)
 
-    store.get_memories = counting
+    store.mask_texts = counting
     return counted
 
 
@@ -98,7 +97,7 @@ def test_a_transcripts_later_recall_reads_the_deep_list_with_the_candidates(
 ) -> None:
     with _memory(tmp_path, HashEmbedder()) as memory:
         _write(memory)
-        counted = _reads_with_embeddings(memory)
+        counted = _masking_reads(memory)
         query = RecallQuery(text=QUESTION, k=6, record_access=False)
         first = memory.recall("chat", query)
         first_reads, counted[0] = counted[0], 0

@@ -24,7 +24,7 @@ from graphmem.retrieval.masking import (
     verbatim_transcript,
 )
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
-from graphmem.store.base import ScoredId, Vector
+from graphmem.store.base import MaskText, ScoredId, Vector
 from graphmem.write.compat import Claim
 from tests.contract.builders import make_memory
 
@@ -205,6 +205,9 @@ class _TranscriptStore:
         self, namespace: str, ids: Sequence[str], *, with_embeddings: bool = False
     ) -> list[Memory]:
         return [self.memories[i] for i in ids if i in self.memories]
+
+    def mask_texts(self, namespace: str, ids: Sequence[str]) -> list[MaskText]:
+        return [MaskText.of(self.memories[i]) for i in ids if i in self.memories]
 
 
 def _turn(mid: str, content: str, vector: Sequence[float], speaker: str) -> Memory:

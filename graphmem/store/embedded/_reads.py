@@ -17,7 +17,7 @@ from graphmem.store.embedded import _sql as sql
 from graphmem.store.embedded._cache import IndexCache
 from graphmem.store.embedded._db import EmbeddedDb
 from graphmem.store.embedded._index import top_k
-from graphmem.store.records import EntityHit, RankFields, ScoredId, TermStats, micros
+from graphmem.store.records import EntityHit, MaskText, RankFields, ScoredId, TermStats, micros
 from graphmem.text import tokenize
 from graphmem.types import Vector
 
@@ -47,6 +47,10 @@ class EmbeddedLookups:
             for memory in self._db.select(namespace, where, chunk, with_embeddings, "get_memories"):
                 found[memory.id] = memory
         return [found[i] for i in ids if i in found]
+
+    def mask_texts(self, namespace: str, ids: Sequence[str]) -> list[MaskText]:
+        read = self.get_memories(namespace, ids, with_embeddings=True)
+        return [MaskText.of(m) for m in read if m.embedding is not None]
 
     def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
         found: dict[str, RankFields] = {}

@@ -12,7 +12,7 @@ from graphmem.models import Entity, Memory
 from graphmem.store.checks import check_at_most
 from graphmem.store.neo4j import _codec as codec
 from graphmem.store.neo4j._exec import Neo4jExecutor
-from graphmem.store.records import RankFields
+from graphmem.store.records import MaskText, RankFields
 
 # rank_fields reads the whole memory of its first this-many ids (a recall's best fused
 # candidates), so that hydrating the k a recall returns rarely needs its own round trip.
@@ -86,6 +86,25 @@ class Neo4jLookups:
             )
         self._exec.remember("sessions", (namespace, frozenset(distinct), sessions))
         self._exec.remember("hydrated", (namespace, hydrated))
+        return [found[i] for i in ids if i in found]
+
+    def mask_texts(self, namespace: str, ids: Sequence[str]) -> list[MaskText]:
+        distinct = list(dict.fromkeys(ids))
+        if not distinct:
+            return []
+        rows = codec.collected(
+            self._exec.run("read/mask_texts", {"namespace": namespace, "ids": distinct}), "rows"
+        )
+        found = {
+            row[0]: MaskText(
+                memory_id=row[0],
+                content=row[1],
+                extractor=row[2],
+                embedding=row[3],
+                subjects=frozenset(row[4]),
+            )
+            for row in rows
+        }
         return [found[i] for i in ids if i in found]
 
     def find_by_hashes(self, namespace: str, hashes: Sequence[str]) -> dict[str, Memory]:

@@ -48,6 +48,7 @@ QUERY_PARAMS: dict[str, frozenset[str]] = {
     "write/record_access": _ROWS,
     "read/get_memories": frozenset({"namespace", "ids", "with_embeddings"}),
     "read/rank_fields": frozenset({"namespace", "ids", "hydrate"}),
+    "read/mask_texts": _IDS,
     "read/memory_sessions": _IDS,
     "read/memory_cosines": frozenset({"namespace", "ids", "embedding", "directed"}),
     "read/find_by_hashes": frozenset({"namespace", "hashes"}),
