@@ -162,12 +162,15 @@ class RecallPipeline:
             text = resolve_question(text, dictionary.people()).text
         early = self._ahead_pool.submit(self._embed, text, timings) if embed else None
         mark = time.perf_counter()
+        # the term counts are read while the question is linked (its relations read)
+        terms = sorted(set(tokenize(text)))
+        counted = self._ahead_pool.submit(self._store.term_stats, namespace, terms)
         links = tuple(dictionary.link(text))
         # "Maya's sister" also links the sister, through the stored relation (issue 12):
         # read in the question as asked (resolution strips the possessive it walks)
         links = follow_relations(self._store, namespace, query.text, links, dictionary)
         window = parse_time_window(text, now)
-        stats = self._store.term_stats(namespace, sorted(set(tokenize(text))))
+        stats = counted.result()
         plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.top_k)
         plan = self._override(lexical_evidence(plan, text, links, stats), query)
         if query.retrievers is None and cfg.answer_type_weight > 0 and expected_answer(text):

@@ -121,3 +121,19 @@ def test_the_question_and_its_masked_form_are_embedded_off_the_callers_thread(
     assert embedder.threads[QUESTION].startswith("ahead"), embedder.threads[QUESTION]
     masked = "What is someone researching?"
     assert embedder.threads[masked].startswith("retriever"), embedder.threads[masked]
+
+
+def test_the_term_counts_are_read_while_the_question_is_linked(tmp_path: Path) -> None:
+    with _memory(tmp_path, HashEmbedder()) as memory:
+        _write(memory)
+        store: Any = memory.store
+        original, threads = store.term_stats, []
+
+        def recording(namespace: str, terms: Sequence[str]) -> Any:
+            threads.append(threading.current_thread().name)
+            return original(namespace, terms)
+
+        store.term_stats = recording
+        memory.recall("chat", RecallQuery(text=QUESTION, k=6, record_access=False))
+    # the plan's read of the question's term counts runs beside its entity linking
+    assert threads and all(t.startswith("ahead") for t in threads), threads
