@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from graphmem.language.voice import FIRST_PERSON_WORDS, USER_ALIAS
+from graphmem.language.voice import FIRST_PERSON_WORDS, USER_ALIAS, nickname
 from graphmem.models import Entity, EntityMention, RelationInput
 from graphmem.text import entity_id, normalize
 
@@ -204,6 +204,24 @@ class RelationExtractor(Protocol):
         self, text: str, known: EntityDictionary, *, speaker: str | None = None
     ) -> Extraction:
         """Entities, relations ("I / me / my" resolved to ``speaker``) and dates of ``text``."""
+
+
+def with_nickname(mentions: Sequence[EntityMention], text: str) -> list[EntityMention]:
+    """The mentions of a claim that gives its subject another name ("Everyone calls
+    him Moncho", :func:`graphmem.language.voice.nickname`): the name becomes an alias
+    of the subject (its first other mention, a person's when there is one), not an
+    entity of its own, so "Moncho works at Los Altos" is about Ramón."""
+    other = nickname(text)
+    if other is None:
+        return list(mentions)
+    key = normalize(other)
+    rest = [m for m in mentions if normalize(m.name) != key]
+    people = [m for m in rest if m.kind == "Person"] or rest
+    if not people:
+        return list(mentions)
+    subject = people[0]
+    named = subject.model_copy(update={"aliases": tuple(dict.fromkeys((*subject.aliases, other)))})
+    return [named if m is subject else m for m in rest]
 
 
 def resolve_mentions(

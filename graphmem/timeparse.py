@@ -101,7 +101,9 @@ _SIMPLE = re.compile(
     r"last month|this month|past month|the month before|last year|this year|past year|the year before)\b",
     re.I,
 )
-_VAGUE = re.compile(r"\b(recently|lately|these days|nowadays|the other day|a while ago)\b", re.I)
+# "these days" and "nowadays" ask for the present state ("What's my job these days?"),
+# not for what happened in the last weeks: no window (docs/updates.md).
+_VAGUE = re.compile(r"\b(recently|lately|the other day|a while ago)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from graphmem.store.base import (
     versions_read,
 )
 from graphmem.store.checks import check_k
+from graphmem.write.compat import claim_of, names_agree, subject_of
 from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -234,15 +235,23 @@ class Writes(Users):
         """The entities of ``memory`` that its correction ``content`` still names, with
         their kind and role: "Tomas's birthday is on 20 August" corrects "Tomas was born
         on 21 August" and is still about Tomas as its subject (the extractor alone would
-        find the name, not the role)."""
+        find the name, not the role). The subject stays even when the correction does
+        not name it ("Veterinaria Mendoza is in Tlajomulco, not Tlaquepaque" corrects
+        what Ramón's practice is): a correction is about what it corrects."""
         known = self._dictionary(namespace)
         text = content.casefold()
+        about = subject_of(claim_of(memory, known))
         kept: list[EntityMention] = []
         for mention in memory.mentions:
             entity = known.get(mention.entity_id)
-            if entity is None or not re.search(rf"\b{re.escape(entity.name.casefold())}\b", text):
+            if entity is None:
                 continue
-            kept.append(EntityMention(name=entity.name, kind=entity.kind, role=mention.role))
+            role = mention.role
+            if about is not None and names_agree(tuple(entity.name.casefold().split()), about):
+                role = "subject"  # kept, named or not: "Correction: it's in Tlajomulco"
+            elif not re.search(rf"\b{re.escape(entity.name.casefold())}\b", text):
+                continue
+            kept.append(EntityMention(name=entity.name, kind=entity.kind, role=role))
         return tuple(kept)
 
     def current_successor(self, namespace: str, memory_id: str) -> Memory:

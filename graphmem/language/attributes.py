@@ -196,6 +196,16 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                   r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
                   r"(?P<v>[a-z][\w-]{2,})"), False),
     ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>[A-Z][a-z]+)"), False),
+    # What keeps someone safe at a meal, on a trip or at the pharmacy, however it is said
+    # ("react badly to sulfa drugs", "has gout", "low-salt diet", "no sesame for Chloe"):
+    # never a claim's primary attribute (it supersedes nothing), read for questions
+    # asking for advice (graphmem.language.questions.SAFETY).
+    ("health", _ci(r"\b(?P<v>allerg\w*|intoleran\w*|react(?:s|ed)? badly|diabet\w*|insulin|gout|"
+                   r"asthma\w*|blood pressure|cholesterol|epilep\w*|thyroid|heart condition|"
+                   r"epipen|coeliac|celiac|lactose|gluten|anaphyla\w*|"
+                   r"low-(?:salt|sodium|sugar|fat|carb) diet|jain|halal|kosher|"
+                   r"no (?:dairy|gluten|nuts|peanuts|shellfish|sesame|eggs|meat|pork|beef|alcohol|"
+                   r"salt|sugar|fish|walnuts))\b"), False),
 )
 
 # Words that only sound like job titles after "is a".
@@ -327,8 +337,9 @@ def _ends(text: str, match: re.Match[str]) -> bool:
 
 
 def primary(text: str) -> Attribute | None:
-    """The attribute the claim is about: the earliest one :func:`attributes_of` finds."""
-    found = attributes_of(text)
+    """The attribute the claim is about: the earliest one :func:`attributes_of` finds
+    (``health`` never: it is read for advice questions only)."""
+    found = [a for a in attributes_of(text) if a.key != "health"]
     return found[0] if found else None
 
 

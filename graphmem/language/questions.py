@@ -15,7 +15,7 @@ def _ci(pattern: str) -> re.Pattern[str]:
 
 #: What keeps a person safe at a meal, a trip or the pharmacy (SPEC §9.15's
 #: "health and safety constraints"): recalled for questions they bear on.
-SAFETY = frozenset({"allergy", "diet", "medication"})
+SAFETY = frozenset({"allergy", "diet", "medication", "health"})
 
 # (keys, pattern): a question matching the pattern asks about those attributes.
 _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
@@ -40,7 +40,13 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"drink|drinks|beer|wine|coffee|gelato|ice cream|chocolate|dessert|takeaway|"
         r"barbecue|bbq|picnic|party|feed|treat|avoid|watch out|safe to|okay to|ok to|"
         r"medicine|medication|meds|tablets?|pills?|painkillers?|ibuprofen|aspirin|paracetamol|"
-        r"pack|packing|trip|travel|flight|layover|health|doctor|pharmacy|prescription)\b")),
+        r"pack|packing|trip|travel|flight|layover|health|doctor|pharmacy|prescription|"
+        r"brunch|supper|feast|potluck|buffet|picnic|catering|groceries|grocery|canap\w*|"
+        r"sandwich\w*|toastie|toast|bagels?|bread|cheese|milk|eggs?|nuts?|peanuts?|fish|"
+        r"seafood|shellfish|prawns?|meat|steak|pork|beef|chicken|burgers?|pizza|pasta|curry|"
+        r"soup|salad|sushi|noodles?|rice|biscuits?|cookies?|sweets|bring|bringing|carry|"
+        r"take with|take along)\b|"
+        r"\bcan (?:I|he|she|they|we|(?-i:[A-Z][\w'’-]*)) (?:have|eat|drink|try|get)\b")),
     (frozenset({"partner"}), _ci(
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
         r"spouse|single)\b")),

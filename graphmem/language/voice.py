@@ -23,8 +23,10 @@ __all__ = [
     "is_transcript",
     "kin_subject",
     "names_someone_close",
+    "nickname",
     "possessive_other",
     "speaker_label",
+    "speaks_for_user",
 ]
 
 #: The alias that marks a namespace's user entity ("User" in Mem0's style of notes).
@@ -84,7 +86,7 @@ def possessive_other(text: str) -> bool:
 
 _OTHER_ANYWHERE = re.compile(
     r"\b(?:my|our|user's|user’s|the user's|the user’s|his|her|their|"
-    r"(?-i:[A-Z][\w-]*)['’]s)\s+" + _KIN + r"\b",
+    r"(?-i:[A-Z][\w-]*)['’]s)\s+" + _KIN + r"s?\b",
     re.IGNORECASE,
 )
 
@@ -155,3 +157,43 @@ def is_first_person(text: str) -> bool:
     False
     """
     return _OPENS_FIRST_PERSON.match(text) is not None
+
+
+_FIRST_PERSON_WORD = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|me|my|mine|we|we're|our|us)\b")
+
+
+def speaks_for_user(text: str) -> bool:
+    """Does ``text`` speak in the user's voice anywhere, not only at its start ("Rhian
+    checked the box: it's apixaban I take, not warfarin.")? Someone close to the user
+    opening it ("My sister Marit …") makes it theirs.
+
+    >>> speaks_for_user("Rhian checked the box: it's apixaban I take, not warfarin.")
+    True
+    >>> speaks_for_user("My sister Marit works at Haukeland.")
+    False
+    >>> speaks_for_user("Rhian lives in Cardiff.")
+    False
+    """
+    if possessive_other(text):
+        return False
+    return is_first_person(text) or _FIRST_PERSON_WORD.search(text) is not None
+
+
+_NICKNAME = re.compile(
+    r"\b(?:(?i:everyone|everybody|people|friends|we|they|the kids|most people)\s+(?i:calls?)\s+"
+    r"(?i:him|her|them|me)|(?i:known as|goes by|go by|nicknamed|nickname is))\s+"
+    r"(?:just\s+)?['\"“‘]?(?P<name>[A-Z][\w'’-]+)"
+)
+
+
+def nickname(text: str) -> str | None:
+    """The other name a claim gives its subject ("Ramón is a vet. Everyone calls him
+    Moncho." → "Moncho"; "She goes by Peggy"), or ``None``.
+
+    >>> nickname("Ramón is a large-animal vet. Everyone calls him Moncho.")
+    'Moncho'
+    >>> nickname("My dog is called Pixel.") is None
+    True
+    """
+    match = _NICKNAME.search(text)
+    return match.group("name").rstrip("'’") if match else None

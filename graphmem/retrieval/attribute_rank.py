@@ -15,18 +15,19 @@ attribute, or asks about someone close to the person ("Where does my sister work
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import attributes_of
 from graphmem.language.questions import question_attributes
-from graphmem.language.voice import is_transcript, names_someone_close
+from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Memory
 from graphmem.settings import Settings
 from graphmem.write.compat import Claim, claim_of, names_agree, subject_of
 
-__all__ = ["attribute_first", "attribute_window", "question_subject"]
+__all__ = ["attribute_first", "attribute_window", "owner_first", "question_subject"]
 
 
 def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
@@ -97,6 +98,57 @@ def attribute_first(
     moved = {row[3].id: row[4] for row in chosen}
     rest = [m for m in order if m.id not in moved]
     return front + rest, moved
+
+
+def owner_first(
+    order: Sequence[Memory], question: str, known: EntityDictionary | None
+) -> tuple[list[Memory], list[str]]:
+    """The asked person's memories before those about someone close to them.
+
+    "What's Henrik's boat called?" asks about Henrik; "Henrik's brother Lars has a boat
+    too" is about Lars (:func:`graphmem.language.voice.kin_subject`) and goes below
+    every memory of the window that is not about someone else. Nothing leaves the
+    window (the order inside it changes; what a recall returns does not). Off when
+    the question itself asks about someone close ("Where does Maya's sister work?")
+    or names nobody the namespace knows.
+
+    Returns
+    -------
+    (list of Memory, list of str)
+        The new order, and the ids moved down.
+    """
+    subject = _asked_person(question, known)
+    if subject is None:
+        return list(order), []
+    own: list[Memory] = []
+    others: list[Memory] = []
+    for memory in order:
+        kin = None if is_transcript(memory.extractor, memory.content) else kin_subject(
+            memory.content
+        )
+        if kin is not None and not names_agree(tuple(kin.casefold().split()), subject):
+            others.append(memory)
+        else:
+            own.append(memory)
+    if not others or not own:
+        return list(order), []
+    return own + others, [m.id for m in others]
+
+
+_ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
+
+
+def _asked_person(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
+    """The person a question asks about: its first linked entity when that is a
+    person, and the question does not ask *who* ("Who lives in the condo now?" may
+    well be someone close)"""
+    if known is None or _ASKS_WHO.match(question) or names_someone_close(question):
+        return None
+    for link in known.link(question):
+        entity = known.get(link.entity_id)
+        if entity is not None:
+            return tuple(entity.name.casefold().split()) if entity.kind == "Person" else None
+    return None
 
 
 def _seconds(when: datetime) -> float:

@@ -11,8 +11,10 @@ At read time the question ties them: when two memories a recall returns
 contradict each other by the compatibility rule (same subject, another value:
 :func:`graphmem.write.compat.check`), the one observed later is the one that
 holds now (§9.9: updates win ties), so it is moved directly above the older
-one — provided it answers the question nearly as well: its cosine to the
-question is at most ``margin`` below the older one's. A newer memory about
+one — provided both state one named attribute (the same predicate, or the same
+attribute read from their text: :mod:`graphmem.language.attributes`) and the newer
+answers the question nearly as well: its cosine to the question is at most
+``margin`` below the older one's. A newer memory about
 something else (a weaker match: "Jonah enjoys cycling" for "where does Jonah
 work?") stays where it is. Two claims close to each other (cosine at least
 ``near``: SPEC §10's consistency-scan pair, default ``consolidation_similarity``)
@@ -140,7 +142,8 @@ def prefer_newer(
             if not same_slot(claims[older], claims[newer]):
                 continue
             if not _near(vectors, older, newer, near) and (
-                closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin
+                not _one_attribute(claims[older], claims[newer])
+                or closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin
                 or not _near(
                     vectors if related_vectors is None else related_vectors,
                     older,
@@ -162,6 +165,21 @@ def prefer_newer(
         moved[newer] = older
         # position i now holds a strictly newer memory: re-examine it (terminates)
     return out, moved
+
+
+def _one_attribute(a: Claim, b: Claim) -> bool:
+    """Do ``a`` and ``b`` state one named attribute: the same predicate, or the same
+    attribute read from their text (:func:`graphmem.language.attributes.primary`)? Only
+    then may the question decide that they are two values of it (one at a time: a
+    single-valued attribute); two claims of one
+    person that name no attribute ("I still drive a little red Fiesta" / "I've kept
+    racing pigeons since I was a boy") must be near each other themselves."""
+    if a.predicate and b.predicate:
+        return True  # same_slot has compared them
+    first, second = primary(a.content), primary(b.content)
+    # a multi-valued one ("allergic to bee stings" / "the bee sting allergy") has many
+    # values at once: two of them are no update
+    return first is not None and second is not None and first.key == second.key and first.single
 
 
 def _near(

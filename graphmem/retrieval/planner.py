@@ -83,13 +83,20 @@ def choose_plan(
     settings: Settings,
     *,
     k: int,
+    user: str | None = None,
 ) -> Plan:
     """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size.
+
+    ``user`` is the namespace user's entity id (SPEC §9.14): the subject of nearly
+    every memory of their namespace, so a link to them ("Where do I live?", "What does
+    Chloe eat?" in Chloe's namespace) narrows nothing: it does not make the plan
+    entity-centric (relations walked from the user, "my daughter", link someone else),
+    nor exploratory: it is a question about someone (hybrid).
 
     A question whose answer gathers several memories (:func:`asks_for_several`,
     ``Settings.aggregate_questions``) gets its plan with ``aggregate`` set: the
     ranking gives it no session support (issue 15)."""
-    plan = _pick_plan(text, links, window, stats, settings, k=k)
+    plan = _pick_plan(text, links, window, stats, settings, k=k, user=user)
     if settings.aggregate_questions and asks_for_several(text):
         return replace(plan, aggregate=True)
     return plan
@@ -103,6 +110,7 @@ def _pick_plan(
     settings: Settings,
     *,
     k: int,
+    user: str | None = None,
 ) -> Plan:
     """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size."""
     terms = tokenize(text)
@@ -135,13 +143,18 @@ def _pick_plan(
         # graph reaches, which no lexical or semantic list ranks (issue 12)
         base["graph"] = settings.relational_graph_weight
         return Plan("relational", base, k, False, False, score, signals)
-    if any(link.confidence > settings.entity_plan_confidence for link in links):
+    if any(
+        link.confidence > settings.entity_plan_confidence and link.entity_id != user
+        for link in links
+    ):
         base["entity"] = settings.entity_centric_weight
         return Plan("entity-centric", base, k, False, False, score, signals)
     if window is not None:
         base["temporal"] = settings.temporal_anchored_weight
         return Plan("temporal-anchored", base, k, False, False, score, signals)
-    if score < settings.specificity_exploratory:
+    about_user = any(link.entity_id == user for link in links) if user is not None else False
+    if score < settings.specificity_exploratory and not about_user:
+        # a question about the user ("Which truck am I driving now?") is not vague
         return Plan("exploratory", base, k, True, True, score, signals)
     return Plan("hybrid", base, k, False, False, score, signals)
 

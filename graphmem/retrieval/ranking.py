@@ -24,7 +24,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.answer_type import ANSWER_TYPE
-from graphmem.retrieval.attribute_rank import attribute_first, attribute_window
+from graphmem.retrieval.attribute_rank import attribute_first, attribute_window, owner_first
 from graphmem.retrieval.currency import prefer_newer
 from graphmem.retrieval.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.planner import Plan
@@ -172,6 +172,8 @@ class Ranker:
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
         if window:  # the asked attribute's current value first
             order = attribute_first(order, query.text, self._known(namespace))[0][:cut]
+        if query.profile != "composite" and cfg.attribute_window > 0:
+            order = owner_first(order[:cut], query.text, self._known(namespace))[0]
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = self._rerank(order, query, plan, rerank)
         formula = weight_formula(cfg, plan, query)

@@ -54,15 +54,17 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from graphmem.language.voice import (
     IMPLICIT_USER,
+    USER_ALIAS,
     is_first_person,
     kin_subject,
     possessive_other,
+    speaks_for_user,
 )
 from graphmem.text import FUNCTION_WORDS, normalize
 from graphmem.vocabulary import MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
@@ -154,6 +156,9 @@ class Claim:
     user : str, optional
         The namespace's user (SPEC §9.14): whom a first-person claim ("I live in
         Graz") is about. ``None``: the implicit user, ``"User"``.
+    aliases : tuple of (str, str)
+        Other names of the ``names``, as (alias, name) pairs: "Moncho works at Los
+        Altos" names Ramón Mendoza by the name everyone calls him.
     """
 
     content: str
@@ -162,6 +167,7 @@ class Claim:
     object: str | None = None
     names: tuple[str, ...] = ()
     user: str | None = None
+    aliases: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, claim: ClaimLike, names: Iterable[str] = (), user: str | None = None) -> Claim:
@@ -174,13 +180,17 @@ class Claim:
 def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
     """The claim of a stored memory, the names of the entities it mentions included
     (those ``dictionary`` knows), and the namespace's user."""
-    names = (dictionary.get(m.entity_id) for m in memory.mentions)
+    entities = [e for m in memory.mentions if (e := dictionary.get(m.entity_id)) is not None]
     user = dictionary.user()
-    return Claim.of(
+    claim = Claim.of(
         memory,
-        dict.fromkeys(e.name for e in names if e is not None),
+        dict.fromkeys(e.name for e in entities),
         user.name if user is not None else None,
     )
+    aliases = tuple(
+        (alias, e.name) for e in entities for alias in e.aliases if alias != USER_ALIAS
+    )
+    return replace(claim, aliases=aliases) if aliases else claim
 
 
 def _user_words(claim: Claim) -> tuple[str, ...] | None:
@@ -676,7 +686,7 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
         return user
     text = claim.content.casefold().replace("’", "'")
     best: tuple[int, tuple[str, ...]] | None = None
-    for name in claim.names:
+    for name, canonical in (*((n, n) for n in claim.names), *claim.aliases):
         words = tuple(_clean(w) for w in _WORD.findall(name))
         found = re.search(r"\b" + re.escape(name.casefold()) + r"\b", text)
         if found is None and len(words) > 1 and len(words[0]) > 2:
@@ -685,9 +695,12 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
         if not words or found is None:
             continue
         if best is None or found.start() < best[0]:
-            best = (found.start(), words)
+            best = (found.start(), tuple(_clean(w) for w in _WORD.findall(canonical)))
     if best is not None:
         return best[1]
+    if not claim.subject and speaks_for_user(claim.content):
+        # no known name, the user's voice: "Doctor's got me on warfarin for my heart"
+        return tuple(_clean(w) for w in _WORD.findall(claim.user or IMPLICIT_USER)) or None
     return _features(claim).opener
 
 

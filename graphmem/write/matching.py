@@ -9,7 +9,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import Attribute, is_eventlike, primary, replaces
 from graphmem.language.endings import ending_cue, ends
 from graphmem.language.triples import accumulates, triple_attribute
-from graphmem.language.voice import is_transcript
+from graphmem.language.voice import is_transcript, speaks_for_user
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
@@ -250,7 +250,10 @@ class Matcher:
         for rival, verdict in near:
             rivals.setdefault(rival.id, rival)
             state.why.setdefault(rival.id, verdict.detail or "contradicts the newer claim")
-        for rival, reason in self.attribute_rivals(namespace, memory, state, known):
+        found = self.attribute_rivals(namespace, memory, state, known)
+        if correction is not None:
+            found += self.restatements(namespace, correction, state, known)
+        for rival, reason in found:
             rivals.setdefault(rival.id, rival)
             state.why.setdefault(rival.id, reason)
         losers: list[str] = []
@@ -300,15 +303,13 @@ class Matcher:
         people = frozenset(w for name in known.people() for w in name.casefold().split())
         subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
         subjects = subjects or [m.entity_id for m in memory.mentions]
-        key = tuple(sorted(subjects))
-        if key and key not in state.subject_memories:  # read once per subject and call
-            hits = self._store.entity_search(namespace, subjects, ATTRIBUTE_NEIGHBOURS)
-            ids = [h.memory_id for h in hits]
-            state.subject_memories[key] = self._store.get_memories(namespace, ids)
-        pool = {m.id: m for m in state.subject_memories.get(key, [])}
-        pool.update(state.memories)  # as this call last left them
+        user = known.user()
+        if not subjects and user is not None and speaks_for_user(memory.content):
+            # a first-person claim that names nobody ("it's apixaban I take, not
+            # warfarin", a correction whose text keeps none of its target's names)
+            subjects = [user.id]
         out: list[tuple[Memory, str]] = []
-        for other in pool.values():
+        for other in self._subject_pool(namespace, subjects, state):
             if other.id == memory.id or not other.is_current or transcript(other):
                 continue
             if other.type == "Event" or other.last_observed_at > memory.last_observed_at:
@@ -320,6 +321,48 @@ class Matcher:
                 memory.content, other.content, subject_words, people
             )
             if why is not None:
+                out.append((other, why))
+        return sorted(out, key=lambda pair: pair[0].id)
+
+    def _subject_pool(
+        self, namespace: str, subjects: list[str], state: BatchState
+    ) -> list[Memory]:
+        """The memories that mention ``subjects`` (at most ``ATTRIBUTE_NEIGHBOURS``, read
+        once per subject and call) and this call's own, as this call last left them."""
+        key = tuple(sorted(subjects))
+        if key and key not in state.subject_memories:
+            hits = self._store.entity_search(namespace, subjects, ATTRIBUTE_NEIGHBOURS)
+            ids = [h.memory_id for h in hits]
+            state.subject_memories[key] = self._store.get_memories(namespace, ids)
+        pool = {m.id: m for m in state.subject_memories.get(key, [])}
+        pool.update(state.memories)
+        return list(pool.values())
+
+    def restatements(
+        self, namespace: str, corrected: Memory, state: BatchState, known: EntityDictionary
+    ) -> list[tuple[Memory, str]]:
+        """Current claims that restate the claim a correction corrects: the same subject
+        and the same value of the same attribute ("I'm on that warfarin, mind" when
+        "Doctor's got me on warfarin" is corrected to apixaban). A correction corrects
+        the claim wherever it was said (SPEC §9.15; docs/updates.md)."""
+        stated = _attribute(corrected)
+        if stated is None or not stated.value:
+            return []
+        claim = claim_of(corrected, known)
+        subjects = [m.entity_id for m in corrected.mentions if m.role == "subject"]
+        subjects = subjects or [m.entity_id for m in corrected.mentions]
+        user = known.user()
+        if not subjects and user is not None and speaks_for_user(corrected.content):
+            subjects = [user.id]
+        out: list[tuple[Memory, str]] = []
+        for other in self._subject_pool(namespace, subjects, state):
+            if other.id == corrected.id or not other.is_current or transcript(other):
+                continue
+            theirs = _attribute(other)
+            if theirs is None or (theirs.key, theirs.value) != (stated.key, stated.value):
+                continue
+            if same_subject(claim, claim_of(other, known)):
+                why = f"restates the corrected claim ({stated.label} {stated.value})"
                 out.append((other, why))
         return sorted(out, key=lambda pair: pair[0].id)
 

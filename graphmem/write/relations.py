@@ -12,6 +12,7 @@ from graphmem.entities import (
     EntityExtractor,
     RelationExtractor,
     resolve_mentions,
+    with_nickname,
 )
 from graphmem.language.voice import (
     IMPLICIT_USER,
@@ -83,6 +84,7 @@ class Relater:
                 if name.casefold() not in have:
                     have.add(name.casefold())
                     named.append(EntityMention(name=name))
+        named = with_nickname(named, candidate.content)  # "Everyone calls him Moncho"
         resolved, changed = resolve_mentions(namespace, named, known)
         for entity in changed:
             state.entities[entity.id] = entity

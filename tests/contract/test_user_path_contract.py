@@ -190,3 +190,69 @@ def test_the_write_report_says_why_a_memory_was_superseded(
     assert report.why_superseded[old] == (
         "both say where the subject lives: denver replaces portland"
     )
+
+
+def test_a_correction_corrects_the_claim_wherever_it_was_restated(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Gareth Pritchard")
+    said(memory, clock, ns, "Our Rhian is my only one.", 0)
+    first = said(memory, clock, ns, "Doctor's got me on warfarin for my heart.", 1)
+    again = said(memory, clock, ns, "I'm on that warfarin, mind, so the nurse does my blood.", 5)
+    clock.now = T0 + timedelta(days=9)
+    _, new = memory.correct(ns, first, "Rhian checked the box: it's apixaban I take, not warfarin.")
+    assert memory.get(ns, again).superseded_by == new.id
+    hits = memory.recall(ns, "What's the tablet I take for my heart?", k=3).hits
+    assert hits[0].memory.id == new.id
+
+
+
+
+def test_a_question_for_advice_finds_the_health_claim_however_it_is_said(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Sione Tupou")
+    for day, text in enumerate(
+        [
+            "Sione teaches PE at Kelston Boys' High.",
+            "Sione has gout. The doctor says no shellfish, and go easy on red meat.",
+            "Sione's family moved to Papatoetoe over the summer.",
+            "Sione coaches the under-15s on Saturdays.",
+        ]
+    ):
+        said(memory, clock, ns, text, day)
+    hits = memory.recall(ns, "Can Sione have the seafood platter at the feast?", k=3).hits
+    assert hits[0].memory.content.startswith("Sione has gout.")
+
+
+def test_the_asked_persons_memory_ranks_above_one_about_someone_close_to_them(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Henrik Larsson")
+    own = said(memory, clock, ns, "Henrik owns an old wooden Folkbåt called Sigrid.", 0)
+    said(memory, clock, ns, "Henrik takes metformin twice a day with meals.", 1)
+    other = said(memory, clock, ns, "Henrik's brother Lars has a boat too, a motorboat.", 2)
+    ranked = [h.memory.id for h in memory.recall(ns, "What's Henrik's boat called?", k=3).hits]
+    assert ranked.index(own) < ranked.index(other)
+
+
+def test_a_nickname_names_the_same_person(
+    memory: GraphMem, store: MemoryStore, clock: Clock, ns: str
+) -> None:
+    said(memory, clock, ns, "Ramón is a large-animal vet. Everyone calls him Moncho.", 0)
+    old = said(memory, clock, ns, "Moncho works at Clínica Veterinaria Los Altos in Zapopan.", 1)
+    new = said(memory, clock, ns, "Ramón left Los Altos and opened his own practice.", 30)
+    assert memory.get(ns, old).superseded_by == new
+    names = {e.name for e in store.list_entities(ns)}
+    assert "Moncho" not in names
+
+
+def test_a_correction_stays_about_its_subject_when_it_does_not_name_it(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    first = said(memory, clock, ns, "Ramón opened his own practice, Veterinaria Mendoza.", 0)
+    ramon = {m.entity_id for m in memory.get(ns, first).mentions}
+    clock.now = T0 + timedelta(days=3)
+    _, new = memory.correct(ns, first, "Correction: the practice is in Tlajomulco, not Tlaquepaque.")
+    about = {m.entity_id for m in new.mentions if m.role == "subject"}
+    assert len(about) == 1 and about <= ramon

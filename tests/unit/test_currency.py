@@ -115,3 +115,16 @@ def test_near_duplicate_claims_need_no_help_from_the_question() -> None:
         ["vegan", "not"], claims, when, close, margin=0.05, vectors=vectors, near=0.95
     )
     assert order == ["vegan", "not"] and moved == {}
+
+
+def test_two_claims_that_name_no_attribute_are_not_two_values_of_one() -> None:
+    # "I still drive a little red Fiesta" is not an update of "I've kept racing pigeons
+    # since I was a boy": no attribute ties them, so the question cannot decide it
+    claims = {
+        "pigeons": Claim("I've kept racing pigeons since I was a boy.", user="Gareth"),
+        "fiesta": Claim("I still drive, a little red Fiesta, up to the club.", user="Gareth"),
+    }
+    when = {"pigeons": OLD, "fiesta": NEW}
+    close = {"pigeons": 0.25, "fiesta": 0.22}
+    order, moved = prefer_newer(["pigeons", "fiesta"], claims, when, close, margin=0.05)
+    assert order == ["pigeons", "fiesta"] and moved == {}

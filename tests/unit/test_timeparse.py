@@ -50,6 +50,13 @@ def test_ago_is_centred_on_the_point() -> None:
     assert window.end - window.start == timedelta(days=7)
 
 
+def test_the_present_is_no_window() -> None:
+    # "these days" / "nowadays" ask for the current state, not the last 30 days
+    # (docs/updates.md): a window would rank whatever was said lately first
+    assert parse_time_window("What's my role in the kitchen these days?", REF) is None
+    assert parse_time_window("Where does she work nowadays?", REF) is None
+
+
 def test_vague_and_none() -> None:
     vague = parse_time_window("what has he been up to recently", REF)
     assert vague is not None and vague.precision == "vague"
