@@ -109,9 +109,12 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"), True),
-    ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur) (?:school|hospital|clinic|company|"
-                     r"firm|employer|office|restaurant|studio|practice|agency|bank)\s+is\s+" + _NAME),
-     False),
+    ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[A-Z][\w-]*['’]s) (?:new )?(?:school|"
+                     r"hospital|clinic|company|firm|employer|office|restaurant|studio|practice|agency|"
+                     r"bank|job|orchestra|band|team|club|lab|ward)\s+is\s+(?:now\s+)?"
+                     r"(?:(?:with|at|for|in)\s+)?" + _NAME), False),
+    ("employer", _CS(r"\b(?:is|am|['’]m|['’]s)\s+(?:now\s+|still\s+)?at\s+" + _NAME +
+                     r"(?=[^.]{0,60}\b(?:teach\w*|work\w*|job|nurse|doctor|staff|shifts?)\b)"), False),
     ("employer", _ci(r"\b(?:no longer works?|not working|quit (?:his|her|my|their) job|"
                      r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
                      r"unemployed|between jobs|retired)\b"), True),
@@ -136,6 +139,10 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"paramedic|analyst|manager|nanny|barista|consultant|captain|coach|vet|officer|"
                       r"head chef|director|lawyer|dentist|professor|electrician|plumber)))\b"),
      False),
+    ("job_title", _ci(r"\b(?:is|am|'m|'s|was|been|became|made|now)\s+(?:now\s+)?"
+                      r"(?P<v>(?:second|first|third|chief|head|senior|junior|lead|deputy|assistant|"
+                      r"principal|associate|staff|charge|sous)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+                      r"(?=\s+(?:on|at|in|of|for|now)\b|[.,;!]|$)"), False),
     ("job_title", _CS(r"\b(?:'s|is|am|'m|now|became|to)\s+(?:the\s+)?(?P<v>CEO|CTO|CFO|COO|"
                       r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
                       r"vice-principal|deputy head|chief \w+|project manager|team lead|[A-Z]{2,4} lead)\b"),
@@ -169,6 +176,8 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("partner", _CS(r"\b(?:[Mm]arried to|[Ee]ngaged to|[Dd]ating|[Ss]eeing|[Pp]artner,?|"
                     r"[Gg]irlfriend,?|[Bb]oyfriend,?|[Ww]ife,?|[Hh]usband,?|[Ff]ianc[ée]e?,?)"
                     r"\s+(?:is\s+)?" + _NAME), False),
+    ("partner", _CS(r"\b(?P<v>[A-Z][\w'’-]+) is (?:now )?(?:my|his|her|their) (?:wife|husband|partner|"
+                    r"fianc[ée]e?|girlfriend|boyfriend)\b"), False),
     ("partner", _ci(r"\b(?:split up|broke up|divorced|separated|single again|widowed)\b"), True),
     ("phone", _ci(r"\b(?:phone|mobile|cell|number)\b[^.;]{0,30}?(?P<v>\+?\d[\d\s().-]{5,}\d)"),
      False),
@@ -183,6 +192,10 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                 r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|"
                 r"hyundai|nissan|skoda|renault|peugeot|fiat|subaru|mazda|mini|bike|"
                 r"motorbike|scooter|van)\b[\w ]{0,20}?)(?=[.,;]|$| now| these)"), False),
+    ("car", _CS(r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
+                r"(?:an?\s+|the\s+)?(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
+    ("car", _CS(r"\b[Nn]ew (?:car|truck|van|lorry|motorbike|bike)\b[^.;]{0,30}?\b(?:an?|the)\s+"
+                r"(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
     ("favourite", _ci(r"\bfavou?rite (?P<k>[a-z]+)\b[^.;]{0,20}?\b(?:is|are|'s)\s+"
                       r"(?P<v>[\w' -]{2,40}?)(?=[.,;!]|$| now| these)"), False),
     ("pet", _ci(r"\b(?P<v>dog|puppy|cat|kitten|rabbit|hamster|parrot|horse|tortoise|"

@@ -21,7 +21,7 @@ from datetime import datetime
 
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import attributes_of
-from graphmem.language.questions import question_attributes
+from graphmem.language.questions import SAFETY, question_attributes
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Memory
 from graphmem.settings import Settings
@@ -87,9 +87,9 @@ def attribute_first(
         if words is None or not names_agree(words, subject):
             continue
         main = 0 if stated[0].key in keys else 2
-        if main == 0 and found[0].key == "allergy":
-            main = -1  # for a meal, the allergy before the diet and the medication
-        when = -_seconds(memory.last_observed_at)
+        # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
+        # what keeps the person safe, the most relevant first
+        when = 0.0 if keys <= SAFETY else -_seconds(memory.last_observed_at)
         chosen.append((main, when, index, memory, found[0].key))
     if not chosen:
         return list(order), {}
