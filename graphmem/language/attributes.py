@@ -117,7 +117,7 @@ _RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"(?=[^.]{0,60}\b(?:teach\w*|work\w*|job|nurse|doctor|staff|shifts?)\b)"), False),
     ("employer", _ci(r"\b(?:no longer works?|not working|quit (?:his|her|my|their) job|"
                      r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
-                     r"unemployed|between jobs|retired)\b"), True),
+                     r"unemployed|between jobs|(?<!a )(?<!an )(?<!the )retired)\b"), True),
     ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
                      r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
                      r"company|studio|practice|shop))\b"), False),

@@ -15,7 +15,9 @@ from graphmem.language.voice import (
     is_transcript,
     kin_subject,
     names_someone_close,
+    nickname,
     possessive_other,
+    speaks_for_user,
 )
 
 
@@ -41,6 +43,14 @@ from graphmem.language.voice import (
         ("My birthday is the 12th of March.", "birthday", "12 march"),
         ("Her favourite cuisine is Thai food.", "favourite:cuisine", "thai food"),
         ("I have a dog called Pixel.", "pet", "dog"),
+        ("Henrik is second engineer on the Gothenburg–Kiel ferry.", "job_title", "second engineer"),
+        ("Henrik made chief engineer in November.", "job_title", "chief engineer"),
+        ("Elena's orchestra is the Wiener Symphoniker.", "employer", "wiener symphoniker"),
+        ("Sione's new job is with the Auckland Rugby Union academy.", "employer", "auckland rugby union"),
+        ("Sione is at Kelston Boys' High; he teaches PE there.", "employer", "kelston boys' high"),
+        ("User's truck is a Scania R450.", "car", "scania r450"),
+        ("User got a new truck from the company: a Volvo FH.", "car", "volvo fh"),
+        ("Inês is my fiancée now.", "partner", "inês"),
     ],
 )
 def test_the_primary_attribute_and_its_value(text: str, key: str, value: str) -> None:
@@ -60,6 +70,19 @@ def test_the_primary_attribute_and_its_value(text: str, key: str, value: str) ->
 def test_what_only_looks_like_an_attribute(text: str) -> None:
     keys = {a.key for a in attributes_of(text)}
     assert "residence" not in keys and "job_title" not in keys
+
+
+def test_a_retired_someone_ends_nobodys_job() -> None:
+    # "a retired music teacher" describes Georgi; it does not end Elena's employer
+    assert attributes_of("Elena's dad is Georgi, a retired music teacher.") == ()
+    found = primary("I'm retired now. Worked underground at Marine Colliery.")
+    assert found is not None and (found.key, found.ended) == ("employer", True)
+
+
+def test_a_health_claim_is_read_but_never_primary() -> None:
+    text = "Sione has gout. The doctor says no shellfish, and go easy on red meat."
+    assert {a.key for a in attributes_of(text)} == {"health"}
+    assert primary(text) is None
 
 
 def test_a_month_is_no_value() -> None:
@@ -118,6 +141,9 @@ def test_events_at_their_own_times_and_habits() -> None:
         ("My knee hurts. Can I take a couple of ibuprofen?", set(SAFETY)),
         ("What's her favourite cuisine?", {"favourite:cuisine"}),
         ("Who won the match?", set()),
+        ("Can Arjun have the aloo paratha?", set(SAFETY)),
+        ("We're doing brunch for Hannah. Can I put out everything bagels?", set(SAFETY)),
+        ("Moncho is at a ranch with beehives tomorrow. What should he take with him?", set(SAFETY)),
     ],
 )
 def test_what_a_question_asks_about(question: str, keys: set[str]) -> None:
@@ -137,6 +163,12 @@ def test_who_is_speaking() -> None:
     assert not possessive_other("My dog is called Pixel.")
     assert kin_subject("Lena's sister Mia lives in Denver.") == "Mia"
     assert kin_subject("User's co-driver Marek also lives in Swarzędz.") == "Marek"
+    assert names_someone_close("Which of Chloe's housemates is also at QUT?")
+    assert speaks_for_user("Doctor's got me on warfarin for my heart.")
+    assert not speaks_for_user("My sister Marit works at Haukeland.")
+    assert nickname("Ramón is a vet. Everyone calls him Moncho.") == "Moncho"
+    assert nickname("She goes by Peggy at work.") == "Peggy"
+    assert nickname("My dog is called Pixel.") is None
     assert names_someone_close("Where does my sister work?")
     assert names_someone_close("Where does Maya's sister work and what does it build?")
     assert not names_someone_close("Where do I work?")
