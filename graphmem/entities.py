@@ -50,6 +50,7 @@ class EntityLink:
     owner: str | None = None
     via_forward: bool = True  # the relation points from owner to entity
     via_memory: str | None = None  # the memory that asserted the relation
+    is_user: bool = False  # the namespace's user (SPEC §9.14): "I", "my", or their name
 
 
 class EntityDictionary:
@@ -142,7 +143,7 @@ class EntityDictionary:
         while i < len(words):
             if user is not None and normalize(words[i]) in FIRST_PERSON_WORDS:
                 if user.id not in found:  # "Where do I live?", "my dog": the user
-                    found[user.id] = EntityLink(user.id, words[i], LINK_ALIAS)
+                    found[user.id] = EntityLink(user.id, words[i], LINK_ALIAS, is_user=True)
                 i += 1
                 continue
             matched = 0
@@ -158,7 +159,12 @@ class EntityDictionary:
                     best = found.get(ident)
                     if best is None or confidence > best.confidence:
                         # "Maya's" links as "Maya": the possessive is not part of the name
-                        found[ident] = EntityLink(ident, _strip_possessive(surface), confidence)
+                        found[ident] = EntityLink(
+                            ident,
+                            _strip_possessive(surface),
+                            confidence,
+                            is_user=user is not None and ident == user.id,
+                        )
                     matched = size
                     break
             i += matched or 1

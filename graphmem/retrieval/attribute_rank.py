@@ -27,7 +27,7 @@ from graphmem.models import Memory
 from graphmem.settings import Settings
 from graphmem.write.compat import Claim, claim_of, names_agree, subject_of
 
-__all__ = ["attribute_first", "attribute_window", "owner_first", "question_subject"]
+__all__ = ["attribute_first", "attribute_window", "owner_first", "question_first", "question_subject"]
 
 
 def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
@@ -49,6 +49,23 @@ def attribute_window(question: str, settings: Settings) -> int:
     if settings.attribute_window <= 0 or not question_attributes(question):
         return 0
     return settings.attribute_window
+
+
+def question_first(
+    order: Sequence[Memory],
+    question: str,
+    known: EntityDictionary | None,
+    window: int,
+    cut: int,
+    settings: Settings,
+) -> list[Memory]:
+    """The two rules of this module in turn: with a ``window`` (:func:`attribute_window`),
+    :func:`attribute_first` over it; then the first ``cut`` memories, with
+    :func:`owner_first` (off when ``settings.attribute_window`` is 0)."""
+    if window:
+        order = attribute_first(order, question, known)[0]
+    order = list(order[:cut])
+    return owner_first(order, question, known)[0] if settings.attribute_window > 0 else order
 
 
 def attribute_first(

@@ -83,11 +83,10 @@ def choose_plan(
     settings: Settings,
     *,
     k: int,
-    user: str | None = None,
 ) -> Plan:
     """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size.
 
-    ``user`` is the namespace user's entity id (SPEC §9.14): the subject of nearly
+    The namespace's user (``EntityLink.is_user``, SPEC §9.14) is the subject of nearly
     every memory of their namespace, so a link to them ("Where do I live?", "What does
     Chloe eat?" in Chloe's namespace) narrows nothing: it does not make the plan
     entity-centric (relations walked from the user, "my daughter", link someone else),
@@ -96,7 +95,7 @@ def choose_plan(
     A question whose answer gathers several memories (:func:`asks_for_several`,
     ``Settings.aggregate_questions``) gets its plan with ``aggregate`` set: the
     ranking gives it no session support (issue 15)."""
-    plan = _pick_plan(text, links, window, stats, settings, k=k, user=user)
+    plan = _pick_plan(text, links, window, stats, settings, k=k)
     if settings.aggregate_questions and asks_for_several(text):
         return replace(plan, aggregate=True)
     return plan
@@ -110,7 +109,6 @@ def _pick_plan(
     settings: Settings,
     *,
     k: int,
-    user: str | None = None,
 ) -> Plan:
     """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size."""
     terms = tokenize(text)
@@ -144,7 +142,7 @@ def _pick_plan(
         base["graph"] = settings.relational_graph_weight
         return Plan("relational", base, k, False, False, score, signals)
     if any(
-        link.confidence > settings.entity_plan_confidence and link.entity_id != user
+        link.confidence > settings.entity_plan_confidence and not link.is_user
         for link in links
     ):
         base["entity"] = settings.entity_centric_weight
@@ -152,7 +150,7 @@ def _pick_plan(
     if window is not None:
         base["temporal"] = settings.temporal_anchored_weight
         return Plan("temporal-anchored", base, k, False, False, score, signals)
-    about_user = any(link.entity_id == user for link in links) if user is not None else False
+    about_user = any(link.is_user for link in links)
     if score < settings.specificity_exploratory and not about_user:
         # a question about the user ("Which truck am I driving now?") is not vague
         return Plan("exploratory", base, k, True, True, score, signals)

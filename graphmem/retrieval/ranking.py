@@ -24,7 +24,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.answer_type import ANSWER_TYPE
-from graphmem.retrieval.attribute_rank import attribute_first, attribute_window, owner_first
+from graphmem.retrieval.attribute_rank import attribute_window, question_first
 from graphmem.retrieval.currency import prefer_newer
 from graphmem.retrieval.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.planner import Plan
@@ -170,10 +170,8 @@ class Ranker:
             }
             timings["hydration"] += ms_since(mark)
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
-        if window:  # the asked attribute's current value first
-            order = attribute_first(order, query.text, self._known(namespace))[0][:cut]
-        if query.profile != "composite" and cfg.attribute_window > 0:
-            order = owner_first(order[:cut], query.text, self._known(namespace))[0]
+        if query.profile != "composite":  # the asked attribute's value, the asked person
+            order = question_first(order, query.text, self._known(namespace), window, cut, cfg)
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = self._rerank(order, query, plan, rerank)
         formula = weight_formula(cfg, plan, query)

@@ -252,6 +252,14 @@ class Matcher:
             state.why.setdefault(rival.id, verdict.detail or "contradicts the newer claim")
         found = self.attribute_rivals(namespace, memory, state, known)
         if correction is not None:
+            # a correction corrects its target's attribute, nothing else it seems to state
+            corrected = _attribute(correction)
+            found = [
+                (rival, why)
+                for rival, why in found
+                if corrected is not None and (theirs := _attribute(rival)) is not None
+                and theirs.key == corrected.key
+            ]
             found += self.restatements(namespace, correction, state, known)
         for rival, reason in found:
             rivals.setdefault(rival.id, rival)
