@@ -41,6 +41,7 @@ __all__ = [
     "is_eventlike",
     "primary",
     "replaces",
+    "update_cue",
 ]
 
 
@@ -232,6 +233,19 @@ def change_cue(text: str) -> bool:
     """Whether ``text`` carries a change or correction cue ("now", "no longer",
     "instead of", "actually", "not X", "moved", "switched")."""
     return _CHANGE.search(text) is not None
+
+
+_UPDATE = _ci(
+    r"\b(?:no longer|anymore|any more|instead|now|these days|switched|changed|moved|"
+    r"left|quit|stopped|gave up|no more|new)\b"
+)
+
+
+def update_cue(text: str) -> bool:
+    """Whether ``text`` says something changed ("works for Oyo Ledger now", "no longer",
+    "instead", "a new job"): :func:`change_cue` without the words that also negate or
+    restate ("not", "from", "actually")."""
+    return _UPDATE.search(text) is not None
 
 
 def is_eventlike(text: str) -> bool:

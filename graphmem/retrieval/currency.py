@@ -33,7 +33,13 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.language.attributes import is_eventlike, primary
+from graphmem.language.attributes import (
+    Attribute,
+    attributes_of,
+    is_eventlike,
+    primary,
+    update_cue,
+)
 from graphmem.text import normalize
 from graphmem.write.compat import Claim, check, same_subject
 
@@ -171,15 +177,33 @@ def _one_attribute(a: Claim, b: Claim) -> bool:
     """Do ``a`` and ``b`` state one named attribute: the same predicate, or the same
     attribute read from their text (:func:`graphmem.language.attributes.primary`)? Only
     then may the question decide that they are two values of it (one at a time: a
-    single-valued attribute); two claims of one
+    single-valued attribute); where the patterns know the attribute of neither, the
+    newer (``b``) must say that something changed ("now", "no longer", "instead",
+    :func:`~graphmem.language.attributes.update_cue`); two claims of one
     person that name no attribute ("I still drive a little red Fiesta" / "I've kept
     racing pigeons since I was a boy") must be near each other themselves."""
     if a.predicate and b.predicate:
         return True  # same_slot has compared them
-    first, second = primary(a.content), primary(b.content)
+    first, second = _stated(a.content), _stated(b.content)
+    if first is None and second is None:
+        # an attribute the word patterns do not know: the newer must say it changes
+        # something ("Kwame works for Oyo Ledger now")
+        return update_cue(b.content)
+    if first is None or second is None:
+        return False  # one states a known attribute, the other something else
     # a multi-valued one ("allergic to bee stings" / "the bee sting allergy") has many
     # values at once: two of them are no update
-    return first is not None and second is not None and first.key == second.key and first.single
+    return first.key == second.key and first.single
+
+
+def _stated(text: str) -> Attribute | None:
+    """The claim's primary attribute, else any attribute it states (a health claim,
+    "no sesame for Chloe, it's a proper allergy", is about something known too)."""
+    found = primary(text)
+    if found is None:
+        stated = attributes_of(text)
+        found = stated[0] if stated else None
+    return found
 
 
 def _near(
