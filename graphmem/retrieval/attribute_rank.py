@@ -10,7 +10,9 @@ ahead of memories that only share the person's name ("I'm allergic to fish" for
 person's allergies, diet and medication forward the same way
 (:data:`~graphmem.language.attributes.SAFETY`). Transcript turns are records, not
 claims, and are left where they are; so is everything when the question names no
-attribute, or asks about someone close to the person ("Where does my sister work?").
+attribute, asks about a multi-valued one (pets, hobbies: relevance orders their
+several values), or asks about someone close to the person ("Where does my sister
+work?").
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import attributes_of
+from graphmem.language.attributes import SINGLE_VALUED, attributes_of
 from graphmem.language.questions import SAFETY, question_attributes
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Memory
@@ -46,7 +48,7 @@ def question_subject(question: str, known: EntityDictionary | None) -> tuple[str
 def attribute_window(question: str, settings: Settings) -> int:
     """How many ranked candidates the rule looks through for ``question``: the
     setting ``attribute_window`` when the question asks about an attribute, else 0."""
-    if settings.attribute_window <= 0 or not question_attributes(question):
+    if settings.attribute_window <= 0 or not _asked(question):
         return 0
     return settings.attribute_window
 
@@ -88,7 +90,7 @@ def attribute_first(
     (list of Memory, dict of str to str)
         The new order, and per moved memory the attribute it answers (for the explanation).
     """
-    keys = question_attributes(question)
+    keys = _asked(question)
     subject = question_subject(question, known) if keys else None
     if not keys or subject is None or known is None:
         return list(order), {}
@@ -150,6 +152,17 @@ def owner_first(
     if not others or not own:
         return list(order), []
     return own + others, [m.id for m in others]
+
+
+def _asked(question: str) -> frozenset[str]:
+    """The attributes ``question`` asks about that have one current value (a residence,
+    an employer, a favourite), or the safety ones for advice. A multi-valued one (pets,
+    hobbies, languages) has several at once: relevance orders them, not this rule."""
+    return frozenset(
+        key
+        for key in question_attributes(question)
+        if key in SINGLE_VALUED or key in SAFETY or key.startswith("favourite:")
+    )
 
 
 _ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
