@@ -4,25 +4,16 @@
 from __future__ import annotations
 
 import json
-import tempfile
-import time
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.progress import TaskID
 from rich.table import Table
 
-from bench.cli.lifecycle_cmds import Mode_of, ModeChoice
-from bench.cli.locomo_cmds import CachedQueryEmbedder
-from bench.lifecycle import MODES, SettableClock, load_people
+from bench.cli.lifecycle_cmds import ModeChoice, run_scenarios
+from bench.lifecycle import load_people
 from bench.lifecycle.forgetting import run_forgetting
-from bench.lifecycle.runner import Mode
-from graphmem.cli.common import StoreChoice, console, progress_bar
-from graphmem.embedding import SentenceTransformerEmbedder
-from graphmem.memory import GraphMem
-from graphmem.settings import Settings
+from graphmem.cli.common import StoreChoice, console
 
 __all__ = ["bench_forget"]
 
@@ -50,35 +41,8 @@ def bench_forget(
     text still comes back, history included: target 0) and kept facts answered (top 3)
     before and after the forgets (target: equal). The namespaces are deleted afterwards.
     """
-    chosen: tuple[Mode, ...] = MODES if mode is ModeChoice.both else (Mode_of[mode.value],)
     cast = load_people(limit=people)
-    started = time.perf_counter()
-    out: dict[str, Any] = {"store": store.value, "modes": {}}
-    with tempfile.TemporaryDirectory(prefix="graphmem-forget-") as scratch:
-        overrides: dict[str, Any] = {}
-        if store is StoreChoice.embedded:
-            overrides = {"neo4j_uri": None, "data_dir": Path(scratch)}
-        settings = Settings(**overrides)
-        if store is StoreChoice.neo4j and not settings.neo4j_uri:
-            raise typer.BadParameter("set GRAPHMEM_NEO4J_URI to use Neo4j", param_hint="--store")
-        out["model"] = settings.embedding_model
-        clock = SettableClock(datetime.now(UTC))
-        embedder = CachedQueryEmbedder(
-            SentenceTransformerEmbedder(
-                settings.embedding_model,
-                batch_size=settings.embedding_batch_size,
-                dim=settings.embedding_dim,
-            )
-        )
-        with GraphMem(settings, embedder=embedder, clock=clock) as memory, progress_bar() as bar:
-            for name in chosen:
-                task = bar.add_task(f"forget {name}", total=len(cast))
-
-                def advance(_phase: str, n: int, _total: int, task: TaskID = task) -> None:
-                    bar.advance(task, n)
-
-                out["modes"][name] = run_forgetting(memory, clock, cast, name, progress=advance)
-    out["seconds"] = round(time.perf_counter() - started, 1)
+    out = run_scenarios(store, mode, cast, "forget", run_forgetting)
     table = Table(title=f"forgetting probe ({store.value}, {len(cast)} people)")
     columns = ("mode", "deleted_returned", "fact / pet / person", "kept_before", "kept_after")
     for column in (*columns, "forgotten"):

@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +23,7 @@ from rich.progress import TaskID
 from rich.table import Table
 
 from bench.cli.locomo_cmds import CachedQueryEmbedder
-from bench.lifecycle import MODES, PHASES, SettableClock, load_people, run_lifecycle
+from bench.lifecycle import MODES, PHASES, Person, SettableClock, load_people, run_lifecycle
 from bench.lifecycle.runner import Mode
 from graphmem.cli.common import StoreChoice, console, progress_bar
 from graphmem.embedding import SentenceTransformerEmbedder
@@ -72,11 +75,62 @@ def bench_lifecycle(
     current@1/@3, stale_outranks, stale_merged, lost and 2-hop All@5 per phase
     (BENCHMARKS.md §3 gives the targets). The namespaces are deleted afterwards.
     """
+    out = run_scenarios(
+        store,
+        mode,
+        load_people(limit=people),
+        "lifecycle",
+        partial(run_lifecycle, uses=uses, seed=seed),
+    )
+    for report in out["modes"].values():
+        print_lifecycle(console, report, store.value)
+        for failure in report["failures"][:failures]:
+            console.print(
+                f"  [dim]{failure['phase']}[/] {failure['person']} {failure['question']!r}: "
+                + " | ".join(failure["top3"])
+            )
+    console.print(f"wall time {out['seconds']:.1f} s")
+    if json_out is not None:
+        json_out.write_text(json.dumps(out, indent=2, default=str), encoding="utf-8")
+
+
+def run_scenarios(
+    store: StoreChoice,
+    mode: ModeChoice,
+    cast: list[Person],
+    label: str,
+    run: Callable[..., dict[str, Any]],
+) -> dict[str, Any]:
+    """``{"store", "model", "modes": {mode: report}, "seconds"}``: ``run(memory, clock,
+    cast, mode, progress=...)`` for each chosen mode on one facade
+    (:func:`scenario_memory`), with a progress bar per mode named ``label``."""
     chosen: tuple[Mode, ...] = MODES if mode is ModeChoice.both else (Mode_of[mode.value],)
-    cast = load_people(limit=people)
     started = time.perf_counter()
     out: dict[str, Any] = {"store": store.value, "modes": {}}
-    with tempfile.TemporaryDirectory(prefix="graphmem-lifecycle-") as scratch:
+    with (
+        scenario_memory(store, f"graphmem-{label}-", out) as (memory, clock),
+        progress_bar() as bar,
+    ):
+        for name in chosen:
+            task = bar.add_task(f"{label} {name}", total=len(cast))
+
+            def advance(_phase: str, n: int, _total: int, task: TaskID = task) -> None:
+                bar.advance(task, n)
+
+            out["modes"][name] = run(memory, clock, cast, name, progress=advance)
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    return out
+
+
+@contextmanager
+def scenario_memory(
+    store: StoreChoice, prefix: str, out: dict[str, Any]
+) -> Iterator[tuple[GraphMem, SettableClock]]:
+    """The facade the scenario benchmarks (``lifecycle``, ``forget``) run on, with its
+    settable clock: the embedded store in a temporary directory (``prefix``) or Neo4j
+    from ``GRAPHMEM_NEO4J_URI``; the real model, question embeddings cached. Records the
+    model in ``out["model"]``. Raises ``typer.BadParameter`` for Neo4j without a URI."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
         overrides: dict[str, Any] = {}
         if store is StoreChoice.embedded:
             overrides = {"neo4j_uri": None, "data_dir": Path(scratch)}
@@ -92,27 +146,8 @@ def bench_lifecycle(
                 dim=settings.embedding_dim,
             )
         )
-        with GraphMem(settings, embedder=embedder, clock=clock) as memory, progress_bar() as bar:
-            for name in chosen:
-                task = bar.add_task(f"lifecycle {name}", total=len(cast))
-
-                def advance(_phase: str, n: int, _total: int, task: TaskID = task) -> None:
-                    bar.advance(task, n)
-
-                out["modes"][name] = run_lifecycle(
-                    memory, clock, cast, name, uses=uses, seed=seed, progress=advance
-                )
-    out["seconds"] = round(time.perf_counter() - started, 1)
-    for report in out["modes"].values():
-        print_lifecycle(console, report, store.value)
-        for failure in report["failures"][:failures]:
-            console.print(
-                f"  [dim]{failure['phase']}[/] {failure['person']} {failure['question']!r}: "
-                + " | ".join(failure["top3"])
-            )
-    console.print(f"wall time {out['seconds']:.1f} s")
-    if json_out is not None:
-        json_out.write_text(json.dumps(out, indent=2, default=str), encoding="utf-8")
+        with GraphMem(settings, embedder=embedder, clock=clock) as memory:
+            yield memory, clock
 
 
 def print_lifecycle(target: Console, report: dict[str, Any], store: str) -> None:
