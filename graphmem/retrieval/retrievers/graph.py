@@ -409,30 +409,44 @@ class GraphRetriever:
         }
         return _hits(ctx, candidates, sims), matched
 
-    @staticmethod
     def _mentions(
-        store: MemoryStore, ctx: RetrievalContext, entities: list[str]
+        self, store: MemoryStore, ctx: RetrievalContext, entities: list[str]
     ) -> list[EntityHit]:
-        """Memories mentioning the entities, asked for in score order in batches of
-        1, 4, 16, ... until k are found: a hub's neighbours (thousands of memories
-        each) are never all fetched to return k."""
+        """Memories mentioning the entities, taken in score order from batches of 1, 4,
+        16, ... until k are found: a hub's neighbours (thousands of memories each) are
+        never all fetched to return k. The batches (at most 4 for 50 entities, each one
+        query of at most k rows) are asked for at once, not one after the other."""
+        batches: list[list[str]] = []
+        start, size = 0, 1
+        while start < len(entities):
+            batches.append(entities[start : start + size])
+            start, size = start + size, size * 4
+        later = [self._crowd.submit(self._mention_batch, store, ctx, b) for b in batches[1:]]
         rows: list[EntityHit] = []
         seen: set[str] = set()
-        start, size = 0, 1
-        while start < len(entities) and len(rows) < ctx.k:
-            batch = entities[start : start + size]
-            for row in store.entity_search(
-                ctx.namespace,
-                batch,
-                ctx.k,
-                embedding=ctx.embedding,
-                include_history=ctx.include_history,
-            ):
+        for i in range(len(batches)):
+            if len(rows) >= ctx.k:
+                break
+            found = self._mention_batch(store, ctx, batches[0]) if i == 0 else later[i - 1].result()
+            for row in found:
                 if row.memory_id not in seen:
                     seen.add(row.memory_id)
                     rows.append(row)
-            start, size = start + size, size * 4
+        for future in later:
+            future.cancel()  # a batch not needed and not started yet
         return rows
+
+    @staticmethod
+    def _mention_batch(
+        store: MemoryStore, ctx: RetrievalContext, batch: list[str]
+    ) -> list[EntityHit]:
+        return store.entity_search(
+            ctx.namespace,
+            batch,
+            ctx.k,
+            embedding=ctx.embedding,
+            include_history=ctx.include_history,
+        )
 
     def _classic(
         self,
