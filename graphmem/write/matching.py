@@ -309,15 +309,8 @@ class Matcher:
         claim = claim_of(memory, known)
         subject_words = frozenset(subject_of(claim) or ())
         people = frozenset(w for name in known.people() for w in name.casefold().split())
-        subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
-        subjects = subjects or [m.entity_id for m in memory.mentions]
-        user = known.user()
-        if not subjects and user is not None and speaks_for_user(memory.content):
-            # a first-person claim that names nobody ("it's apixaban I take, not
-            # warfarin", a correction whose text keeps none of its target's names)
-            subjects = [user.id]
         out: list[tuple[Memory, str]] = []
-        for other in self._subject_pool(namespace, subjects, state):
+        for other in self._subject_pool(namespace, _subjects(memory, known), state):
             if other.id == memory.id or not other.is_current or transcript(other):
                 continue
             if other.type == "Event" or other.last_observed_at > memory.last_observed_at:
@@ -357,13 +350,8 @@ class Matcher:
         if stated is None or not stated.value:
             return []
         claim = claim_of(corrected, known)
-        subjects = [m.entity_id for m in corrected.mentions if m.role == "subject"]
-        subjects = subjects or [m.entity_id for m in corrected.mentions]
-        user = known.user()
-        if not subjects and user is not None and speaks_for_user(corrected.content):
-            subjects = [user.id]
         out: list[tuple[Memory, str]] = []
-        for other in self._subject_pool(namespace, subjects, state):
+        for other in self._subject_pool(namespace, _subjects(corrected, known), state):
             if other.id == corrected.id or not other.is_current or transcript(other):
                 continue
             theirs = _attribute(other)
@@ -373,6 +361,18 @@ class Matcher:
                 why = f"restates the corrected claim ({stated.label} {stated.value})"
                 out.append((other, why))
         return sorted(out, key=lambda pair: pair[0].id)
+
+
+def _subjects(memory: Memory, known: EntityDictionary) -> list[str]:
+    """The entity ids ``memory`` is about: its subject mentions, else every mention,
+    else the namespace's user when it speaks in the user's voice and names nobody
+    ("it's apixaban I take, not warfarin")."""
+    subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
+    subjects = subjects or [m.entity_id for m in memory.mentions]
+    user = known.user()
+    if not subjects and user is not None and speaks_for_user(memory.content):
+        subjects = [user.id]
+    return subjects
 
 
 def _attribute(memory: Memory) -> Attribute | None:
