@@ -73,8 +73,15 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                  r"eating|stays?|staying|now|back|no longer|not)\s+(?:a\s+|fully\s+|strictly\s+|"
                  r"mostly\s+|still\s+|completely\s+|back\s+)?"
                  r"(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|carnivore|"
-                 r"omnivore|gluten-free|dairy-free|halal|kosher|low-carb)\b"), False),
-    ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based)\s+(?:diet|now)\b"),
+                 r"omnivore|gluten-free|dairy-free|halal|kosher|low-carb)\b"
+                 # the diet ends the clause ("Lena is vegan now."); "Joanna's dairy-free
+                 # chocolate cake" is a cake, not Joanna's diet
+                 r"(?=\s*(?:[.,;:!?)]|$|now\b|again\b|and\b|but\b|anymore\b|any more\b|"
+                 r"since\b|for\b|too\b|though\b|these\b|so\b|except\b|mostly\b|in\b|on\b|"
+                 r"at\b|after\b|because\b|when\b|last\b|this\b|until\b|ever\b|"
+                 r"full-time\b|nowadays\b))"), False),
+    ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based)\s+(?:diet|now)\b"
+                 r"(?!\s+(?:group|club|community|blog|recipes?|cookbook|page|channel|friends?))"),
      False),
     ("diet", _ci(r"\b(?:eat(?:s|ing)?|ate) (?P<v>meat|fish|dairy|eggs|pork|beef|chicken|"
                  r"seafood|sugar|gluten)\b"), False),

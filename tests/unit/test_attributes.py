@@ -72,6 +72,15 @@ def test_what_only_looks_like_an_attribute(text: str) -> None:
     assert "residence" not in keys and "job_title" not in keys
 
 
+def test_a_diet_word_before_a_dish_is_no_diet() -> None:
+    # LoCoMo: "Joanna's dairy-free chocolate cake" superseded "Joanna is keen to try
+    # Nate's dairy-free dessert recipe" as two values of Joanna's diet
+    assert attributes_of("Nate is keen to try Joanna's dairy-free chocolate cake.") == ()
+    assert attributes_of("Nate shared it with his vegan diet group.") == ()
+    found = primary("User went vegan in January.")
+    assert found is not None and (found.key, found.value) == ("diet", "vegan")
+
+
 def test_a_retired_someone_ends_nobodys_job() -> None:
     # "a retired music teacher" describes Georgi; it does not end Elena's employer
     assert attributes_of("Elena's dad is Georgi, a retired music teacher.") == ()
