@@ -5,7 +5,7 @@ The public surface is small::
     from graphmem import GraphMem, Settings, MemoryCandidate, RecallQuery
 
 Everything else is reachable through submodules (``graphmem.scoring`` for the
-SPEC formulas, ``graphmem.store`` for backends) but the facade is the API.
+formulas of docs/spec.md, ``graphmem.store`` for backends) but the facade is the API.
 """
 
 import importlib

@@ -1,8 +1,8 @@
 """Everything current about one named entity: the agent's entity-centric question.
 
 :func:`about_entity` resolves a name (or alias) against the namespace's entities
-(SPEC §2.12: exact normalised name or alias), then reads the current memories that
-mention it (the entity retriever's store query, SPEC §3) and the current relations
+(docs/spec.md §2.12: exact normalised name or alias), then reads the current memories that
+mention it (the entity retriever's store query, docs/spec.md §3) and the current relations
 touching it (one hop of the relation graph), with each neighbour's name.
 ``GraphMem.about_entity`` is the public entry point.
 """
@@ -22,7 +22,7 @@ class RelationView(BaseModel):
     """A current relation of the entity, with both ends named.
 
     ``direction`` is ``"out"`` when the entity is the source, ``"in"`` when it is
-    the target; ``confidence`` in [0, 1] is the relation's own (SPEC §1);
+    the target; ``confidence`` in [0, 1] is the relation's own (docs/spec.md §1);
     ``memory_id`` is the memory that asserted it; ``lemma`` the wording its type
     was read from ("start at", "sister"), None for co-occurrence
     (docs/extraction.md "Vocabulary").

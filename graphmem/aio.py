@@ -190,7 +190,7 @@ class AsyncGraphMem(AsyncForgetting):
     async def confirm(
         self, namespace: str, memory_id: str, *, session_id: str | None = None
     ) -> Memory:
-        """:meth:`GraphMem.confirm`: an explicit user confirmation (SPEC §2.10)."""
+        """:meth:`GraphMem.confirm`: an explicit user confirmation (docs/spec.md §2.10)."""
         return await self.run_sync(self.sync.confirm, namespace, memory_id, session_id=session_id)
 
     async def set_user(self, namespace: str, name: str) -> Entity:
@@ -233,7 +233,7 @@ class AsyncGraphMem(AsyncForgetting):
         batch_size: int = 500,
         since: datetime | None = None,
     ) -> ConsolidationReport:
-        """:meth:`GraphMem.consolidate`: the consolidation pass (SPEC §4)."""
+        """:meth:`GraphMem.consolidate`: the consolidation pass (docs/spec.md §4)."""
         return await self.run_sync(
             self.sync.consolidate, namespace, now=now, batch_size=batch_size, since=since
         )
@@ -258,7 +258,7 @@ class AsyncGraphMem(AsyncForgetting):
         now: datetime | None = None,
         session_id: str | None = None,
     ) -> list[str]:
-        """:meth:`GraphMem.reactivate_associated`: cold reactivation (seed 003)."""
+        """:meth:`GraphMem.reactivate_associated`: cold reactivation (docs/spec.md §4)."""
         return await self.run_sync(
             self.sync.reactivate_associated, namespace, memory_ids, now=now, session_id=session_id
         )
@@ -267,7 +267,7 @@ class AsyncGraphMem(AsyncForgetting):
     async def recall(
         self, namespace: str, query: str | RecallQuery | Mapping[str, Any], **options: Any
     ) -> RecallResult:
-        """:meth:`GraphMem.recall`: memories for a question (SPEC §3)."""
+        """:meth:`GraphMem.recall`: memories for a question (docs/spec.md §3)."""
         return await self.run_sync(self.sync.recall, namespace, query, **options)
 
     async def get(self, namespace: str, memory_id: str, *, with_embedding: bool = False) -> Memory:
@@ -319,7 +319,7 @@ class AsyncGraphMem(AsyncForgetting):
         """:meth:`GraphMem.namespaces`: namespaces with data in the store."""
         return await self.run_sync(self.sync.namespaces)
 
-    # -------------------------------------------------------------- guards (SPEC §10)
+    # -------------------------------------------------------------- guards (docs/spec.md §10)
     async def faithfulness(
         self,
         namespace: str,

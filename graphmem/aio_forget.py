@@ -1,4 +1,4 @@
-"""The asynchronous twins of :class:`graphmem.GraphMem`'s forgetting on request (SPEC
+"""The asynchronous twins of :class:`graphmem.GraphMem`'s forgetting on request (docs/spec.md
 §9.16; ``docs/forgetting.md``), mixed into :class:`graphmem.aio.AsyncGraphMem`: each
 runs the blocking call on the facade's worker threads."""
 

@@ -1,10 +1,10 @@
-"""Entity resolution and linking (SPEC §2.12 write side, §3 query side).
+"""Entity resolution and linking (docs/spec.md §2.12 write side, §3 query side).
 
 One dictionary per namespace maps normalised surface forms (names, aliases,
 and — for multi-word names — the first name) to entity ids. The write
 pipeline resolves candidate mentions through it; the read pipeline links the
 query's names, aliases, possessives ("Caroline's") and first names through
-it. Names that resolve nowhere get the uuid5 fallback id (seed 001 App. B).
+it. Names that resolve nowhere get the uuid5 fallback id (docs/spec.md §1).
 
 The extractors that find mentions in raw text live in :mod:`graphmem.extract`.
 """
@@ -39,7 +39,7 @@ class EntityLink:
     """A query span linked to an entity, with the link's confidence in [0, 1].
 
     ``via`` names the relation when the entity was linked through one ("Maya's
-    sister" → Priya Raman via ``SISTER_OF``; issue 12) and ``owner`` the entity
+    sister" → Priya Raman via ``SISTER_OF``) and ``owner`` the entity
     it was reached from (Maya); both None for a name linked directly.
     """
 
@@ -50,7 +50,7 @@ class EntityLink:
     owner: str | None = None
     via_forward: bool = True  # the relation points from owner to entity
     via_memory: str | None = None  # the memory that asserted the relation
-    is_user: bool = False  # the namespace's user (SPEC §9.14): "I", "my", or their name
+    is_user: bool = False  # the namespace's user (docs/spec.md §9.14): "I", "my", or their name
 
 
 class EntityDictionary:
@@ -115,7 +115,7 @@ class EntityDictionary:
         return self._entities.get(ident)
 
     def user(self) -> Entity | None:
-        """The namespace's user (SPEC §9.14): the entity named or aliased ``"User"``
+        """The namespace's user (docs/spec.md §9.14): the entity named or aliased ``"User"``
         (:data:`graphmem.language.voice.USER_ALIAS`), if there is one."""
         hit = self._forms.get(normalize(USER_ALIAS))
         return None if hit is None else self._entities.get(hit[0])
@@ -201,7 +201,7 @@ class Extraction:
 
 @runtime_checkable
 class RelationExtractor(Protocol):
-    """An :class:`EntityExtractor` that also finds relations (SPEC §11)."""
+    """An :class:`EntityExtractor` that also finds relations (docs/spec.md §11)."""
 
     def extract(self, text: str, known: EntityDictionary) -> list[EntityMention]:
         """Mentions found in ``text`` (role ``mention``)."""
@@ -235,7 +235,7 @@ def resolve_mentions(
     mentions: Sequence[EntityMention],
     known: EntityDictionary,
 ) -> tuple[list[tuple[str, EntityMention]], list[Entity]]:
-    """Resolve mentions to entity ids (SPEC §2.12).
+    """Resolve mentions to entity ids (docs/spec.md §2.12).
 
     Returns ``([(entity_id, mention)], new_or_updated_entities)``. An exact
     normalised name or alias resolves to the existing entity (new aliases are

@@ -89,8 +89,8 @@ class ConfigurationError(GraphMemError):
 
 
 class EmbedderMismatchError(ConfigurationError):
-    """The store's vectors were written by another embedder than the configured one
-    (issue 17): the message names both; ``graphmem reembed`` converts a namespace."""
+    """The store's vectors were written by another embedder than the configured one: the message
+    names both; ``graphmem reembed`` converts a namespace."""
 
     def __init__(self, message: str, *, namespaces: tuple[str, ...] = ()) -> None:
         super().__init__(message)
@@ -102,7 +102,7 @@ class EmbeddingError(GraphMemError):
 
 
 class ExtractionError(GraphMemError):
-    """The LLM extractor or judge (SPEC §11) failed: the ``openai`` client is missing,
+    """The LLM extractor or judge (docs/spec.md §11) failed: the ``openai`` client is missing,
     the server cannot be reached, answers an error status, times out, refuses, or
     answers no JSON of the asked schema after one retry. Raised before anything is
     written."""

@@ -1,4 +1,4 @@
-"""The facade: one object an application holds (SPEC §5).
+"""The facade: one object an application holds (docs/spec.md §5).
 
 >>> from graphmem import GraphMem                       # doctest: +SKIP
 >>> with GraphMem() as memory:                          # doctest: +SKIP
@@ -33,7 +33,7 @@ class GraphMem(Writes, Maintenance, Forgetting):
     store, embedder, judge, extractor, reranker, clock : optional
         Replace a default component (tests, other backends).
     claim_judge, pair_judge : optional
-        Judges of the guards (SPEC §10, §11): whether a memory entails an answer's
+        Judges of the guards (docs/spec.md §10, §11): whether a memory entails an answer's
         claim (:meth:`faithfulness`) and whether two similar memories contradict (the
         consistency scan of :meth:`consolidate`). None: the offline rules.
     owns_store : bool

@@ -66,7 +66,7 @@ __all__ = [
 
 
 class EntityMention(BaseModel):
-    """An entity a candidate names, as the writer saw it (SPEC §2.12).
+    """An entity a candidate names, as the writer saw it (docs/spec.md §2.12).
 
     ``name`` is resolved against the namespace's entity names and aliases;
     unresolved names become new entities with a uuid5 id.
@@ -111,12 +111,12 @@ class RelationInput(BaseModel):
 
 
 class MemoryCandidate(BaseModel):
-    """One claim an agent wants remembered (SPEC §2 input).
+    """One claim an agent wants remembered (docs/spec.md §2 input).
 
-    ``type`` is one of the five SPEC types, or ``"unknown"`` when the extractor
-    could not tell: that is stored as ``Fact`` with ``type_uncertain`` (SPEC
+    ``type`` is one of the five types of docs/spec.md §1, or ``"unknown"`` when the extractor
+    could not tell: that is stored as ``Fact`` with ``type_uncertain`` (docs/spec.md
     §2.3); any other word is an error (a typo must not silently become a Fact).
-    ``extractor="verbatim"`` means the content is the source text itself (SPEC
+    ``extractor="verbatim"`` means the content is the source text itself (docs/spec.md
     §9.8). ``extractor_confidence`` in [0, 1], when given, replaces the model
     table (a calibrated score from the caller); ``logprobs`` take precedence.
     """
@@ -162,7 +162,7 @@ class MemoryCandidate(BaseModel):
 
 
 class Observation(BaseModel):
-    """One observation of a memory's claim: where and when it was seen (SPEC §1)."""
+    """One observation of a memory's claim: where and when it was seen (docs/spec.md §1)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -184,7 +184,7 @@ class Mention(BaseModel):
 
 
 class Memory(BaseModel):
-    """A stored memory (SPEC §1). Frozen; the pipeline replaces, never mutates."""
+    """A stored memory (docs/spec.md §1). Frozen; the pipeline replaces, never mutates."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -260,12 +260,12 @@ class Memory(BaseModel):
 
     @property
     def is_current(self) -> bool:
-        """Not superseded (SPEC §2.11)."""
+        """Not superseded (docs/spec.md §2.11)."""
         return self.superseded_by is None
 
 
 class Entity(BaseModel):
-    """A resolved entity (SPEC §1): canonical id, name, aliases, kind."""
+    """A resolved entity (docs/spec.md §1): canonical id, name, aliases, kind."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -298,7 +298,7 @@ class Relation(BaseModel):
 
 
 class RecallQuery(BaseModel):
-    """A recall request (SPEC §3 input)."""
+    """A recall request (docs/spec.md §3 input)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -334,7 +334,7 @@ class RetrieverScore(BaseModel):
 
 
 class Explanation(BaseModel):
-    """Why a memory was recalled where it was (SPEC §3 "explanation")."""
+    """Why a memory was recalled where it was (docs/spec.md §3 "explanation")."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -413,7 +413,7 @@ class WriteReport(BaseModel):
         (),
         description=(
             "Every memory this call left superseded: older memories a conflicting"
-            " candidate replaced, and candidates that lost their conflict (SPEC §9.9)."
+            " candidate replaced, and candidates that lost their conflict (docs/spec.md §9.9)."
         ),
     )
     why_superseded: dict[str, str] = Field(

@@ -1,4 +1,4 @@
-"""The reports of the guards and the maintenance pass (SPEC §4, §10): faithfulness,
+"""The reports of the guards and the maintenance pass (docs/spec.md §4, §10): faithfulness,
 consistency, concept drift, re-embedding and consolidation."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class ClaimCheck(BaseModel):
 
 
 class FaithfulnessReport(BaseModel):
-    """Read-time faithfulness of an answer against memories (SPEC §10).
+    """Read-time faithfulness of an answer against memories (docs/spec.md §10).
 
     ``faithfulness = supported / total`` (1.0 for an answer with no claim);
     ``risk`` is the seed's level from the unsupported and critical-unsupported counts
@@ -54,7 +54,7 @@ class FaithfulnessReport(BaseModel):
 
 
 class ConsistencyPair(BaseModel):
-    """A pair of current memories the consistency scan found in conflict (SPEC §10).
+    """A pair of current memories the consistency scan found in conflict (docs/spec.md §10).
 
     ``action``: ``"superseded"`` (``superseded_id`` now has ``superseded_by =
     kept_id``), ``"held"`` (ambiguous and no judge decided: both stay current, the
@@ -75,7 +75,7 @@ class ConsistencyPair(BaseModel):
 
 
 class ConsistencyReport(BaseModel):
-    """The consistency scan of one consolidation pass (SPEC §10)."""
+    """The consistency scan of one consolidation pass (docs/spec.md §10)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -88,7 +88,7 @@ class ConsistencyReport(BaseModel):
 
 
 class EntityDrift(BaseModel):
-    """Concept drift of one entity (SPEC §10): its memories split at ``split_at`` into
+    """Concept drift of one entity (docs/spec.md §10): its memories split at ``split_at`` into
     before / after; ``distance`` = cosine distance of the two centroids (0–2),
     ``relation_overlap`` = Jaccard overlap of the (predicate, neighbour) sets of the two
     periods (1.0 when both are empty). ``drift`` when distance > ``drift_distance`` and
@@ -125,7 +125,7 @@ def _ids(ids: tuple[str, ...], shown: int = 3) -> str:
 
 
 class ReembedReport(BaseModel):
-    """What ``reembed`` did to a namespace (issue 17): memories re-embedded, the
+    """What ``reembed`` did to a namespace: memories re-embedded, the
     embedder recorded before (None: none was recorded) and after, wall seconds."""
 
     model_config = ConfigDict(frozen=True)
@@ -138,7 +138,7 @@ class ReembedReport(BaseModel):
 
 
 class ConsolidationReport(BaseModel):
-    """What one consolidation pass over a namespace did (SPEC §4).
+    """What one consolidation pass over a namespace did (docs/spec.md §4).
 
     ``associations_found`` counts the qualifying pairs seen (cosine at or above
     ``consolidation_similarity``, at least one shared entity), ``associations_created``
@@ -162,11 +162,11 @@ class ConsolidationReport(BaseModel):
     elapsed_ms: float = 0.0
     consistency: ConsistencyReport | None = Field(
         None,
-        description="The consistency scan of the pass (SPEC §10); None when it did not run.",
+        description="The consistency scan of the pass (docs/spec.md §10); None when it did not run.",
     )
     drift: tuple[EntityDrift, ...] = Field(
         (),
-        description="Entities whose memories drift (SPEC §10), reported and left as they are.",
+        description="Entities whose memories drift (docs/spec.md §10), reported and left as they are.",
     )
 
 
@@ -174,7 +174,7 @@ ForgetKind = Literal["memory", "entity", "observations", "relations"]
 
 
 class ForgetReport(BaseModel):
-    """What one forget removed (SPEC §9.16; ``docs/forgetting.md``), or would remove
+    """What one forget removed (docs/spec.md §9.16; ``docs/forgetting.md``), or would remove
     with ``dry_run``: counts per kind, counted by the store inside the forget's
     transaction (observations: those the forgotten memories held).
 

@@ -1,11 +1,11 @@
 """All of graphmem's tunable constants, in one validated settings object.
 
-Defaults are the values ``SPEC.md`` gives (§2–§4, table §8) and ranges the
+Defaults are the values ``docs/spec.md`` gives (§2–§4, table §8) and ranges the
 ones §8 allows, except where a field's description or comment says otherwise:
 the read pipeline's ranking constants (``rrf_k``, ``retriever_weights``,
 ``session_support``, ``freshness_mode``, ``entity_centric_weight``,
 ``temporal_anchored_weight``, ``entity_mention_weight``) were calibrated on
-LoCoMo dev, and each names the SPEC value it departs from and the measurement
+LoCoMo dev, and each names the docs/spec.md value it departs from and the measurement
 that chose it (``docs/scoring.md`` collects them). Values come from keyword arguments, then the
 environment (prefix ``GRAPHMEM_``, e.g. ``GRAPHMEM_RRF_K=80``), then these
 defaults. Nothing is read from a ``.env`` file unless the caller asks for it.
@@ -18,7 +18,7 @@ those defaults and the others keep theirs, e.g.
 unknown key is an error that names the setting and the known keys.
 
 Why over 400 lines: one declarative table of every tunable constant, with its
-range, its SPEC value and the measurement behind each departure, read in one place.
+range, its docs/spec.md value and the measurement behind each departure, read in one place.
 """
 
 from __future__ import annotations
@@ -47,12 +47,12 @@ RETRIEVERS: tuple[str, ...] = ("semantic", "bm25", "entity", "temporal", "graph"
 
 
 class Settings(BaseSettings):
-    """graphmem's configuration (SPEC §8 and the constants of §2–§4).
+    """graphmem's configuration (docs/spec.md §8 and the constants of §2–§4).
 
     Raises
     ------
     pydantic.ValidationError
-        When a value is outside its SPEC §8 range; the message names the field.
+        When a value is outside its docs/spec.md §8 range; the message names the field.
     """
 
     model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="forbid", frozen=True)
@@ -111,7 +111,7 @@ class Settings(BaseSettings):
             " neighbours each vector keeps in the HNSW graph (the server's default is 16)."
             " With 32 and ef_construction 200 the filtered search reaches recall@10 1.00 at"
             " 100k random 384-d vectors with the ask the store makes (LIMIT 800), where"
-            " 16 / 100 reached 0.89 (issue 13); inserts cost more. Changing it recreates the"
+            " 16 / 100 reached 0.89; inserts cost more. Changing it recreates the"
             " index at open."
         ),
     )
@@ -136,7 +136,7 @@ class Settings(BaseSettings):
         ),
     )
 
-    # --- embeddings (SPEC §7) ---------------------------------------------
+    # --- embeddings (docs/spec.md §7) ---------------------------------------------
     embedder: EmbedderName = Field(
         "sentence-transformers",
         description=(
@@ -146,12 +146,12 @@ class Settings(BaseSettings):
             " 'graphmem[onnx]'). 'openai': an OpenAI-compatible /v1/embeddings server"
             " (OpenAI, Ollama, vLLM, llama.cpp; pip install 'graphmem[llm]'). A store"
             " records the model that wrote each namespace's vectors and refuses another"
-            " (`graphmem reembed` converts). Measured (issue 17; 2-core box at load ~20,"
+            " (`graphmem reembed` converts). Measured (2-core box at load ~20,"
             " interleaved, so ratios count): LoCoMo dev R@10 on the embedded store,"
             " sentence-transformers 0.695 turns / 0.776 observations, onnx 0.694 / 0.775"
             " (cosine to the fp32 vectors 0.999 min); onnx vs sentence-transformers: import"
             " 1.4 s vs 74 s, one query 31 ms vs 97 ms, batch encode 15.5 vs 8.6 texts/s (the"
-            " issue measured 36-60 vs 150 on an idle box), cold `graphmem recall` 10 s vs"
+            " measurement on an idle box gave 36-60 vs 150), cold `graphmem recall` 10 s vs"
             " 67-83 s, fresh `pip install` 310 MB / 163 s vs 5,995 MB / 1,324 s. The default"
             " stays sentence-transformers: stores written so far hold its vectors (switching"
             " means `graphmem reembed` for each), the thresholds other features calibrated on"
@@ -237,7 +237,7 @@ class Settings(BaseSettings):
         ),
     )
 
-    # --- LLM extraction and judges (SPEC §11; extra graphmem[llm]) ---------
+    # --- LLM extraction and judges (docs/spec.md §11; extra graphmem[llm]) ---------
     llm_base_url: str | None = Field(
         None,
         description=(
@@ -269,7 +269,7 @@ class Settings(BaseSettings):
         True,
         description=(
             "Ask the chat model for token logprobs (e of a memory from its span's"
-            " logprobs, SPEC §2.2); dropped by itself when the server rejects them."
+            " logprobs, docs/spec.md §2.2); dropped by itself when the server rejects them."
         ),
     )
     llm_batch_messages: int = Field(
@@ -279,16 +279,16 @@ class Settings(BaseSettings):
         False,
         description=(
             "Use the chat model as the tier-3 dedup judge and the consistency /"
-            " faithfulness judge (SPEC §11; one request per ambiguous pair or claim)."
+            " faithfulness judge (docs/spec.md §11; one request per ambiguous pair or claim)."
         ),
     )
 
-    # --- write pipeline (SPEC §2) -----------------------------------------
+    # --- write pipeline (docs/spec.md §2) -----------------------------------------
     extractor: Literal["auto", "ner", "capitalized"] = Field(
         "auto",
         description=(
             "Entity/relation extractor for text without caller-given entities or"
-            " relations (SPEC §11): ner (spaCy, extra graphmem[nlp]), capitalized (the"
+            " relations (docs/spec.md §11): ner (spaCy, extra graphmem[nlp]), capitalized (the"
             " fallback: capitalised multi-word names, relations only from role statements"
             ' such as "Nadia is Omar\'s sister"), or auto (ner when installed).'
         ),
@@ -302,15 +302,15 @@ class Settings(BaseSettings):
     }
     hearsay_cap: float = Field(0.50, ge=0.0, le=1.0, description="Source cap for reported speech.")
     extractor_table: dict[str, float] = {
-        # pattern (regex, case-insensitive, first match wins) -> e   (SPEC §2.2)
+        # pattern (regex, case-insensitive, first match wins) -> e   (docs/spec.md §2.2)
         r"claude.*(sonnet|opus)": 0.90,
         r"gpt-?4": 0.85,
         r"claude.*haiku": 0.80,
         r"gpt-?3\.5": 0.65,
-        r"^ner$": 0.70,  # the offline spaCy extractor (SPEC §11)
+        r"^ner$": 0.70,  # the offline spaCy extractor (docs/spec.md §11)
     }
     extractor_unknown: float = Field(0.65, ge=0.0, le=1.0)
-    extractor_verbatim: float = Field(1.0, ge=0.0, le=1.0, description="SPEC §9.8.")
+    extractor_verbatim: float = Field(1.0, ge=0.0, le=1.0, description="docs/spec.md §9.8.")
     type_priors: dict[MemoryTypeName, float] = {
         "Entity": 0.90,
         "Event": 0.85,
@@ -331,7 +331,7 @@ class Settings(BaseSettings):
         ge=0.0,
         le=0.5,
         description=(
-            "SPEC §9.9: when two claims conflict, the later observation stays current unless"
+            "docs/spec.md §9.9: when two claims conflict, the later observation stays current unless"
             " the older memory's confidence exceeds the newer one's by more than this margin"
             " (an explicit correction supersedes regardless)."
         ),
@@ -360,7 +360,7 @@ class Settings(BaseSettings):
         ),
     )
 
-    # --- contextual keys (graphmem.write.keys, issue 15) --------------
+    # --- contextual keys (graphmem.write.keys) --------------
     contextual_keys: bool = Field(
         True,
         description=(
@@ -435,7 +435,7 @@ class Settings(BaseSettings):
         ),
     )
 
-    # --- read pipeline (SPEC §3) ------------------------------------------
+    # --- read pipeline (docs/spec.md §3) ------------------------------------------
     candidate_k: int = Field(50, ge=1, le=1000)
     top_k: int = Field(10, ge=1, le=1000)
     rrf_k: int = Field(
@@ -443,7 +443,7 @@ class Settings(BaseSettings):
         ge=10,
         le=200,
         description=(
-            "RRF smoothing k (SPEC §3: 60). Chosen on LoCoMo dev leave-one-conversation-out"
+            "RRF smoothing k (docs/spec.md §3: 60). Chosen on LoCoMo dev leave-one-conversation-out"
             " (bench/calibrate.py --grid fusion, k in 10/20/60 jointly with the weights; every"
             " fold chose 10): held-out R@10 turns 0.621 -> 0.662, observations 0.720 -> 0.754."
             " With ~50 candidates per retriever and 10 returned, k = 60 weighs rank 1 and rank"
@@ -453,11 +453,11 @@ class Settings(BaseSettings):
         ),
     )
     # Calibrated on LoCoMo dev with bench/calibrate.py (coordinate grid, chosen
-    # leave-one-conversation-out: held-out R@10 0.605 on turns), changed from SPEC
+    # leave-one-conversation-out: held-out R@10 0.605 on turns), changed from docs/spec.md
     # §3's 1.0 / 1.0 / 1.0 / 1.0 / 0.8. At full weight the entity retriever (the
     # question's person, ranked by cosine) double-counts the semantic list and the
     # graph list adds loosely related memories; lexical and time evidence carry more.
-    # Turns / observations R@10: SPEC weights 0.557 / 0.715, these 0.621 / 0.720.
+    # Turns / observations R@10: docs/spec.md §3 weights 0.557 / 0.715, these 0.621 / 0.720.
     # Re-checked with rrf_k = 10 (bench/calibrate.py --grid fusion): every fold kept
     # bm25 1.5 and graph 0.1; entity 0 and 0.25 are within 0.001 (0.25 kept: the
     # precise plan fuses semantic and entity).
@@ -483,7 +483,7 @@ class Settings(BaseSettings):
             " held-out R@10 turns 0.662 -> 0.692, observations 0.754 -> 0.776; the folds chose"
             " 0.2 or 0.3 (within 0.001 on all five), depth 10 always; multi-hop All@10 on"
             " turns unchanged (0.134 -> 0.141): evidence spread over sessions gains nothing."
-            " Issue 10: 0.3 with the finite-population factor and session_support_noise 1"
+            " Then 0.3 with the finite-population factor and session_support_noise 1"
             " (bench/calibrate.py replay: R@10 turns 0.695 -> 0.699, observations 0.777 ->"
             " 0.779; lifecycle plain fresh current@1 0.859 -> 0.877, as with support off)."
         ),
@@ -521,9 +521,9 @@ class Settings(BaseSettings):
     graph_traversal: Literal["guided", "classic"] = Field(
         "guided",
         description=(
-            "Graph retriever (issue 12): guided multiplies SPEC §3's hop score × weakest"
+            "Graph retriever: guided multiplies docs/spec.md §3's hop score × weakest"
             " link by each edge's question match and ranks reached memories by path score"
-            " and their own relevance; classic is SPEC §3 alone (every neighbour at one"
+            " and their own relevance; classic is docs/spec.md §3 alone (every neighbour at one"
             " hop ties)."
         ),
     )
@@ -541,7 +541,7 @@ class Settings(BaseSettings):
     graph_concepts: bool = Field(
         True,
         description=(
-            "Graph retriever (issue 12): after the relation walk, a personalised PageRank"
+            "Graph retriever: after the relation walk, a personalised PageRank"
             " over the namespace's memory-concept graph (graphmem.retrieval.concepts:"
             " noun-chunk heads and phrases, non-person named entities and content verbs,"
             " IDF-weighted), seeded by the question's concepts and its nearest memories."
@@ -637,23 +637,23 @@ class Settings(BaseSettings):
     freshness_floor: float = Field(0.1, ge=0.0, le=0.3)
     # Measured on LoCoMo dev (bench/calibrate.py): multiplying by freshness buries
     # old but relevant evidence — R@10 0.42 vs 0.56 (turns), 0.50 vs 0.72
-    # (observations) with SPEC weights. Decay still acts through the tie-break, the
-    # retrievability flag and the cold tier (SPEC §4, §9.5).
+    # (observations) with docs/spec.md §3 weights. Decay still acts through the tie-break, the
+    # retrievability flag and the cold tier (docs/spec.md §4, §9.5).
     freshness_mode: Literal["weight", "tiebreak"] = Field(
         "tiebreak",
         description=(
-            "'weight': weight = RRF × freshness × access boost (SPEC §3, seed 001). "
+            "'weight': weight = RRF × freshness × access boost (docs/spec.md §3). "
             "'tiebreak': weight = RRF × access boost, freshness orders equal weights."
         ),
     )
-    # Issue 10 (BENCHMARKS.md §3, SPEC §9.9, §9.11, §9.12): what is current must win and
-    # use must not degrade recall; measured on the lifecycle bench and LoCoMo together.
+    # Access and currency (BENCHMARKS.md §3, docs/spec.md §9.9, §9.11, §9.12): what is current must
+    # win and use must not degrade recall; measured on the lifecycle bench and LoCoMo together.
     access_mode: Literal["weight", "tiebreak"] = Field(
         "tiebreak",
         description=(
-            "How the access boost 1 + ln(1 + access_count) counts (SPEC §9.12). 'tiebreak'"
+            "How the access boost 1 + ln(1 + access_count) counts (docs/spec.md §9.12). 'tiebreak'"
             " (default): it orders memories of equal weight after freshness, so recall after"
-            " use ranks as recall fresh does; 'weight': it multiplies the weight (seed 001),"
+            " use ranks as recall fresh does; 'weight': it multiplies the weight (docs/spec.md §3),"
             " which lets past answers crowd out right ones (the lifecycle bench's lock-in)."
         ),
     )
@@ -662,7 +662,7 @@ class Settings(BaseSettings):
         ge=0,
         le=1000,
         description=(
-            "What a recall counts as an access (SPEC §9.12): only its top N results that a"
+            "What a recall counts as an access (docs/spec.md §9.12): only its top N results that a"
             " retriever found directly (not through an association) and that pass the render"
             " gate get the access update (count, stability, salience, reactivation). 0: none."
         ),
@@ -763,7 +763,7 @@ class Settings(BaseSettings):
             " Place, like / favourite / hobby -> a Preference), the candidates carrying that"
             " type (an entity of that kind outside the subject slot, or that memory type)"
             " are fused as one more list with this RRF weight; 0 turns it off. Lifecycle"
-            " bench (issue 10): the vocabulary gaps the small model does not bridge"
+            " bench: the vocabulary gaps the small model does not bridge"
             " ('Where does someone work?' scores 0.36 against 'lives in Denver now' and 0.32"
             " against 'is a librarian at Cobalt Robotics')."
         ),
@@ -782,8 +782,8 @@ class Settings(BaseSettings):
         ge=-1.0,
         le=1.0,
         description=(
-            "SPEC §9.9 at read time (graphmem.retrieval.currency): among the returned"
-            " memories, a newer one that contradicts an older one (SPEC §9.10 rule, same"
+            "docs/spec.md §9.9 at read time (graphmem.retrieval.currency): among the returned"
+            " memories, a newer one that contradicts an older one (docs/spec.md §9.10 rule, same"
             " subject) ranks directly above it when its cosine to the question is at most"
             " this much below the older one's; verbatim memories (source text such as a"
             " dialogue turn, not one claim) are left as they are. -1 turns it off. With"
@@ -809,7 +809,7 @@ class Settings(BaseSettings):
         ge=0,
         le=1000,
         description=(
-            "SPEC §9.11: a current memory flagged unretrievable (or cold) stays out of broad"
+            "docs/spec.md §9.11: a current memory flagged unretrievable (or cold) stays out of broad"
             " context but is still returned when the semantic, BM25 or entity retriever ranks"
             " it in its top N for the question (then reactivated if recorded). 0: never."
         ),
@@ -820,7 +820,7 @@ class Settings(BaseSettings):
     reranker_model: str | None = Field(
         None,
         description=(
-            "A sentence-transformers CrossEncoder to rerank with (SPEC §3 'Rerank'): a local"
+            "A sentence-transformers CrossEncoder to rerank with (docs/spec.md §3 'Rerank'): a local"
             " path, or a model name already in the offline Hugging Face cache. None: the"
             " no-op reranker. Loaded on first use; one that cannot be loaded raises"
             " ConfigurationError."
@@ -843,7 +843,7 @@ class Settings(BaseSettings):
     entity_centric_weight: float = Field(
         0.5,
         ge=0.0,
-        description="Entity weight in the entity-centric plan (SPEC: 2.0; 2× the base).",
+        description="Entity weight in the entity-centric plan (docs/spec.md §3: 2.0; 2× the base).",
     )
     relational_graph_weight: float = Field(
         3.0,
@@ -851,7 +851,7 @@ class Settings(BaseSettings):
         description=(
             "Graph weight in the relational plan: chosen when the question names an"
             ' entity through a stored relation ("Maya\'s sister" with Maya -SISTER_OF->'
-            " Priya stored), whose answer only the graph reaches (issue 12; the multi-hop"
+            " Priya stored), whose answer only the graph reaches (the multi-hop"
             " fixture in tests/unit/test_multihop.py)."
         ),
     )
@@ -871,12 +871,12 @@ class Settings(BaseSettings):
     temporal_anchored_weight: float = Field(
         2.25,
         ge=0.0,
-        description="Temporal weight in the temporal-anchored plan (SPEC: 1.5; 1.5× the base).",
+        description="Temporal weight in the temporal-anchored plan (docs/spec.md §3: 1.5; 1.5× the base).",
     )
     temporal_precision: dict[str, float] = {"exact": 1.0, "relative": 0.7, "vague": 0.3}
     vector_recall_alert: float = Field(0.95, ge=0.90, le=0.99)
 
-    # --- memory dynamics (SPEC §4) ----------------------------------------
+    # --- memory dynamics (docs/spec.md §4) ----------------------------------------
     stability_direct_boost: float = Field(0.1, ge=0.0, le=1.0)
     stability_associative_boost: float = Field(0.03, ge=0.0, le=1.0)
     spaced_rep_interval_days: float = Field(7.0, gt=0.0)
@@ -899,9 +899,9 @@ class Settings(BaseSettings):
         ge=1.0,
         le=3650.0,
         description=(
-            "Days a memory must have been unretrievable (SPEC §9.5), counted from when its"
+            "Days a memory must have been unretrievable (docs/spec.md §9.5), counted from when its"
             " freshness fell below θ or from its last access if later, before the"
-            " consolidation pass moves it to the cold tier (SPEC §4)."
+            " consolidation pass moves it to the cold tier (docs/spec.md §4)."
         ),
     )
     association_k: int = Field(
@@ -910,11 +910,11 @@ class Settings(BaseSettings):
         le=200,
         description=(
             "Nearest neighbours the consolidation pass examines per memory when it links"
-            " associations (cosine >= consolidation_similarity, shared entity; SPEC §4)."
+            " associations (cosine >= consolidation_similarity, shared entity; docs/spec.md §4)."
         ),
     )
 
-    # --- guards (SPEC §10) -------------------------------------------------
+    # --- guards (docs/spec.md §10) -------------------------------------------------
     faithfulness_similarity: float = Field(
         0.80,
         ge=0.5,
@@ -922,7 +922,7 @@ class Settings(BaseSettings):
         description=(
             "Read-time faithfulness, offline: a claim is supported by a memory whose cosine"
             " to it reaches this and that holds every number, date and name of the claim"
-            " (SPEC §10: 0.80; the range is this project's)."
+            " (docs/spec.md §10: 0.80; the range is this project's)."
         ),
     )
     consistency_frame_overlap: float = Field(
@@ -930,7 +930,7 @@ class Settings(BaseSettings):
         ge=0.2,
         le=0.9,
         description=(
-            "Consistency scan: two incompatible memories (SPEC §9.10) are superseded as a"
+            "Consistency scan: two incompatible memories (docs/spec.md §9.10) are superseded as a"
             " contradiction only when their frames - content words without stop words,"
             " numbers, dates and the names only one has - overlap at least this much"
             " (Jaccard); below it they say different things and only a judge may decide."
@@ -944,7 +944,7 @@ class Settings(BaseSettings):
         le=0.6,
         description=(
             "Concept drift: cosine distance between the centroids of an entity's memories"
-            " before and after a time point above which its senses differ (SPEC §10)."
+            " before and after a time point above which its senses differ (docs/spec.md §10)."
         ),
     )
     drift_relation_overlap: float = Field(
@@ -953,7 +953,7 @@ class Settings(BaseSettings):
         le=0.7,
         description=(
             "Concept drift: Jaccard overlap of the entity's (predicate, neighbour) sets"
-            " before and after below which its neighbourhoods differ (SPEC §10)."
+            " before and after below which its neighbourhoods differ (docs/spec.md §10)."
         ),
     )
     drift_min_memories: int = Field(

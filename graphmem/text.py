@@ -44,18 +44,19 @@ def tokenize(text: str) -> list[str]:
 
 
 def content_hash(memory_type: str, subject: str | None, predicate: str | None, content: str) -> str:
-    """SHA-256 hex of ``normalize(type | subject | predicate | content)`` (SPEC §2.7 tier 1)."""
+    """SHA-256 hex of ``normalize(type | subject | predicate | content)`` (docs/spec.md §2.7 tier
+    1)."""
     key = "|".join(normalize(part or "") for part in (memory_type, subject, predicate, content))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 def surface_hash(text: str) -> str:
-    """SHA-256 hex of the text as written (whitespace-normalised only; SPEC §2.8)."""
+    """SHA-256 hex of the text as written (whitespace-normalised only; docs/spec.md §2.8)."""
     return hashlib.sha256(_WS.sub(" ", text).strip().encode("utf-8")).hexdigest()
 
 
 def entity_id(surface: str) -> str:
-    """uuid5(NAMESPACE_DNS, normalize(surface)) — the fallback id (seed 001 App. B)."""
+    """uuid5(NAMESPACE_DNS, normalize(surface)) — the fallback id (docs/spec.md §1)."""
     return str(uuid.uuid5(uuid.NAMESPACE_DNS, normalize(surface)))
 
 

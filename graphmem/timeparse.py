@@ -1,4 +1,4 @@
-"""Time expressions → time windows (SPEC §3 temporal retriever and planner).
+"""Time expressions → time windows (docs/spec.md §3 temporal retriever and planner).
 
 ``parse_time_window("what did she do last May?", reference)`` finds the time
 expression in the text and returns the window it denotes relative to

@@ -12,7 +12,7 @@ The format (``graphmem export``), one JSON object per line:
    and the store-managed ``version``;
 4. ``{"record": "relation", ...}`` for every current relation, then
    ``{"record": "association", "source_id", "target_id", "similarity"}`` for every
-   association link (SPEC §4).
+   association link (docs/spec.md §4).
 
 Ids are kept, so supersession chains, mentions and relations stay linked in the
 new namespace. :func:`import_namespace` validates the whole file before writing,

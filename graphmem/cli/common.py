@@ -71,7 +71,7 @@ def progress_bar() -> Progress:
 
 
 class ExtractorChoice(StrEnum):
-    """Entity/relation extractor for text without caller-given entities (SPEC §11)."""
+    """Entity/relation extractor for text without caller-given entities (docs/spec.md §11)."""
 
     ner = "ner"
     capitalized = "capitalized"

@@ -1,5 +1,5 @@
 """``graphmem namespaces``, ``remember``, ``export`` and ``import``: the API's data
-operations from the shell (issue 14). Registered lazily by :mod:`graphmem.cli.main`.
+operations from the shell. Registered lazily by :mod:`graphmem.cli.main`.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ def run_doctor(console: Console, memory: GraphMem) -> bool:
         ok = health.ok
         for namespace in memory.namespaces()[:20]:
             console.print(f"  namespace {namespace}: {memory.stats(namespace)}")
-            # concept drift (SPEC §10): reported, never acted on, not a failure
+            # concept drift (docs/spec.md §10): reported, never acted on, not a failure
             for drift in memory.drift(namespace):
                 if drift.drift:
                     console.print(f"    [yellow]drift[/] {drift.describe()}")
@@ -47,7 +47,7 @@ def run_doctor(console: Console, memory: GraphMem) -> bool:
 def run_index_recall(
     console: Console, memory: GraphMem, *, sample: int, max_namespaces: int = 20
 ) -> bool:
-    """``graphmem doctor --index-recall`` (SPEC §10): recall@10 of the store's vector search
+    """``graphmem doctor --index-recall`` (docs/spec.md §10): recall@10 of the store's vector search
     against exact cosine, per namespace (the largest ``max_namespaces``), with ``sample``
     stored embeddings as queries; ``True`` when none is below ``vector_recall_alert``."""
     from graphmem.store.recall_monitor import index_recall

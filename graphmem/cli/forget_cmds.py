@@ -1,5 +1,5 @@
 """``graphmem forget``: a session, a memory (with its history) or an entity, and the
-deletion log (SPEC §9.16; ``docs/forgetting.md``).
+deletion log (docs/spec.md §9.16; ``docs/forgetting.md``).
 
 Never silently nothing: an unknown namespace, session, memory id or entity is an error
 naming what exists (exit 1); a repeated forget reports zeros.

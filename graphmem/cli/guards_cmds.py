@@ -1,4 +1,4 @@
-"""CLI of the guards (SPEC §10): ``graphmem faithfulness``, ``graphmem show-entity``,
+"""CLI of the guards (docs/spec.md §10): ``graphmem faithfulness``, ``graphmem show-entity``,
 ``graphmem drift`` and the lines ``consolidate`` and ``doctor`` print about them."""
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def show_entity(
     """List an entity's memories by period, with its concept-drift test.
 
     Memories are ordered by when they happened (event time, else first observation).
-    When the entity drifts (SPEC §10: two senses, e.g. two people resolved as one
+    When the entity drifts (docs/spec.md §10: two senses, e.g. two people resolved as one
     "Jordan"), the line where its memories split is marked.
     """
     if period not in ("month", "quarter", "year"):
@@ -170,7 +170,7 @@ def drift_command(
     data_dir: DataDir = None,
     as_json: JsonOut = False,
 ) -> None:
-    """Concept drift per entity (SPEC §10): report only, nothing is changed.
+    """Concept drift per entity (docs/spec.md §10): report only, nothing is changed.
 
     An entity drifts when its memories before and after some time point differ in
     topic (centroid cosine distance > GRAPHMEM_DRIFT_DISTANCE, 0.4) and in neighbours

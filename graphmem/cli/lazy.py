@@ -1,4 +1,4 @@
-"""Commands whose module is imported only when they run (issue 14: a CLI that answers
+"""Commands whose module is imported only when they run (a CLI that answers
 in well under a second).
 
 A :class:`LazyGroup` lists its lazy commands in ``--help`` from a one-line summary

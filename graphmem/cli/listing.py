@@ -1,6 +1,6 @@
 """``graphmem list``: every memory of a namespace with its tier and flags.
 
-Recall hides what is superseded, unretrievable or cold (SPEC §3, §4); this
+Recall hides what is superseded, unretrievable or cold (docs/spec.md §3, §4); this
 command hides nothing, so a user can see what consolidation and updates did and
 find a memory's id. Filters narrow it: ``--cold``, ``--unretrievable``,
 ``--superseded``, ``--type``, ``--entity``.

@@ -52,7 +52,7 @@ _LAZY_COMMANDS = {
     "drift": LazyCommand(
         "graphmem.cli.guards_cmds",
         "drift_command",
-        "Concept drift per entity (SPEC §10): report only, nothing is changed.",
+        "Concept drift per entity (docs/spec.md §10): report only, nothing is changed.",
     ),
     "list": LazyCommand(
         "graphmem.cli.listing",
@@ -116,7 +116,7 @@ def doctor(
         typer.Option(
             "--index-recall",
             help="Also measure recall@10 of the vector search against exact cosine per"
-            " namespace (SPEC §10); exit 1 below vector_recall_alert (0.95).",
+            " namespace (docs/spec.md §10); exit 1 below vector_recall_alert (0.95).",
         ),
     ] = False,
     sample: Annotated[

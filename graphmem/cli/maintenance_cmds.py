@@ -44,11 +44,11 @@ def consolidate(
     as_json: JsonOut = False,
 ) -> None:
     """Consolidation pass: consistency scan, association links, retrievability flags,
-    cold tier, concept drift (SPEC §4, §10).
+    cold tier, concept drift (docs/spec.md §4, §10).
 
-    The consistency scan supersedes (SPEC §9.9: the later observation, unless the older
+    The consistency scan supersedes (docs/spec.md §9.9: the later observation, unless the older
     is more confident by update_margin) one memory of each pair about the same subject
-    that contradict each other (SPEC §9.10: another date, number, name, object, state or
+    that contradict each other (docs/spec.md §9.10: another date, number, name, object, state or
     a negation); --json lists each pair with its ids and reason. Drifting entities are
     listed, never changed. Idempotent and safe while recall runs; schedule it (e.g. daily).
     """

@@ -28,14 +28,14 @@ if TYPE_CHECKING:
 
 
 class Profile(StrEnum):
-    """Ranking profile of a recall (SPEC §3 / §4)."""
+    """Ranking profile of a recall (docs/spec.md §3 / §4)."""
 
     rrf = "rrf"
     composite = "composite"
 
 
 class MemoryTypeChoice(StrEnum):
-    """A memory type (SPEC §1)."""
+    """A memory type (docs/spec.md §1)."""
 
     Entity = "Entity"
     Event = "Event"

@@ -131,7 +131,7 @@ def ingest(
     current memory), merged (a new observation of a stored one), superseded
     (stored, but an older memory it conflicts with stays current) and rejected;
     they add up to the candidates. "replaced" counts the older memories that new
-    candidates superseded (SPEC §9.9).
+    candidates superseded (docs/spec.md §9.9).
     """
     from graphmem.extract.transcript import read_input
 

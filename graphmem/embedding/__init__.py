@@ -1,4 +1,4 @@
-"""Embedders: the protocol, the backends and the factory the settings select (SPEC §7).
+"""Embedders: the protocol, the backends and the factory the settings select (docs/spec.md §7).
 
 Three backends, chosen by ``GRAPHMEM_EMBEDDER`` (:func:`make_embedder`):
 

@@ -134,7 +134,7 @@ class VectorCache:
                 self._fail(exc)
 
     def delete_many(self, model: str, texts: Sequence[str]) -> None:
-        """Remove the vectors of ``texts`` under ``model`` (forgetting, SPEC §9.16: no
+        """Remove the vectors of ``texts`` under ``model`` (forgetting, docs/spec.md §9.16: no
         vector of a forgotten text stays; a text still needed is embedded again)."""
         keys = [(model, text_key(t)) for t in dict.fromkeys(texts)]
         with self._lock:

@@ -1,4 +1,4 @@
-"""Extraction from raw text in front of the write pipeline (SPEC §11).
+"""Extraction from raw text in front of the write pipeline (docs/spec.md §11).
 
 - :class:`~graphmem.extract.ner.NerExtractor`: spaCy NER + dependency parse,
   offline (extra ``graphmem[nlp]``); entities, relations, dates.

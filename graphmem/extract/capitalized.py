@@ -1,4 +1,4 @@
-"""The fallback extractor without the ``nlp`` extra: capitalised-word names (SPEC §11).
+"""The fallback extractor without the ``nlp`` extra: capitalised-word names (docs/spec.md §11).
 
 :class:`CapitalizedNameExtractor` links the namespace's known names in raw text,
 proposes capitalised multi-word names ("Pacific Northwest", "Bank of America")

@@ -1,11 +1,11 @@
-"""Memory candidates from raw conversation through an LLM (SPEC §11 "LLM extractor").
+"""Memory candidates from raw conversation through an LLM (docs/spec.md §11 "LLM extractor").
 
 :class:`LLMExtractor` sends a conversation, in batches of messages, to an
 OpenAI-compatible chat model (:class:`~graphmem.extract.llm.ChatClient`) with
 the JSON schema of :data:`EXTRACTION_SCHEMA`, and turns the answer into
 :class:`~graphmem.models.MemoryCandidate` s:
 
-- ``type`` (Fact, Preference, Event, Relation, Entity, or ``unknown``), the SPEC
+- ``type`` (Fact, Preference, Event, Relation, Entity, or ``unknown``), the docs/spec.md
   §2.1 ``source_level`` and ``hearsay`` (reported speech: the write pipeline caps
   its source strength at ``hearsay_cap``);
 - entities (kind, role), typed relations (``owner —ROLE_OF→ person`` for roles,
@@ -15,7 +15,7 @@ the JSON schema of :data:`EXTRACTION_SCHEMA`, and turns the answer into
   resolved here with :func:`graphmem.timeparse.parse_time_window`);
 - ``extractor`` = the model's name and ``logprobs`` = the token logprobs of the
   memory's ``content`` in the answer when the server returns them, so the
-  pipeline takes ``e`` from the logprobs, else from the model table (SPEC §2.2).
+  pipeline takes ``e`` from the logprobs, else from the model table (docs/spec.md §2.2).
 
 Every batch is extracted before anything is written: a failing call raises
 :class:`~graphmem.errors.ExtractionError` and no candidate is returned.
@@ -58,7 +58,7 @@ class Message(BaseModel):
 
     ``observed_at`` is the message's time (the reference for "yesterday");
     ``turn_id`` defaults to ``"<session_id>:t<position>"`` (so the same
-    conversation remembered twice is recognised as a retry, SPEC §2.8).
+    conversation remembered twice is recognised as a retry, docs/spec.md §2.8).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -1,4 +1,4 @@
-"""Typed relations from a spaCy dependency parse (SPEC §11 "Offline default";
+"""Typed relations from a spaCy dependency parse (docs/spec.md §11 "Offline default";
 docs/extraction.md "Vocabulary").
 
 :func:`find_relations` reads

@@ -1,4 +1,4 @@
-"""The chat model as judge (SPEC §11: "It can also serve as the tier-3 dedup judge and
+"""The chat model as judge (docs/spec.md §11: "It can also serve as the tier-3 dedup judge and
 the consistency / faithfulness judge").
 
 :class:`LLMJudge` implements the three judge protocols with one
@@ -113,7 +113,7 @@ class LLMJudge:
         )
 
     def same(self, candidate: MemoryCandidate, existing: Memory, similarity: float) -> bool:
-        """Tier 3 (SPEC §2.7): True when the model says the two state the same claim."""
+        """Tier 3 (docs/spec.md §2.7): True when the model says the two state the same claim."""
         user = (
             f"Stored memory: {existing.content}\nNew memory: {candidate.content}\n"
             f"(cosine similarity {similarity:.2f})"
@@ -121,7 +121,7 @@ class LLMJudge:
         return self._ask(_SAME_PROMPT, user, _SAME, ("same", "different")).verdict == "same"
 
     def judge_pair(self, first: Memory, second: Memory, similarity: float) -> PairVerdict:
-        """The consistency scan's verdict on two memories (SPEC §10)."""
+        """The consistency scan's verdict on two memories (docs/spec.md §10)."""
         user = (
             f"Memory A ({first.last_observed_at.date()}): {first.content}\n"
             f"Memory B ({second.last_observed_at.date()}): {second.content}\n"
@@ -132,7 +132,7 @@ class LLMJudge:
         return PairVerdict(verdict=verdict, reason=found.reason or f"{self.name} says {verdict}")
 
     def judge_claim(self, claim: str, memories: Sequence[Memory]) -> ClaimVerdict:
-        """Read-time faithfulness (SPEC §10): the memory that entails ``claim``, if any."""
+        """Read-time faithfulness (docs/spec.md §10): the memory that entails ``claim``, if any."""
         listed = "\n".join(f"[{i}] {m.content}" for i, m in enumerate(memories))
         user = f"Claim: {claim}\nMemories:\n{listed or '(none)'}"
         found = self._ask(_CLAIM_PROMPT, user, _CLAIM, ("supported", "unsupported"))

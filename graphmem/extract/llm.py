@@ -1,4 +1,4 @@
-"""A chat client for any OpenAI-compatible server that answers in JSON (SPEC §11).
+"""A chat client for any OpenAI-compatible server that answers in JSON (docs/spec.md §11).
 
 :class:`ChatClient` sends one system and one user message through the official
 ``openai`` client (``pip install 'graphmem[llm]'``) to ``POST
@@ -19,7 +19,7 @@ the llama.cpp server, LM Studio — and returns the answer's JSON object:
 
 Token log-probabilities come back with the answer when the server returns them
 (:attr:`ChatReply.tokens`); :func:`span_logprobs` picks those of one string value
-of the answer (SPEC §2.2: ``e`` from the logprobs of the extracted span).
+of the answer (docs/spec.md §2.2: ``e`` from the logprobs of the extracted span).
 
 The key is read from ``GRAPHMEM_LLM_API_KEY``, else ``OPENAI_API_KEY``; local
 servers that ignore it get a placeholder.

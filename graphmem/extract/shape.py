@@ -1,4 +1,4 @@
-"""The answer's shape in the prompt, and a schema echoed back (docs/llm.md, SPEC §11).
+"""The answer's shape in the prompt, and a schema echoed back (docs/llm.md, docs/spec.md §11).
 
 A server with structured output enforces the JSON schema; in JSON mode, or behind a
 server that drops ``response_format``, the prompt is all the model has. Small local

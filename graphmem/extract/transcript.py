@@ -1,5 +1,5 @@
 """Raw conversation in, without a model: format detection and verbatim turns
-(SPEC §11 "Offline default"; docs/extraction.md "Formats accepted").
+(docs/spec.md §11 "Offline default"; docs/extraction.md "Formats accepted").
 
 ``graphmem ingest FILE`` reads one of four formats, told apart by content (not
 by the file's suffix):

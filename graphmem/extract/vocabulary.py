@@ -1,5 +1,5 @@
 """The relation vocabulary of the offline extractor and the words that are no
-entity (docs/extraction.md "Vocabulary"; SPEC §11 "Offline default").
+entity (docs/extraction.md "Vocabulary"; docs/spec.md §11 "Offline default").
 
 Relations are typed from a small vocabulary, never invented from a verb:
 

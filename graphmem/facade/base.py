@@ -151,7 +151,7 @@ class FacadeBase:
         self._closed = False
         # the entity (and relation) extractor of the write path
         self.extractor: EntityExtractor = extractor or make_extractor(self.settings.extractor)
-        # namespace -> the embedder that wrote its vectors, read on open (issue 17)
+        # namespace -> the embedder that wrote its vectors, read on open
         self._records: dict[str, EmbedderRecord] | None = None
         # remember_many encodes batch i + 1 while batch i is deduplicated and written
         self._prefetcher = PrefetchingEmbedder(self.embedder)
@@ -224,7 +224,7 @@ class FacadeBase:
         return EmbedderRecord(self.embedder.name, self.embedder.dim)
 
     def _check_embedder(self, namespace: str) -> None:
-        """Refuse a namespace whose vectors another embedder wrote (issue 17): vectors of
+        """Refuse a namespace whose vectors another embedder wrote: vectors of
         two models are not comparable. Called by the calls that embed or compare vectors
         (remember, recall, consolidate) after :meth:`open`."""
         mine = self.embedder_record

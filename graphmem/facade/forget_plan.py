@@ -1,4 +1,4 @@
-"""What a forget removes, planned from the store's reads (SPEC §9.16;
+"""What a forget removes, planned from the store's reads (docs/spec.md §9.16;
 ``docs/forgetting.md``); :mod:`graphmem.facade.forgetting` runs the plans.
 
 A plan deletes a set of memories (with their mentions, observations, association

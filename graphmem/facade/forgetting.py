@@ -1,5 +1,5 @@
 """The facade's forgetting on request: a memory with its history, an entity with every
-memory about it, and the deletion log (SPEC §9.16; ``docs/forgetting.md``).
+memory about it, and the deletion log (docs/spec.md §9.16; ``docs/forgetting.md``).
 
 Each forget is planned from the store's reads (:mod:`graphmem.facade.forget_plan`) and
 applied by the store in one transaction (:meth:`~graphmem.store.base.StoreForgetting.forget`),
@@ -38,7 +38,7 @@ class Forgetting(Reads):
         dry_run: bool = False,
         command: str = "GraphMem.forget_memory",
     ) -> ForgetReport:
-        """Forget one memory completely (SPEC §9.16): the memory, its vector and index
+        """Forget one memory completely (docs/spec.md §9.16): the memory, its vector and index
         entries, its observations and provenance links (turns and sessions left with no
         memory go too), the relations it asserted, its association links, the entities
         nothing else mentions or relates, and — with ``history`` (default) — every memory
@@ -106,7 +106,7 @@ class Forgetting(Reads):
         dry_run: bool = False,
         command: str = "GraphMem.forget_entity",
     ) -> ForgetReport:
-        """Forget an entity (SPEC §9.16): every memory whose subject it is — resolved by
+        """Forget an entity (docs/spec.md §9.16): every memory whose subject it is — resolved by
         id, name or alias as recall resolves it — with the history of each, every
         relation touching it, the entity with its aliases, and what those memories alone
         supported (as :meth:`forget_memory`). One transaction; ``dry_run`` counts and
@@ -161,7 +161,7 @@ class Forgetting(Reads):
 
     def deletion_log(self, namespace: str) -> list[DeletionRecord]:
         """The deletion log of ``namespace``, oldest first: kind, time, command and counts
-        of each forget — never content (SPEC §9.16)."""
+        of each forget — never content (docs/spec.md §9.16)."""
         validate_namespace(namespace)
         self._use()
         return self.store.deletion_log(namespace)
@@ -192,7 +192,7 @@ class Forgetting(Reads):
                 )
             gone = [] if dry_run else self.store.get_memories(namespace, sorted(doomed))
             counts = self.store.forget(namespace, built, dry_run=dry_run)
-            if gone:  # no masked vector of a forgotten text stays (SPEC §9.16)
+            if gone:  # no masked vector of a forgotten text stays (docs/spec.md §9.16)
                 texts = masked_texts(gone, self._dictionary(namespace))
                 self._reader.masked_vectors.forget(texts)
             observations = built.record.counts["observations"] if built.record else 0

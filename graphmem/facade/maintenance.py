@@ -1,5 +1,5 @@
 """The facade's maintenance and guards: consolidation, cold reactivation,
-re-embedding, faithfulness and drift (SPEC §4, §10; issue 17)."""
+re-embedding, faithfulness and drift (docs/spec.md §4, §10)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class Maintenance(Reads):
         batch_size: int = 500,
         since: datetime | None = None,
     ) -> ConsolidationReport:
-        """Run the consolidation pass (SPEC §4, §10): the consistency scan, association
+        """Run the consolidation pass (docs/spec.md §4, §10): the consistency scan, association
         links, the retrievability flag (§9.5), the cold tier and concept drift; see
         :mod:`graphmem.write.consolidation` and :mod:`graphmem.guards`.
 
@@ -104,7 +104,7 @@ class Maintenance(Reads):
         now: datetime | None = None,
         session_id: str | None = None,
     ) -> list[str]:
-        """Cold reactivation (seed 003): cold memories linked by an association to
+        """Cold reactivation (docs/spec.md §4): cold memories linked by an association to
         ``memory_ids`` (what a recall returned) get the associative stability boost
         and return to hot. Returns their ids; see
         :func:`graphmem.write.consolidation.reactivate_associated`."""
@@ -128,7 +128,7 @@ class Maintenance(Reads):
         query: str | None = None,
         k: int | None = None,
     ) -> FaithfulnessReport:
-        """Read-time faithfulness of ``answer`` (SPEC §10): its claims, each supported
+        """Read-time faithfulness of ``answer`` (docs/spec.md §10): its claims, each supported
         or not by one of the memories, ``faithfulness = supported / total`` and the
         risk level; see :mod:`graphmem.guards.faithfulness`.
 
@@ -185,7 +185,7 @@ class Maintenance(Reads):
     def drift(
         self, namespace: str, name: str | None = None, *, since: datetime | None = None
     ) -> list[EntityDrift]:
-        """Concept drift (SPEC §10): each entity's best before / after split (or only
+        """Concept drift (docs/spec.md §10): each entity's best before / after split (or only
         ``name``'s), drifting ones first; see :mod:`graphmem.guards.drift`. Reported,
         never acted on. ``since``: only entities with a memory observed since then.
 
@@ -210,7 +210,7 @@ class Maintenance(Reads):
         progress: Callable[[int, int], None] | None = None,
     ) -> ReembedReport:
         """Re-embed every memory of ``namespace`` (all tiers, current or not) with this
-        facade's embedder and record it as the namespace's embedder (issue 17).
+        facade's embedder and record it as the namespace's embedder.
 
         This is how a namespace written by another embedder is converted. Pages of ``batch_size`` memories, each written
         in one compare-and-set transaction (a page another writer changed meanwhile is

@@ -1,4 +1,4 @@
-"""The facade's reads: recall, get, history, entities, listing, stats (SPEC §3, §5)."""
+"""The facade's reads: recall, get, history, entities, listing, stats (docs/spec.md §3, §5)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class Reads(FacadeBase):
     def recall(
         self, namespace: str, query: str | RecallQuery | Mapping[str, Any], **options: Any
     ) -> RecallResult:
-        """Recall memories for a question (SPEC §3); see :class:`RecallQuery` for options.
+        """Recall memories for a question (docs/spec.md §3); see :class:`RecallQuery` for options.
 
         Raises
         ------

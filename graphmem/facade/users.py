@@ -1,4 +1,4 @@
-"""The namespace's user (SPEC §9.14; docs/updates.md): the person a namespace is about.
+"""The namespace's user (docs/spec.md §9.14; docs/updates.md): the person a namespace is about.
 
 First-person statements and questions ("I live in Graz", "Where do I live?", "my
 dog") and Mem0-style "User …" notes bind to one entity of the namespace: the one

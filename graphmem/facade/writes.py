@@ -1,4 +1,4 @@
-"""The facade's writes: remember, confirm, correct, forget, delete (SPEC §2)."""
+"""The facade's writes: remember, confirm, correct, forget, delete (docs/spec.md §2)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class Writes(Users):
     def remember(
         self, namespace: str, candidates: Iterable[MemoryCandidate | Mapping[str, Any]]
     ) -> WriteReport:
-        """Persist memory candidates (SPEC §2); all or nothing.
+        """Persist memory candidates (docs/spec.md §2); all or nothing.
 
         When another writer changes a memory this call merges into between its
         reads and its write, the call reads and recomputes again (``attempts`` in
@@ -87,7 +87,7 @@ class Writes(Users):
         on_batch: Callable[[int], None] | None = None,
     ) -> WriteReport:
         """Extract memories from raw conversation with the LLM extractor and remember
-        them (SPEC §11; :mod:`graphmem.extract.conversation`).
+        them (docs/spec.md §11; :mod:`graphmem.extract.conversation`).
 
         Parameters
         ----------
@@ -165,7 +165,7 @@ class Writes(Users):
         return reports
 
     def confirm(self, namespace: str, memory_id: str, *, session_id: str | None = None) -> Memory:
-        """Explicit user confirmation (SPEC §2.10): ``s = max(s, 0.80)``, ``n + 1``,
+        """Explicit user confirmation (docs/spec.md §2.10): ``s = max(s, 0.80)``, ``n + 1``,
         confidence recomputed and capped at 0.99.
 
         Raises
@@ -202,7 +202,7 @@ class Writes(Users):
         *,
         session_id: str = CORRECTION_SESSION,
     ) -> tuple[Memory, Memory]:
-        """Replace a memory's content (SPEC §2.11: an explicit correction supersedes
+        """Replace a memory's content (docs/spec.md §2.11: an explicit correction supersedes
         regardless of confidence). Returns ``(old, new)``.
 
         One atomic write: the correction is stored (or merged into another memory
@@ -335,7 +335,7 @@ class Writes(Users):
     def forget_session(
         self, namespace: str, session_id: str, *, dry_run: bool = False, batch_size: int = 500
     ) -> dict[str, list[str]]:
-        """Remove a session's contributions (seed 000 "GDPR deletion").
+        """Remove a session's contributions (docs/spec.md §1 "Provenance").
 
         Memories only the session supports are deleted, the rest recomputed
         without its observations; the session's turns and the session itself go

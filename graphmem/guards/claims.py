@@ -1,5 +1,5 @@
 """Claims of an agent's answer: splitting, the terms a claim must carry, criticality
-(SPEC §10 "Read-time faithfulness"; seed 001 "Faithfulness and Grounding").
+(docs/spec.md §10 "Read-time faithfulness").
 
 Pure functions over text, no model:
 
@@ -72,7 +72,7 @@ _ORDINARY_FIRST_WORDS = """a an the i i'm i've i'd i'll he she it they we you me
     is are was were be been has have had will would can could should may might must"""
 _ORDINARY_FIRST = frozenset(_ORDINARY_FIRST_WORDS.split())
 
-#: Words that make a claim critical on their own (SPEC §10: health, money, identity).
+#: Words that make a claim critical on their own (docs/spec.md §10: health, money, identity).
 #: This project's list; matched on lower-cased word stems (prefixes).
 CRITICAL_WORDS: dict[str, tuple[str, ...]] = {
     "health": (
@@ -235,7 +235,7 @@ def text_words(text: str) -> set[str]:
 
 
 def is_critical(claim: str, terms: ClaimTerms | None = None) -> bool:
-    """SPEC §10: a claim is critical when it carries a number, date or named entity, or
+    """docs/spec.md §10: a claim is critical when it carries a number, date or named entity, or
     a health, money or identity word (:data:`CRITICAL_WORDS`)."""
     found = claim_terms(claim) if terms is None else terms
     if found:
@@ -253,7 +253,7 @@ def is_critical(claim: str, terms: ClaimTerms | None = None) -> bool:
 
 
 def risk_level(unsupported: int, critical_unsupported: int) -> RiskLevel:
-    """The seed's risk level (seed 001 "Faithfulness score"; SPEC §10).
+    """The risk level (docs/spec.md §10).
 
     none: 0 unsupported; low: 1–2 unsupported, none critical; medium: 1–2 unsupported
     with at least one critical; high: 3 or more unsupported ("or many critical": more

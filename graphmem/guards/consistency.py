@@ -1,4 +1,4 @@
-"""The consistency scan (SPEC §10; seed 001's second guard): pairs of current memories
+"""The consistency scan (docs/spec.md §10 "Consistency scan"): pairs of current memories
 that contradict each other and escaped the write path — older data, imports, memories
 written before the §9.10 rule existed, two extractors' outputs, or pairs below the write
 path's near-duplicate threshold.
@@ -121,7 +121,7 @@ def classify_pair(
 
 
 def resolve_pair(a: Memory, b: Memory, *, margin: float) -> tuple[Memory, Memory, str]:
-    """SPEC §9.9 on a conflicting pair: ``(kept, superseded, why)``."""
+    """docs/spec.md §9.9 on a conflicting pair: ``(kept, superseded, why)``."""
     newer, older = (a, b) if (a.last_observed_at, a.id) >= (b.last_observed_at, b.id) else (b, a)
     if update_wins(
         newer.confidence, newer.last_observed_at, older.confidence, older.last_observed_at,

@@ -1,4 +1,4 @@
-"""Concept drift per entity (SPEC §10; seed 001 "All Thresholds in One Place": drift
+"""Concept drift per entity (docs/spec.md §10: drift
 distance 0.4, range 0.2–0.6; relation overlap 0.5, range 0.3–0.7).
 
 An entity's current memories, in time order (``time_anchor``, then id), are split at
@@ -108,7 +108,7 @@ def entity_drift(
     min_memories: int,
     min_span_days: float = 0.0,
 ) -> EntityDrift | None:
-    """The drift test of SPEC §10 on one entity's memories; see the module docstring.
+    """The drift test of docs/spec.md §10 on one entity's memories; see the module docstring.
 
     Parameters
     ----------

@@ -1,5 +1,5 @@
 """Read-time faithfulness: is an agent's answer supported by the memories it was given?
-(SPEC §10; seed 001 "Faithfulness and Grounding": ``faithfulness = supported /
+(docs/spec.md §10: ``faithfulness = supported /
 total`` and the risk levels.)
 
 The answer is split into claims (:func:`graphmem.guards.claims.split_claims`). A claim
@@ -158,7 +158,7 @@ def check_faithfulness(
     embedder : Embedder
         Embeds the claims (and memory sentences); the store's model.
     similarity : float
-        Offline cosine threshold, in [0, 1] (``Settings.faithfulness_similarity``, SPEC
+        Offline cosine threshold, in [0, 1] (``Settings.faithfulness_similarity``, docs/spec.md
         §10: 0.80).
     dictionary : EntityDictionary, optional
         The namespace's entities: a claim's name matches a memory mentioning the entity

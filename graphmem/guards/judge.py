@@ -1,4 +1,4 @@
-"""Judge protocols of the guards (SPEC §10, §11: "with an LLM judge configured").
+"""Judge protocols of the guards (docs/spec.md §10, §11: "with an LLM judge configured").
 
 A judge replaces the offline rule where the rule cannot tell: whether a memory entails
 a claim (read-time faithfulness) and whether two similar memories about one subject
@@ -38,7 +38,7 @@ class PairVerdict:
 
 @runtime_checkable
 class ClaimJudge(Protocol):
-    """Decides whether some memory entails a claim (SPEC §10 read-time faithfulness)."""
+    """Decides whether some memory entails a claim (docs/spec.md §10 read-time faithfulness)."""
 
     name: str
 
@@ -49,7 +49,7 @@ class ClaimJudge(Protocol):
 
 @runtime_checkable
 class PairJudge(Protocol):
-    """Decides whether two memories about one subject contradict (SPEC §10 scan)."""
+    """Decides whether two memories about one subject contradict (docs/spec.md §10 scan)."""
 
     name: str
 

@@ -1,4 +1,4 @@
-"""Which attribute of its subject a claim states (docs/updates.md; SPEC §9.15).
+"""Which attribute of its subject a claim states (docs/updates.md; docs/spec.md §9.15).
 
 Two claims about one person conflict when they give two values to one
 *single-valued* attribute — where the person lives or works, their job title,
@@ -250,7 +250,7 @@ def update_cue(text: str) -> bool:
 
 def is_eventlike(text: str) -> bool:
     """A one-off event at a time ("ran 8 km on Wednesday", "visited her aunt on 17 May"):
-    two of them at different times are two events, never an update (SPEC §9.15)."""
+    two of them at different times are two events, never an update (docs/spec.md §9.15)."""
     first = primary(text)
     if first is not None and first.single:
         return False

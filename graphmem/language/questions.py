@@ -13,7 +13,7 @@ def _ci(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-#: What keeps a person safe at a meal, a trip or the pharmacy (SPEC §9.15's
+#: What keeps a person safe at a meal, a trip or the pharmacy (docs/spec.md §9.15's
 #: "health and safety constraints"): recalled for questions they bear on.
 SAFETY = frozenset({"allergy", "diet", "medication", "health"})
 

@@ -9,7 +9,7 @@ from graphmem.language.attributes import SINGLE_VALUED, Attribute, clean_value
 __all__ = ["accumulates", "triple_attribute"]
 
 
-# Triple predicates whose values accumulate (SPEC §9.15): another object is one more
+# Triple predicates whose values accumulate (docs/spec.md §9.15): another object is one more
 # value, not an update ("has a dog" and "has a cat"; two runs on two days).
 _MANY = frozenset(
     ["pet", "pets", "hobby", "hobbies", "language", "languages", "allergy", "allergies", "sibling", "siblings", "sister", "brother", "child", "children", "son", "daughter", "parent", "friend", "friends", "plays", "owns", "did", "visited", "likes", "loves", "member_of", "studied", "speaks", "knows"]

@@ -1,11 +1,11 @@
-"""Who is speaking, and whether a text is a transcript record (SPEC §9.13–§9.14).
+"""Who is speaking, and whether a text is a transcript record (docs/spec.md §9.13–§9.14).
 
 A *claim* is a statement an agent or a person makes about someone ("Lena moved to
 Denver.", "I work at AKH Wien now"); whatever door it came through, conflict
 handling applies to it. A *transcript record* is a turn stored as said, with its
 speaker's label ("Caroline: I went to the support group yesterday"): a record of
 what was said, kept out of supersession. The extractor name ``verbatim`` alone does
-not decide: it only says that the stored text is the source text (SPEC §9.8).
+not decide: it only says that the stored text is the source text (docs/spec.md §9.8).
 
 First-person text ("I", "my", "me", "we") and Mem0's "User …" statements are about
 the namespace's user (:data:`USER_ALIAS`, docs/updates.md).

@@ -1,4 +1,4 @@
-"""Forgetting on request over MCP (SPEC §9.16; ``docs/forgetting.md``): graphmem's
+"""Forgetting on request over MCP (docs/spec.md §9.16; ``docs/forgetting.md``): graphmem's
 ``forget`` (a memory with its history, or an entity), and mcp-neo4j-memory's
 ``delete_entities``, ``delete_observations`` and ``delete_relations`` mapped onto it (a
 client written for that server works unchanged). Registered with

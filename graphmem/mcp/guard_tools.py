@@ -1,4 +1,4 @@
-"""The guards' MCP tool (SPEC §10): ``check_answer`` — read-time faithfulness of an
+"""The guards' MCP tool (docs/spec.md §10): ``check_answer`` — read-time faithfulness of an
 answer the agent is about to give, against its memories."""
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ class HitOut(BaseModel):
     content: str
     type: str
     weight: float = Field(description="Final ranking weight (higher ranks first).")
-    confidence: float = Field(description="Belief in the memory, 0..1 (SPEC §2).")
+    confidence: float = Field(description="Belief in the memory, 0..1 (docs/spec.md §2).")
     freshness: float = Field(description="Recency factor, 0..1 (1: just observed).")
     time: datetime = Field(description="When it happened (event time, else first observation).")
     sessions: list[str] = Field(description="Sessions that observed it.")

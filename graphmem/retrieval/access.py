@@ -1,4 +1,4 @@
-"""The access update a recall records on what it returned (SPEC §4, §9.12)."""
+"""The access update a recall records on what it returned (docs/spec.md §4, §9.12)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from graphmem.write.consolidation import reactivate_associated
 def counted(
     settings: Settings, ranked: list[RecallHit], hits: Mapping[str, list[Hit]]
 ) -> list[RecallHit]:
-    """What a recall counts as accessed (SPEC §9.12, ``Settings.access_count_top``):
+    """What a recall counts as accessed (docs/spec.md §9.12, ``Settings.access_count_top``):
     its top N results that some retriever found directly and that pass the render gate."""
     direct = {h.memory_id for hs in hits.values() for h in hs if not h.associative}
     top = ranked[: settings.access_count_top]
@@ -38,7 +38,7 @@ def access_updates(
     now: datetime,
     session_id: str | None,
 ) -> list[AccessUpdate]:
-    """SPEC §4 access update of each of ``ranked``: count, time, stability (direct 0.1 /
+    """docs/spec.md §4 access update of each of ``ranked``: count, time, stability (direct 0.1 /
     associative 0.03 × spaced-repetition factor), salience, session; a cold or
     unretrievable memory is reactivated."""
     cfg = settings
@@ -69,7 +69,7 @@ def access_updates(
 
 @dataclass(frozen=True, slots=True)
 class _Recalled:
-    """One recall's access: its updates and what reactivation needs (seed 003)."""
+    """One recall's access: its updates and what reactivation needs (docs/spec.md §4)."""
 
     namespace: str
     updates: tuple[AccessUpdate, ...]
@@ -79,7 +79,7 @@ class _Recalled:
 
 
 class AccessWriter:
-    """Writes recalls' access updates (SPEC §4) and cold reactivations (seed 003) on one
+    """Writes recalls' access updates and cold reactivations (docs/spec.md §4) on one
     background thread, off the recall's critical path, several recalls at a time.
 
     The thread waits up to ``settings.access_write_window_ms`` after a recall for more

@@ -1,4 +1,4 @@
-"""Store reads a recall starts before its query embedding is ready (issue 13).
+"""Store reads a recall starts before its query embedding is ready.
 
 Embedding the question is the largest single stage of a recall (15-50 ms on two
 shared cores), and two retrievers' first store calls do not need it: BM25's fulltext

@@ -1,4 +1,4 @@
-"""The current value of the attribute a question asks about ranks first (SPEC §9.15,
+"""The current value of the attribute a question asks about ranks first (docs/spec.md §9.15,
 docs/updates.md "At recall").
 
 "Where do I live now?" asks for one attribute of one person: their residence.

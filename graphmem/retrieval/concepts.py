@@ -1,4 +1,4 @@
-"""Concept nodes for the graph retriever (issue 12; HippoRAG's approach).
+"""Concept nodes for the graph retriever (HippoRAG's approach).
 
 People are in most memories of a conversation (LoCoMo: the speaker in ~70%), so a
 walk over people reaches everything and ranks nothing. Concepts are finer nodes:

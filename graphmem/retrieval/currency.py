@@ -1,8 +1,8 @@
-"""A newer claim outranks the older claim it contradicts (SPEC §9.9 at read time).
+"""A newer claim outranks the older claim it contradicts (docs/spec.md §9.9 at read time).
 
 The write path supersedes a contradicted memory when it sees the conflict
 (same subject and predicate, or a near-duplicate the compatibility rule of
-SPEC §9.10 rejects). Many updates escape it: "Jonah is a paramedic at Northwind
+docs/spec.md §9.10 rejects). Many updates escape it: "Jonah is a paramedic at Northwind
 Health" and "Jonah started a new job at Quarry Lane Studio" embed at cosine
 0.41, far below any dedup threshold, and without triples nothing ties them.
 Both stay current, and a question about Jonah's work finds both.
@@ -17,7 +17,7 @@ answers the question nearly as well: its cosine to the question is at most
 ``margin`` below the older one's. A newer memory about
 something else (a weaker match: "Jonah enjoys cycling" for "where does Jonah
 work?") stays where it is. Two claims close to each other (cosine at least
-``near``: SPEC §10's consistency-scan pair, default ``consolidation_similarity``)
+``near``: docs/spec.md §10's consistency-scan pair, default ``consolidation_similarity``)
 need no help from the question: "Yuki is vegan" and "Yuki is not vegan anymore
 and eats dairy again" are one attribute whatever the question, though the
 shorter one matches "Is Yuki vegan?" better by 0.11. Both must be about the
@@ -64,7 +64,7 @@ def same_slot(a: Claim, b: Claim) -> bool:
     if not same_subject(a, b):
         return False
     if is_eventlike(a.content) and is_eventlike(b.content):
-        return False  # two one-off events at their own times (SPEC §9.15)
+        return False  # two one-off events at their own times (docs/spec.md §9.15)
     first, second = primary(a.content), primary(b.content)
     if first is not None and second is not None and first.key != second.key:
         return False  # two attributes of one person ("lives in" / "works at")

@@ -63,7 +63,7 @@ class MaskedEmbeddings:
         return self._persistent
 
     def forget(self, texts: Sequence[str]) -> None:
-        """Drop the vectors of ``texts`` from both caches (a forget, SPEC §9.16)."""
+        """Drop the vectors of ``texts`` from both caches (a forget, docs/spec.md §9.16)."""
         with self._lock:
             for text in texts:
                 self._cache.pop(text, None)

@@ -1,4 +1,4 @@
-"""The read pipeline (SPEC §3, §4): link → plan → retrieve → fuse → rank → explain → access.
+"""The read pipeline (docs/spec.md §3, §4): link → plan → retrieve → fuse → rank → explain → access.
 
 ``RecallPipeline.recall`` embeds the query once, links its entities and
 parses its time window, lets the planner choose retrievers and weights, runs
@@ -7,7 +7,7 @@ hydrates the candidates in one call, applies the gates, adds session support
 (candidates sharing a session with the best-fused ones, one store call; see
 :mod:`graphmem.retrieval.support`), the final weight ((RRF + support) ×
 access boost, freshness as tie-break or factor), optional MMR and reranking,
-and records the access update of SPEC §4 on what it returns.
+and records the access update of docs/spec.md §4 on what it returns.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class _Planned:
 
 
 class RecallPipeline:
-    """Recall memories for a query (SPEC §3). See the module docstring."""
+    """Recall memories for a query (docs/spec.md §3). See the module docstring."""
 
     def __init__(
         self,
@@ -166,7 +166,7 @@ class RecallPipeline:
         terms = sorted(set(tokenize(text)))
         counted = self._ahead_pool.submit(self._store.term_stats, namespace, terms)
         links = tuple(dictionary.link(text))
-        # "Maya's sister" also links the sister, through the stored relation (issue 12):
+        # "Maya's sister" also links the sister, through the stored relation:
         # read in the question as asked (resolution strips the possessive it walks)
         links = follow_relations(self._store, namespace, query.text, links, dictionary)
         window = parse_time_window(text, now)
@@ -178,7 +178,7 @@ class RecallPipeline:
                 plan, weights={**plan.weights, ANSWER_TYPE: cfg.answer_type_weight}
             )
         timings["plan"] = ms_since(mark)
-        # SPEC §9.11: memories flagged unretrievable are fetched too; ranking admits
+        # docs/spec.md §9.11: memories flagged unretrievable are fetched too; ranking admits
         # them only as direct hits (and superseded ones only with include_history).
         include_history = query.include_history or cfg.direct_hit_rank > 0
         return _Planned(
@@ -314,7 +314,7 @@ class RecallPipeline:
         timings["fusion"] = ms_since(mark)
         # A question about a past window is asked from that window's point of view:
         # freshness is measured at the window's end, so decay does not bury exactly
-        # the evidence the question asks for (SPEC §3 freshness, reference time).
+        # the evidence the question asks for (docs/spec.md §3 freshness, reference time).
         window = ctx.window
         as_of = min(now, window.end) if window is not None and window.precision != "vague" else now
         mark = time.perf_counter()
@@ -355,7 +355,7 @@ class RecallPipeline:
         if recorded:
             mark = time.perf_counter()
             update = access_updates(cfg, recorded, hits, self._clock(), query.session_id)
-            # with seed 003 cold reactivation: cold memories associated with what was
+            # with cold reactivation (docs/spec.md §4): cold memories associated with what was
             # recalled get the associative boost and return to hot (same thread)
             self._access.submit(namespace, update, update[0].accessed_at, query.session_id)
             timings["access_submit"] = ms_since(mark)

@@ -1,4 +1,4 @@
-"""The query planner: specificity → plan (SPEC §3 "Query planner", seed 001).
+"""The query planner: specificity → plan (docs/spec.md §3 "Query planner").
 
 ``specificity = 0.35·entity_density + 0.25·temporal_precision
 + 0.25·lexical_rarity + 0.15·type_cue_strength``; plans, first match wins:
@@ -84,9 +84,9 @@ def choose_plan(
     *,
     k: int,
 ) -> Plan:
-    """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size.
+    """Compute specificity and pick the plan (docs/spec.md §3). ``k`` is the requested size.
 
-    The namespace's user (``EntityLink.is_user``, SPEC §9.14) is the subject of nearly
+    The namespace's user (``EntityLink.is_user``, docs/spec.md §9.14) is the subject of nearly
     every memory of their namespace, so a link to them ("Where do I live?", "What does
     Chloe eat?" in Chloe's namespace) narrows nothing: it does not make the plan
     entity-centric (relations walked from the user, "my daughter", link someone else),
@@ -94,7 +94,7 @@ def choose_plan(
 
     A question whose answer gathers several memories (:func:`asks_for_several`,
     ``Settings.aggregate_questions``) gets its plan with ``aggregate`` set: the
-    ranking gives it no session support (issue 15)."""
+    ranking gives it no session support."""
     plan = _pick_plan(text, links, window, stats, settings, k=k)
     if settings.aggregate_questions and asks_for_several(text):
         return replace(plan, aggregate=True)
@@ -110,7 +110,7 @@ def _pick_plan(
     *,
     k: int,
 ) -> Plan:
-    """Compute specificity and pick the plan (SPEC §3). ``k`` is the requested size."""
+    """Compute specificity and pick the plan (docs/spec.md §3). ``k`` is the requested size."""
     terms = tokenize(text)
     density = min(1.0, len(links) / max(1, len(terms)))
     precision = settings.temporal_precision[window.precision] if window else 0.0
@@ -125,11 +125,11 @@ def _pick_plan(
     }
     base = dict(settings.retriever_weights)
     if concepts_apply(settings, stats.n_docs):
-        # the graph list carries the concept walk (issue 12; graphmem.retrieval.concepts)
+        # the graph list carries the concept walk (graphmem.retrieval.concepts)
         base["graph"] = settings.graph_concept_fusion_weight
     if window is None and settings.event_time_ranking and asks_when(text):
         # a 'when' question's temporal list: its neighbours that carry an event time
-        # (graphmem.retrieval.retrievers.temporal), at their own weight (issue 15)
+        # (graphmem.retrieval.retrievers.temporal), at their own weight
         base["temporal"] = settings.when_weight
     if score >= settings.specificity_precise:
         weights = {
@@ -138,7 +138,7 @@ def _pick_plan(
         return Plan("precise", weights, min(k, settings.precise_k), False, False, score, signals)
     if any(link.via is not None for link in links):
         # the question walks a stored relation ("Maya's sister"): its answer is what the
-        # graph reaches, which no lexical or semantic list ranks (issue 12)
+        # graph reaches, which no lexical or semantic list ranks
         base["graph"] = settings.relational_graph_weight
         return Plan("relational", base, k, False, False, score, signals)
     if any(

@@ -1,4 +1,4 @@
-"""Reading a question before it is searched (issue 15): its type cue and its people.
+"""Reading a question before it is searched: its type cue and its people.
 
 ``question_type("When did Dana go hiking?") == "when"``: the cue the temporal
 retriever uses (a *when* question with no time window ranks memories that carry
@@ -88,9 +88,8 @@ def asks_for_several(text: str) -> bool:
     """True when the question's answer gathers several memories, usually from several
     sessions: "How many ...", "What/Which are ...", "... both ...", or a plural head
     noun after what/which ("What books has Tim read?", "Which cities has John been
-    to?"). Such a question gets no session support (the planner's ``aggregate`` flag;
-    issue 15): its evidence is spread, and support would concentrate the top on one
-    session.
+    to?"). Such a question gets no session support (the planner's ``aggregate`` flag): its evidence
+    is spread, and support would concentrate the top on one session.
 
     Examples
     --------
@@ -159,7 +158,7 @@ def resolve_question(text: str, people: Sequence[str]) -> ResolvedQuestion:
         that match names by word.
     """
     # possessives stay: the entity dictionary links "Dana's" as Dana, and a relational
-    # question ("Dana's sister") is walked through its possessive (issue 12)
+    # question ("Dana's sister") is walked through its possessive
     out = text
     resolved: list[tuple[str, str]] = []
     firsts = {p.split()[0]: p for p in people if p.split()}

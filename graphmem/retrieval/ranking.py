@@ -1,4 +1,4 @@
-"""Ranking of a recall's fused candidates (SPEC §3, §4, §9.6, §9.11–§9.12).
+"""Ranking of a recall's fused candidates (docs/spec.md §3, §4, §9.6, §9.11–§9.12).
 
 :class:`Ranker` turns the weighted-RRF scores of a recall into its hits:
 hydrate the candidates' rank fields (one store call), admit them (history,
@@ -100,7 +100,7 @@ class Ranker:
     store : MemoryStore
         Read only: rank fields, memories, sessions.
     settings : Settings
-        The ranking constants (SPEC §8).
+        The ranking constants (docs/spec.md §8).
     reranker : Reranker
         Applied when the plan asks for it (:class:`NoopReranker`: none configured).
     dictionary : callable, optional
@@ -364,7 +364,7 @@ class Ranker:
         )
 
     def _composite(self, m: Memory, embedding: Vector, now: datetime) -> float:
-        """Seed 004 composite profile: w1·similarity + w2·salience + w3·confidence."""
+        """The composite profile (docs/spec.md §4): w1·similarity + w2·salience + w3·confidence."""
         cfg = self._settings
         sim = float(np.dot(_vector(m), embedding)) if m.embedding is not None else 0.0
         sal = decayed_salience(
@@ -379,18 +379,18 @@ class Ranker:
 
 def admissible(f: RankFields, query: RecallQuery, direct: set[str]) -> bool:
     """Whether a candidate may be returned: current (unless ``include_history``),
-    retrievable or a direct hit (SPEC §9.11), of a requested type when ``types`` is set."""
+    retrievable or a direct hit (docs/spec.md §9.11), of a requested type when ``types`` is set."""
     if not query.include_history and not f.current:
         return False
     if not query.include_history and not f.retrievable and f.memory_id not in direct:
-        return False  # SPEC §9.11: out of broad context, reachable when targeted
+        return False  # docs/spec.md §9.11: out of broad context, reachable when targeted
     if query.types is not None:
         return f.type in query.types and not f.type_uncertain
     return True
 
 
 def direct_hits(hits: Mapping[str, list[Hit]], depth: int) -> set[str]:
-    """Ids a question targets directly (SPEC §9.11): in the top ``depth`` of the semantic,
+    """Ids a question targets directly (docs/spec.md §9.11): in the top ``depth`` of the semantic,
     BM25, entity or expected-answer-type list (graphmem.retrieval.answer_type)."""
     lists = ("semantic", "bm25", "entity", ANSWER_TYPE)
     return {h.memory_id for n in lists for h in hits.get(n, [])[:depth] if not h.associative}

@@ -1,4 +1,4 @@
-"""Rerankers (SPEC §3): a protocol, the default no-op and a cross-encoder.
+"""Rerankers (docs/spec.md §3): a protocol, the default no-op and a cross-encoder.
 
 A reranker reorders the top of the ranked list by a stronger relevance model.
 With none configured the no-op keeps the order and says so in every

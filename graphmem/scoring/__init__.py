@@ -1,4 +1,4 @@
-"""Pure scoring functions: every formula of SPEC §2–§4 as a small function.
+"""Pure scoring functions: every formula of docs/spec.md §2–§4 as a small function.
 
 Nothing here does I/O or reads settings: every constant is a keyword-only
 argument that the caller fills from :class:`graphmem.settings.Settings`.

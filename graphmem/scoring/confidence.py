@@ -1,10 +1,10 @@
-"""Write-time confidence of a memory (SPEC §2.1–§2.6, §2.9, §2.10).
+"""Write-time confidence of a memory (docs/spec.md §2.1–§2.6, §2.9, §2.10).
 
 ``conf = min(1, ws·s + wr·r(n) + we·e + wt·t)`` where ``s`` is source strength,
 ``r(n)`` the repetition boost over ``n`` independent observations, ``e`` the
-extractor confidence and ``t`` the type prior (seed 001 "Confidence", seed 000,
-seed 002). Every constant comes from :class:`graphmem.settings.Settings`; the
-callers pass it in. All scores are unitless and lie in ``[0, 1]``.
+extractor confidence and ``t`` the type prior (docs/spec.md §2.5). Every constant comes from
+:class:`graphmem.settings.Settings`; the callers pass it in. All scores are unitless and lie in
+``[0, 1]``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def source_strength(
     hearsay: bool = False,
     hearsay_cap: float,
 ) -> float:
-    """Source strength ``s`` of a claim (SPEC §2.1; seed 001 App. B).
+    """Source strength ``s`` of a claim (docs/spec.md §2.1).
 
     Parameters
     ----------
@@ -74,7 +74,7 @@ def extractor_confidence(
     unknown: float,
     verbatim: float,
 ) -> float:
-    """Extractor confidence ``e`` (SPEC §2.2, §9.8; seed 002 "logprobs").
+    """Extractor confidence ``e`` (docs/spec.md §2.2, §9.8).
 
     Parameters
     ----------
@@ -127,7 +127,7 @@ def extractor_confidence(
 def type_prior(
     memory_type: str | None, *, priors: Mapping[_Name, float], uncertain: float
 ) -> tuple[float, bool]:
-    """Type prior ``t`` and the ``type_uncertain`` flag (SPEC §2.3; seed 001 App. B).
+    """Type prior ``t`` and the ``type_uncertain`` flag (docs/spec.md §2.3).
 
     Returns ``(priors[memory_type], False)`` for a type in ``priors``
     (``Settings.type_priors``), else ``(uncertain, True)``
@@ -141,12 +141,12 @@ def type_prior(
 
 
 def repetition_boost(n: int) -> float:
-    """Repetition boost ``r(n) = 1 − 1/(1 + ln(1 + n))`` (SPEC §2.4, §9.2; seed 000).
+    """Repetition boost ``r(n) = 1 − 1/(1 + ln(1 + n))`` (docs/spec.md §2.4, §9.2).
 
     Parameters
     ----------
     n : int
-        Number of independent observations, ``>= 0`` (SPEC §9.1).
+        Number of independent observations, ``>= 0`` (docs/spec.md §9.1).
 
     Returns
     -------
@@ -165,7 +165,7 @@ def repetition_boost(n: int) -> float:
 def confidence(
     s: float, n: int, e: float, t: float, *, weights: tuple[float, float, float, float]
 ) -> float:
-    """Confidence ``min(1, ws·s + wr·r(n) + we·e + wt·t)`` (SPEC §2.5; seed 001 App. C).
+    """Confidence ``min(1, ws·s + wr·r(n) + we·e + wt·t)`` (docs/spec.md §2.5).
 
     Parameters
     ----------
@@ -199,7 +199,7 @@ def confidence(
 def apply_grounding(
     conf: float, grounding: str, *, floor: float, partial_penalty: float, unknown_penalty: float
 ) -> float:
-    """Confidence after the grounding verdict (SPEC §2.6, §9.3; seed 002).
+    """Confidence after the grounding verdict (docs/spec.md §2.6, §9.3).
 
     ``supported`` keeps ``conf``; ``partial`` / ``unknown`` give
     ``max(floor, conf − penalty)``, but a penalty never *raises* a confidence
@@ -243,7 +243,7 @@ def apply_grounding(
 
 
 def merged_confidence(old_confidence: float, new_confidence: float, recomputed: float) -> float:
-    """Confidence after a merge: ``max`` of the three; never lowers (SPEC §2.9; seed 000).
+    """Confidence after a merge: ``max`` of the three; never lowers (docs/spec.md §2.9).
 
     ``old_confidence`` and ``new_confidence`` are the stored confidences of the
     two memories, ``recomputed`` the confidence with the merged ``s`` and
@@ -266,7 +266,7 @@ def confirmed(
     confirmation_source: float,
     cap: float,
 ) -> tuple[float, int, float]:
-    """Evidence after an explicit user confirmation (SPEC §2.10; seed 001 "Confirmation").
+    """Evidence after an explicit user confirmation (docs/spec.md §2.10).
 
     Parameters are those of :func:`confidence`, plus ``confirmation_source``
     (``Settings.confirmation_source``) and ``cap`` (``Settings.confirmation_cap``:

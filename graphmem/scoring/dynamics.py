@@ -1,8 +1,8 @@
-"""Memory dynamics on access and over time (SPEC §4, §9.7; seeds 003 and 004).
+"""Memory dynamics on access and over time (docs/spec.md §4, §9.7).
 
-Stability grows on each retrieval by a spaced-repetition amount (seed 003);
+Stability grows on each retrieval by a spaced-repetition amount (docs/spec.md §4);
 salience rises on access and decays exponentially, more slowly for stable
-memories (seed 004). A composite relevance (seed 004) is offered as an
+memories (docs/spec.md §4). A composite relevance (docs/spec.md §4) is offered as an
 alternative ranking profile. Constants come from :class:`graphmem.settings.Settings`.
 Time intervals are in days; a negative interval (clock skew) counts as 0.
 """
@@ -17,7 +17,7 @@ from graphmem.scoring import _checks
 def spaced_rep_factor(
     days_since_last_access: float, *, interval_days: float, max_factor: float
 ) -> float:
-    """Spaced-repetition factor ``min(max_factor, days / interval_days)`` (seed 003).
+    """Spaced-repetition factor ``min(max_factor, days / interval_days)`` (docs/spec.md §4).
 
     Parameters
     ----------
@@ -51,7 +51,7 @@ def updated_stability(
     interval_days: float,
     max_factor: float,
 ) -> float:
-    """Stability after a retrieval: ``min(1, stability + boost·f)`` (SPEC §4; seed 003).
+    """Stability after a retrieval: ``min(1, stability + boost·f)`` (docs/spec.md §4).
 
     Parameters
     ----------
@@ -83,7 +83,7 @@ def updated_stability(
 
 
 def salience_on_access(salience: float, *, step: float) -> float:
-    """Salience after an access: ``min(1, s + step·(1 − s))`` (SPEC §4, §9.7; seed 004).
+    """Salience after an access: ``min(1, s + step·(1 − s))`` (docs/spec.md §4, §9.7).
 
     Parameters
     ----------
@@ -110,7 +110,8 @@ def decayed_salience(
     stability: float,
     stability_scaling: float,
 ) -> float:
-    """Salience decayed over time: ``s0·exp(−λ·(1 − scaling·stability)·days)`` (SPEC §4, §9.7).
+    """Salience decayed over time: ``s0·exp(−λ·(1 − scaling·stability)·days)`` (docs/spec.md §4,
+    §9.7).
 
     Parameters
     ----------
@@ -143,7 +144,7 @@ def decayed_salience(
 def composite_relevance(
     similarity: float, salience: float, confidence: float, *, weights: tuple[float, float, float]
 ) -> float:
-    """Composite relevance ``w1·similarity + w2·salience + w3·confidence`` (SPEC §4; seed 004).
+    """Composite relevance ``w1·similarity + w2·salience + w3·confidence`` (docs/spec.md §4).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Weighted Reciprocal Rank Fusion (SPEC §3 "Fusion"; seed 001 "Reciprocal Rank Fusion").
+"""Weighted Reciprocal Rank Fusion (docs/spec.md §3 "Fusion").
 
 ``RRF(m) = Σ_i w_i / (k + rank_i(m))`` over the retrievers whose list holds
 ``m``; ranks are 1-based and scores are unitless. ``k`` and the weights come

@@ -1,4 +1,4 @@
-"""Maximal Marginal Relevance re-ranking (SPEC §3 "MMR"; seed 001 "Diversity").
+"""Maximal Marginal Relevance re-ranking (docs/spec.md §3 "MMR").
 
 Greedy selection of ``argmax λ·rel(m) − (1 − λ)·max_{s ∈ S} cos(m, s)``
 (Carbonell & Goldstein, 1998). ``λ`` comes from ``Settings.mmr_lambda``.

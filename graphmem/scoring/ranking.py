@@ -1,9 +1,8 @@
-"""Final weight, confidence gates and retrievability (SPEC §3, §4, §9.4–§9.6).
+"""Final weight, confidence gates and retrievability (docs/spec.md §3, §4, §9.4–§9.6).
 
-``weight(m) = RRF(m) × freshness(m) × access_boost(m)`` (seed 001 "Combined
-retrieval weight"); confidence acts through the gates and the retrievability
-threshold, not through the weight (§9.6). Constants come from
-:class:`graphmem.settings.Settings`.
+``weight(m) = RRF(m) × freshness(m) × access_boost(m)`` (docs/spec.md §3 "Final weight"); confidence
+acts through the gates and the retrievability threshold, not through the weight (§9.6). Constants
+come from :class:`graphmem.settings.Settings`.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from graphmem.scoring import _checks
 
 
 def freshness(age_days: float, half_life_days: float, stability: float, *, floor: float) -> float:
-    """Freshness ``max(floor, 2^(−age / (τ·(1 + stability))))`` (SPEC §3; seed 001, seed 003).
+    """Freshness ``max(floor, 2^(−age / (τ·(1 + stability))))`` (docs/spec.md §3).
 
     Parameters
     ----------
@@ -51,7 +50,7 @@ def freshness(age_days: float, half_life_days: float, stability: float, *, floor
 
 
 def access_boost(access_count: int) -> float:
-    """Access boost ``1 + ln(1 + access_count)`` (SPEC §3; seed 001 "Access boost").
+    """Access boost ``1 + ln(1 + access_count)`` (docs/spec.md §3).
 
     Parameters
     ----------
@@ -72,7 +71,7 @@ def access_boost(access_count: int) -> float:
 
 
 def final_weight(rrf: float, freshness: float, access_boost: float) -> float:
-    """Final retrieval weight ``rrf × freshness × access_boost`` (SPEC §3, §9.6; seed 001 App. C).
+    """Final retrieval weight ``rrf × freshness × access_boost`` (docs/spec.md §3, §9.6).
 
     Parameters
     ----------
@@ -102,7 +101,7 @@ def final_weight(rrf: float, freshness: float, access_boost: float) -> float:
 
 
 def confidence_gate(confidences: Mapping[str, float], *, min_confidence: float) -> set[str]:
-    """Ids that pass the retrieval confidence filter (SPEC §3 "Confidence gates").
+    """Ids that pass the retrieval confidence filter (docs/spec.md §3 "Confidence gates").
 
     Parameters
     ----------
@@ -132,7 +131,7 @@ def confidence_gate(confidences: Mapping[str, float], *, min_confidence: float) 
 
 
 def renderable(confidence: float, *, render_gate: float) -> bool:
-    """Whether a result may be rendered into agent context (SPEC §3 "render gate").
+    """Whether a result may be rendered into agent context (docs/spec.md §3 "render gate").
 
     Parameters
     ----------
@@ -150,7 +149,7 @@ def renderable(confidence: float, *, render_gate: float) -> bool:
 
 
 def retrievability_threshold(confidence: float, *, factor: float) -> float:
-    """Retrievability threshold ``θ = min(1, factor·(1 − conf))`` (SPEC §4, §9.5; seed 002).
+    """Retrievability threshold ``θ = min(1, factor·(1 − conf))`` (docs/spec.md §4, §9.5).
 
     Parameters
     ----------
@@ -174,7 +173,7 @@ def retrievability_threshold(confidence: float, *, factor: float) -> float:
 
 
 def is_retrievable(freshness: float, confidence: float, *, factor: float) -> bool:
-    """Whether a memory stays retrievable: ``freshness >= θ(conf)`` (SPEC §4, §9.5).
+    """Whether a memory stays retrievable: ``freshness >= θ(conf)`` (docs/spec.md §4, §9.5).
 
     Parameters
     ----------
@@ -197,7 +196,7 @@ def is_retrievable(freshness: float, confidence: float, *, factor: float) -> boo
 def unretrievable_after_days(
     half_life_days: float, stability: float, confidence: float, *, floor: float, factor: float
 ) -> float:
-    """Age at which a memory stops being retrievable (SPEC §3 freshness, §9.5 threshold).
+    """Age at which a memory stops being retrievable (docs/spec.md §3 freshness, §9.5 threshold).
 
     Freshness ``max(floor, 2^(−age/τ_eff))`` falls below ``θ = min(1, factor·(1 − conf))``
     once ``2^(−age/τ_eff) < θ``, i.e. after ``age* = τ_eff·log2(1/θ)`` days, with
@@ -238,7 +237,7 @@ def unretrievable_after_days(
 
 @dataclass(frozen=True, slots=True)
 class RankScore:
-    """One candidate's place in a recall's order (SPEC §3, §9.12): ``weight`` (the sort
+    """One candidate's place in a recall's order (docs/spec.md §3, §9.12): ``weight`` (the sort
     key and the hit's weight, ``>= 0``), its ``freshness`` in ``[0, 1]`` and its
     ``access_boost`` ``>= 1`` (tie-breaks, in that order)."""
 
@@ -256,9 +255,9 @@ def rank_score(
     access_mode: str,
 ) -> RankScore:
     """A candidate's weight from its relevance (RRF, plus session support where the
-    plan uses it), freshness and access boost (SPEC §3 with the §9.12 departure).
+    plan uses it), freshness and access boost (docs/spec.md §3 with the §9.12 departure).
 
-    ``"weight"`` mode multiplies a factor in, as SPEC §3's
+    ``"weight"`` mode multiplies a factor in, as docs/spec.md §3's
     ``weight = RRF × freshness × access_boost``; ``"tiebreak"`` (graphmem's default for
     both, measured on LoCoMo: decay and use must not bury evidence) leaves it out of the
     weight, and :func:`rank_order` uses it to order equal weights.

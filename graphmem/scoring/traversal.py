@@ -1,4 +1,4 @@
-"""Graph traversal scores and query specificity (SPEC §3; seed 001 "Graph Traversal Scoring").
+"""Graph traversal scores and query specificity (docs/spec.md §3).
 
 ``traversal_score = hop_score(hops) × path_confidence`` with weakest-link path
 confidence (``min`` of the edge confidences, not their product); an entity
@@ -155,7 +155,7 @@ def specificity(
     *,
     weights: tuple[float, float, float, float],
 ) -> float:
-    """Query specificity, the weighted sum of four cues (SPEC §3 "Query planner").
+    """Query specificity, the weighted sum of four cues (docs/spec.md §3 "Query planner").
 
     Parameters
     ----------
@@ -213,9 +213,9 @@ class PathStep:
 class Reached:
     """An entity reached from a query entity by its best path.
 
-    ``score = hop_score × path_confidence × path_relevance`` (SPEC §3's
+    ``score = hop_score × path_confidence × path_relevance`` (docs/spec.md §3's
     traversal score times the question match, the product of the edges'
-    relevances; issue 12).
+    relevances).
     """
 
     entity_id: str
@@ -242,7 +242,7 @@ def guided_traversal(
     """Best question-weighted path to every entity reachable from the query entities.
 
     Like :func:`traversal_scores` (simple paths of at most ``max_hops``
-    relations, walked both ways; SPEC §3's ``hop_score × min(edge
+    relations, walked both ways; docs/spec.md §3's ``hop_score × min(edge
     confidence)``), with each path further multiplied by the product of its
     edges' ``relevance`` (how well each edge matches the question), so
     that among equally distant neighbours the ones the question asks about

@@ -1,6 +1,6 @@
-"""BM25 for the embedded store: Lucene's IDF over per-term posting arrays (SPEC §3).
+"""BM25 for the embedded store: Lucene's IDF over per-term posting arrays (docs/spec.md §3).
 
-The SPEC uses Lucene's formula, which is positive for every term that occurs::
+docs/spec.md §3 uses Lucene's formula, which is positive for every term that occurs::
 
     idf(t)      = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))
     score(D, Q) = Σ_{t ∈ Q} idf(t) · f(t, D) · (k1 + 1)
@@ -51,9 +51,9 @@ class BM25Index:
     documents : sequence of sequence of str
         One token list per document (``graphmem.text.tokenize``); may be empty.
     k1 : float
-        Term-frequency saturation, ``> 0`` (SPEC: 1.2).
+        Term-frequency saturation, ``> 0`` (docs/spec.md §3: 1.2).
     b : float
-        Length normalisation, in ``[0, 1]`` (SPEC: 0.75).
+        Length normalisation, in ``[0, 1]`` (docs/spec.md §3: 0.75).
 
     Raises
     ------

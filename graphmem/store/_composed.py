@@ -1,4 +1,4 @@
-"""How a store is put together: role objects behind one facade (issue 11).
+"""How a store is put together: role objects behind one facade.
 
 A backend is a small lifecycle class (:class:`ComposedStore` subclass: open, close,
 health, server_info) holding one query executor (the SQLite connections, the Neo4j

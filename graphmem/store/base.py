@@ -13,7 +13,7 @@ can ask for just what it uses:
 - :class:`StoreForgetting`: forgetting a memory or an entity, and the deletion log.
 
 Each retriever is **one** store call that a graph database answers with one
-indexed query (SPEC §3, §6); nothing on the read path loads a namespace's
+indexed query (docs/spec.md §3, §6); nothing on the read path loads a namespace's
 memories into Python. Every call takes the namespace first and never sees
 another namespace's data. Each method's contract is documented here, once; a
 backend's docstrings say only how it meets it. Input that no backend could
@@ -93,7 +93,7 @@ class StoreWrites(Protocol):
         """Apply ``batch`` atomically (one transaction): all of it lands, or none of it.
 
         Upserts (memories with their mentions and sessions, entities, relations; the
-        relations a superseded memory asserted end with it, SPEC §9.9), then deletions
+        relations a superseded memory asserted end with it, docs/spec.md §9.9), then deletions
         (a memory with its mentions, observations, association links and the relations
         it is the source of). A batch that upserts and deletes one id deletes it.
 
@@ -104,10 +104,10 @@ class StoreWrites(Protocol):
         """
 
     def record_access(self, namespace: str, updates: Sequence[AccessUpdate]) -> None:
-        """Apply access updates in one transaction (SPEC §4): each sets
+        """Apply access updates in one transaction (docs/spec.md §4): each sets
         ``access_count += 1``, ``last_accessed_at``, ``stability`` and ``salience``, and
         adds ``session_id`` to ``accessed_sessions`` once. ``reactivate`` sets the tier
-        to hot and the memory retrievable (cold reactivation, seed 003), raising its
+        to hot and the memory retrievable (cold reactivation, docs/spec.md §4), raising its
         ``version`` when that changes either; plain access updates leave the version
         alone. Unknown ids are skipped; several updates of one id apply in order.
 
@@ -122,7 +122,7 @@ class StoreWrites(Protocol):
 
 @runtime_checkable
 class StoreMaintenance(Protocol):
-    """The maintenance path's calls (consolidation, guards, export; SPEC §4). Nothing on
+    """The maintenance path's calls (consolidation, guards, export; docs/spec.md §4). Nothing on
     the read path calls them."""
 
     def scan_memories(
@@ -195,7 +195,7 @@ class StoreLookups(Protocol):
         self, namespace: str, subject: str, predicate: str
     ) -> list[Memory]:
         """Current memories with exactly this triple subject and predicate, by id, with
-        embeddings (SPEC §2.11)."""
+        embeddings (docs/spec.md §2.11)."""
 
     def memories_in_session(self, namespace: str, session_id: str) -> list[Memory]:
         """Every memory (current or not) with an observation in the session, by id,
@@ -208,7 +208,7 @@ class StoreLookups(Protocol):
         """Number of memories (all tiers, current or not). With ``at_most`` (``>= 0``),
         counting stops there: ``min(count, at_most)``, which reads at most that many
         memories (a recall that only asks whether a namespace is past a size reads no
-        more of a large one; issue 13)."""
+        more of a large one)."""
 
     def stats(self, namespace: str) -> dict[str, int]:
         """Counts: memories, current, superseded, cold, unretrievable, entities, relations,
@@ -240,12 +240,12 @@ class StoreRetrievers(Protocol):
     ) -> list[list[ScoredId]]:
         """Top-``k`` memories by cosine (in [-1, 1], rounded to 6 decimals) for each row
         of ``embeddings``, shape (m, dim): ``m`` lists, by cosine desc then id. Cold-tier
-        memories are not vector-searchable unless ``include_cold`` (SPEC §4)."""
+        memories are not vector-searchable unless ``include_cold`` (docs/spec.md §4)."""
 
     def text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool = False
     ) -> list[ScoredId]:
-        """Top-``k`` memories by BM25 (SPEC §3) of ``text`` against memory content: only
+        """Top-``k`` memories by BM25 (docs/spec.md §3) of ``text`` against memory content: only
         memories containing a query token (score > 0), by score desc then id; a text
         without a ``\\w`` token returns ``[]``."""
 
@@ -287,7 +287,7 @@ class StoreRetrievers(Protocol):
 
     def term_stats(self, namespace: str, terms: Sequence[str]) -> TermStats:
         """Document frequency of each (lower-cased) term over the current memories, and
-        their number (the planner's lexical rarity, SPEC §3)."""
+        their number (the planner's lexical rarity, docs/spec.md §3)."""
 
     def memory_sessions(self, namespace: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
         """The sessions each memory was observed in, sorted, by memory id (one query;
@@ -307,7 +307,7 @@ class StoreRetrievers(Protocol):
 
 @runtime_checkable
 class StoreForgetting(Protocol):
-    """Forgetting on request (SPEC §9.16, ``docs/forgetting.md``): the reads a forget is
+    """Forgetting on request (docs/spec.md §9.16, ``docs/forgetting.md``): the reads a forget is
     planned from, the one-transaction forget, and the deletion log."""
 
     def supersession_links(self, namespace: str, ids: Sequence[str]) -> list[Memory]:

@@ -1,4 +1,4 @@
-"""The records of forgetting on request (SPEC §9.16; ``docs/forgetting.md``): what one
+"""The records of forgetting on request (docs/spec.md §9.16; ``docs/forgetting.md``): what one
 forget removes (:class:`ForgetPlan`), what the store counted while removing it
 (:class:`ForgetCounts`) and the deletion log's entries (:class:`DeletionRecord`).
 
@@ -56,7 +56,7 @@ class DeletionRecord:
 class ForgetCounts:
     """What the store removed (or, for a dry run, would remove), counted inside the
     forget's transaction: memories, their vectors, relations, entities, and the
-    sessions and turns left with no observation (SPEC §9.16)."""
+    sessions and turns left with no observation (docs/spec.md §9.16)."""
 
     memories: int = 0
     relations: int = 0
@@ -109,7 +109,7 @@ def check_unplanned(memory_ids: list[str], *, query: str) -> None:
 
 def restored(memory: Memory, relations: list[Relation]) -> tuple[Memory, list[Relation]]:
     """``memory`` made current again (its superseding memory was forgotten without its
-    history) and the relations it asserted that ended with its supersession (SPEC §9.9)."""
+    history) and the relations it asserted that ended with its supersession (docs/spec.md §9.9)."""
     ended = memory.valid_until
     revived = [
         r.model_copy(update={"valid_until": None})

@@ -5,7 +5,7 @@ The Neo4j store searches its ``memory_content`` fulltext index (Lucene) with
 string, so both search the same namespace the same way. The embedded store's
 BM25 (:mod:`graphmem.store._bm25`) and the query planner's lexical rarity
 (:func:`graphmem.retrieval.planner.lexical_rarity`) use :func:`lucene_idf`, the
-IDF Lucene's BM25 similarity uses (SPEC §3).
+IDF Lucene's BM25 similarity uses (docs/spec.md §3).
 
 User text never becomes query syntax: :func:`lucene_escape` turns it into plain
 terms first.
@@ -70,7 +70,7 @@ def lucene_query(namespace: str, escaped: str, *, field: str = "content") -> str
 
 
 def lucene_idf(n_docs: int, doc_freq: int) -> float:
-    """Lucene's BM25 IDF, ``ln(1 + (N − n + 0.5) / (n + 0.5))`` (SPEC §3).
+    """Lucene's BM25 IDF, ``ln(1 + (N − n + 0.5) / (n + 0.5))`` (docs/spec.md §3).
 
     Parameters
     ----------

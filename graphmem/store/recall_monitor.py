@@ -1,4 +1,4 @@
-"""Vector-index recall monitor (SPEC §10): is the store's vector search losing neighbours?
+"""Vector-index recall monitor (docs/spec.md §10): is the store's vector search losing neighbours?
 
 The semantic retriever asks :meth:`MemoryStore.vector_search` for one query at a time;
 on Neo4j that goes through an approximate (HNSW, quantised, filtered) index. This module
@@ -7,14 +7,14 @@ for each query, the share of the exact top-``k`` (over the namespace's searchabl
 memories: current, retrievable, hot) that the store returned. A returned memory whose
 exact cosine ties the ``k``-th exact one counts as found (ties are not misses).
 
-Queries are a seeded sample of the namespace's own stored embeddings (SPEC §10), or
+Queries are a seeded sample of the namespace's own stored embeddings (docs/spec.md §10), or
 vectors the caller gives (``python -m bench latency`` passes its query embeddings). The
 exact side is computed here in numpy on every searchable vector of the namespace, read
 once through :meth:`MemoryStore.scan_memories` (~40 MB of floats per 100k memories at
 384 dimensions).
 
 Used by ``graphmem doctor --index-recall`` and ``python -m bench latency``; the alert
-threshold is ``Settings.vector_recall_alert`` (0.95, SPEC §8).
+threshold is ``Settings.vector_recall_alert`` (0.95, docs/spec.md §8).
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def index_recall(
     sample : int
         How many stored embeddings to use as queries (seeded choice; all when fewer).
     k : int
-        The cut (recall@10 by default, SPEC §10).
+        The cut (recall@10 by default, docs/spec.md §10).
     search_k : int, optional
         How many the store is asked for (default ``k``); the semantic retriever asks for
         ``Settings.candidate_k`` (50) and its top ``k`` are measured.

@@ -63,7 +63,7 @@ class EntityHit:
 
 @dataclass(frozen=True, slots=True)
 class RankFields:
-    """What ranking reads of a memory (SPEC §3 gates, freshness, access boost),
+    """What ranking reads of a memory (docs/spec.md §3 gates, freshness, access boost),
     without hydrating it: a recall scores every fused candidate (~50 per
     retriever) but returns ``k``, so it hydrates only those.
 
@@ -114,7 +114,7 @@ class MemoryFilter:
 
 @dataclass(frozen=True, slots=True)
 class TermStats:
-    """Document frequencies for the planner's lexical rarity (SPEC §3)."""
+    """Document frequencies for the planner's lexical rarity (docs/spec.md §3)."""
 
     n_docs: int
     df: dict[str, int]
@@ -122,7 +122,7 @@ class TermStats:
 
 @dataclass(frozen=True, slots=True)
 class AccessUpdate:
-    """The access update of one recalled memory (SPEC §4)."""
+    """The access update of one recalled memory (docs/spec.md §4)."""
 
     memory_id: str
     accessed_at: datetime
@@ -134,7 +134,7 @@ class AccessUpdate:
 
 @dataclass(frozen=True, slots=True)
 class LifecycleUpdate:
-    """New retrievability flag and tier of one memory (SPEC §4, §9.5).
+    """New retrievability flag and tier of one memory (docs/spec.md §4, §9.5).
 
     ``access_count`` and ``version`` are what the consolidation pass saw: the
     update is applied only while the stored memory still has both, so a memory
@@ -152,7 +152,7 @@ class LifecycleUpdate:
 
 @dataclass(frozen=True, slots=True)
 class Association:
-    """An association link between two memories of a namespace (SPEC §4).
+    """An association link between two memories of a namespace (docs/spec.md §4).
 
     Undirected: stores keep ``source_id < target_id`` (see :func:`association`).
     ``similarity`` is the cosine of the two embeddings.
@@ -168,7 +168,7 @@ class EmbedderRecord:
     """Which embedder wrote a namespace's vectors: its ``name`` (``Embedder.name``, e.g.
     ``all-MiniLM-L6-v2``, ``all-MiniLM-L6-v2-onnx-int8``, ``openai:nomic-embed-text``)
     and dimension. Vectors of two embedders are not comparable, so a facade whose
-    embedder differs from a namespace's record refuses to open (issue 17)."""
+    embedder differs from a namespace's record refuses to open."""
 
     model: str
     dim: int
@@ -194,7 +194,7 @@ def association(a: str, b: str, similarity: float) -> Association:
 
 
 #: Memory fields only :meth:`MemoryStore.record_access` changes once a memory is stored
-#: (SPEC §4 access bookkeeping); a checked write keeps them as stored (see WriteBatch).
+#: (docs/spec.md §4 access bookkeeping); a checked write keeps them as stored (see WriteBatch).
 ACCESS_FIELDS: tuple[str, ...] = (
     "access_count",
     "last_accessed_at",

@@ -1,4 +1,4 @@
-"""What one call of the write pipeline carries between its steps (SPEC §2).
+"""What one call of the write pipeline carries between its steps (docs/spec.md §2).
 
 :class:`Prepared` is a candidate with its persist-time scores, :class:`BatchState`
 what the call will write, :class:`Match` what dedup found for a candidate.
@@ -23,7 +23,7 @@ from graphmem.write.compat import Compatibility
 
 @dataclass(slots=True)
 class Prepared:
-    """A candidate with its persist-time scores, before dedup (SPEC §2 steps 1–6):
+    """A candidate with its persist-time scores, before dedup (docs/spec.md §2 steps 1–6):
     ``s`` source strength, ``e`` extractor confidence, ``t`` type prior, ``n``
     independent observations, all in [0, 1] except ``n``; ``position`` is its index
     among the candidates that were not rejected (the row of its vector)."""
@@ -62,7 +62,7 @@ class BatchState:
     subject_memories: dict[tuple[str, ...], list[Memory]] = field(default_factory=dict)
     #: superseded memory id → why (docs/updates.md), for the write report
     why: dict[str, str] = field(default_factory=dict)
-    # relations the extractor found in a candidate's text, by id(candidate) (SPEC §11)
+    # relations the extractor found in a candidate's text, by id(candidate) (docs/spec.md §11)
     extracted: dict[int, tuple[RelationInput, ...]] = field(default_factory=dict)
     # the pairs of names the text relates, by id(candidate); absent: the extractor
     # cannot tell (docs/extraction.md "Co-occurrence")
@@ -73,7 +73,7 @@ class BatchState:
 class Match:
     """What dedup found for a candidate: the memory to merge into (``target``), whether
     an ambiguous pair went to the judge, and the near-duplicates it conflicts with
-    (incompatible by SPEC §9.10; resolved by §9.9 when the candidate is created)."""
+    (incompatible by docs/spec.md §9.10; resolved by §9.9 when the candidate is created)."""
 
     target: Memory | None = None
     ambiguous: int = 0

@@ -1,11 +1,11 @@
-"""Claim compatibility: may two near-duplicate claims be merged? (SPEC §9.10).
+"""Claim compatibility: may two near-duplicate claims be merged? (docs/spec.md §9.10).
 
-Seed 001's "cosine above 0.92 essentially guarantees same fact" is false for
+The source rule that a cosine above 0.92 means the same fact is false for
 one-token changes: "Sam's birthday is on 14 August" and "… 15 August", or
 "allergic to penicillin" and "not allergic to penicillin", embed above 0.95.
 Before dedup merges a near-duplicate (tier 2 or tier 3) the two claims must be
-*compatible*; an incompatible near-duplicate is a conflict (SPEC §2.11 as
-amended by §9.9), and the consolidation's consistency scan (SPEC §10) reports
+*compatible*; an incompatible near-duplicate is a conflict (docs/spec.md §2.11 as
+amended by §9.9), and the consolidation's consistency scan (docs/spec.md §10) reports
 incompatible pairs that escaped the write path.
 
 Two claims are compatible only when, in order of the check (the first failure
@@ -37,7 +37,7 @@ August 14th") keeps the same subject, numbers, dates, names and polarity, so it
 stays compatible and merges.
 
 The rule is lexical on purpose: pure, fast, deterministic and explainable (the
-reason names what differs). An LLM judge (SPEC §11) can decide pairs it cannot.
+reason names what differs). An LLM judge (docs/spec.md §11) can decide pairs it cannot.
 
 >>> check(Claim("Sam's birthday is on 14 August"), Claim("Sam's birthday is on 15 August"))
 Compatibility(reason=<Reason.DATES: 'dates'>, detail="dates differ: ['*-08-14'] vs ['*-08-15']")
@@ -89,7 +89,7 @@ __all__ = [
 
 
 class Reason(StrEnum):
-    """Why two claims are not compatible (the first failed check, SPEC §9.10)."""
+    """Why two claims are not compatible (the first failed check, docs/spec.md §9.10)."""
 
     SUBJECT = "subject"
     OBJECT = "object"
@@ -154,7 +154,7 @@ class Claim:
         Named entities given beside the text (a candidate's ``entities``, a stored
         memory's mentioned entities); they count like names found in the text.
     user : str, optional
-        The namespace's user (SPEC §9.14): whom a first-person claim ("I live in
+        The namespace's user (docs/spec.md §9.14): whom a first-person claim ("I live in
         Graz") is about. ``None``: the implicit user, ``"User"``.
     aliases : tuple of (str, str)
         Other names of the ``names``, as (alias, name) pairs: "Moncho works at Los
@@ -194,7 +194,7 @@ def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
 
 
 def _user_words(claim: Claim) -> tuple[str, ...] | None:
-    """The user's name as words when ``claim`` opens in the first person (SPEC §9.14)."""
+    """The user's name as words when ``claim`` opens in the first person (docs/spec.md §9.14)."""
     if claim.subject or not is_first_person(claim.content) or possessive_other(claim.content):
         return None
     return tuple(_clean(w) for w in _WORD.findall(claim.user or IMPLICIT_USER)) or None
@@ -549,7 +549,7 @@ def _subject_object(a: Claim, b: Claim, fa: _Features, fb: _Features) -> Compati
 
 
 def check(a: Claim, b: Claim) -> Compatibility:
-    """May ``a`` and ``b`` be merged as one claim? (SPEC §9.10)
+    """May ``a`` and ``b`` be merged as one claim? (docs/spec.md §9.10)
 
     Parameters
     ----------
@@ -611,7 +611,7 @@ def one_sided(a: Claim, b: Claim) -> bool:
     them: "Alice moved to Berlin in 2021" / "Alice lives in Berlin" (a date on one
     side), "Alice works at Google" / "Alice works at Google with Bob" (a name on one
     side). Such a pair must not merge (§9.10) but states no two values of one thing:
-    the consistency scan (SPEC §10) does not supersede it on this rule alone. False for
+    the consistency scan (docs/spec.md §10) does not supersede it on this rule alone. False for
     compatible claims, different subjects, and every other reason (a negation flip,
     another object or state, two different dates, numbers or names).
     """
@@ -628,8 +628,8 @@ def one_sided(a: Claim, b: Claim) -> bool:
     return not only_a or not only_b
 
 
-# text.FUNCTION_WORDS as the consistency scan (SPEC §10) has always read them: "never" and "n't" count too,
-# "whose" is a frame word ("s" is shorter than a frame word anyway).
+# text.FUNCTION_WORDS as the consistency scan (docs/spec.md §10) has always read them: "never" and
+# "n't" count too, "whose" is a frame word ("s" is shorter than a frame word anyway).
 _STOPWORDS = (FUNCTION_WORDS - {"s", "whose"}) | {"never", "n't"}
 _MONTHS_AND_DAYS = frozenset(MONTHS) | frozenset(WEEKDAYS)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*")

@@ -1,4 +1,4 @@
-"""The consolidation pass and cold reactivation (SPEC §4, §9.4–§9.5; seed 003).
+"""The consolidation pass and cold reactivation (docs/spec.md §4, §9.4–§9.5).
 
 :func:`consolidate` pages through a namespace by id, ``batch_size`` memories at a
 time, twice:
@@ -19,7 +19,7 @@ the next pass (:class:`graphmem.store.base.LifecycleUpdate`). Running it twice a
 
 :func:`reactivate_associated` is the read side: memories linked to what a recall
 returned that sit in the cold tier get the associative access update and return
-to hot and retrievable (seed 003, "cold reactivation").
+to hot and retrievable (docs/spec.md §4).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ def _days(later: datetime, earlier: datetime) -> float:
 def lifecycle_state(memory: Memory, now: datetime, settings: Settings) -> tuple[bool, Tier]:
     """The retrievability flag and tier a memory should have at ``now``.
 
-    - retrievable: ``freshness >= θ(conf) = min(1, 1.5·(1 − conf))`` (SPEC §9.5), freshness
-      by SPEC §3 with the type's half-life stretched by stability, its age counted from
+    - retrievable: ``freshness >= θ(conf) = min(1, 1.5·(1 − conf))`` (docs/spec.md §9.5), freshness
+      by docs/spec.md §3 with the type's half-life stretched by stability, its age counted from
       ``last_observed_at`` (§9.4);
     - a retrievable memory is hot;
     - an unretrievable hot memory goes cold once it has been unretrievable for more than
@@ -296,15 +296,15 @@ def reactivate_associated(
     now: datetime,
     session_id: str | None = None,
 ) -> list[str]:
-    """Bring back to hot the cold memories linked to ``memory_ids`` (seed 003).
+    """Bring back to hot the cold memories linked to ``memory_ids`` (docs/spec.md §4).
 
     Each current, cold memory with an association link to one of ``memory_ids`` (and
-    not itself among them) gets the associative access update of SPEC §4 —
+    not itself among them) gets the associative access update of docs/spec.md §4 —
     ``stability + 0.03·min(2, days since last access / 7)``, salience raised,
     ``access_count + 1``, ``last_accessed_at = now``, ``session_id`` added — with the
     tier set back to hot and the memory retrievable again ("resurrected": recall finds
     it), in one store write. Hot neighbours are left alone: they were not recalled,
-    only linked. The next consolidation pass judges it again by SPEC §9.5 with its new
+    only linked. The next consolidation pass judges it again by docs/spec.md §9.5 with its new
     stability and last access (a memory still stale goes unretrievable again, and cold
     only ``cold_after_days`` after this access).
 

@@ -1,4 +1,4 @@
-"""Dedup tiers 2–3 and the independence rule (SPEC §2.7–§2.8, seed 000, seed 001 App. A).
+"""Dedup tiers 2–3 and the independence rule (docs/spec.md §2.7–§2.8).
 
 Tier 1 (exact content hash) is a store lookup in the pipeline; this module
 classifies cosine similarities and decides whether a duplicate counts as a
@@ -24,7 +24,7 @@ class Verdict(Enum):
 
 def classify_similarity(cosine: float, *, duplicate: float, escalate: float) -> Verdict:
     """Tier 2: ``> duplicate`` → duplicate; ``[escalate, duplicate]`` → ambiguous;
-    below → distinct (SPEC §2.7; defaults 0.92 / 0.85)."""
+    below → distinct (docs/spec.md §2.7; defaults 0.92 / 0.85)."""
     if cosine > duplicate:
         return Verdict.DUPLICATE
     if cosine >= escalate:
@@ -42,7 +42,7 @@ class DedupJudge(Protocol):
 
 class KeepDistinctJudge:
     """The default judge: ambiguous pairs stay distinct — a false merge destroys
-    information, a false split only costs a duplicate (seed 001 App. A)."""
+    information, a false split only costs a duplicate (docs/spec.md §2.7)."""
 
     def same(self, candidate: MemoryCandidate, existing: Memory, similarity: float) -> bool:
         return False
@@ -51,7 +51,7 @@ class KeepDistinctJudge:
 def is_independent(
     new: Observation, existing: tuple[Observation, ...], *, window: timedelta
 ) -> bool:
-    """SPEC §2.8: a duplicate is a new independent observation only if it comes
+    """docs/spec.md §2.8: a duplicate is a new independent observation only if it comes
     from a different session and — when that session is less than ``window``
     from an existing observation — its surface form differs. Same turn: never.
     """
@@ -86,7 +86,7 @@ def update_wins(
     *,
     margin: float,
 ) -> bool:
-    """SPEC §9.9 (amends §2.11): of two conflicting claims, does the one observed at
+    """docs/spec.md §9.9 (amends §2.11): of two conflicting claims, does the one observed at
     ``new_observed_at`` stay current?
 
     The later observation wins unless the other's confidence exceeds it by more than

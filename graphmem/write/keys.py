@@ -1,4 +1,4 @@
-"""Contextual keys: what a memory is indexed under (issue 15).
+"""Contextual keys: what a memory is indexed under.
 
 A turn read alone often loses its meaning ("Yeah, it was amazing - we went
 last weekend!" names neither the topic nor the date: the topic is in the turn

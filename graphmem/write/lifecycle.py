@@ -1,7 +1,7 @@
-"""Confirmation, correction and forgetting (SPEC §2.10, §2.11; seed 000 "GDPR deletion").
+"""Confirmation, correction and forgetting (docs/spec.md §2.10, §2.11, §1 "Provenance").
 
-Each function reads what it needs, computes the new state with the SPEC
-formulas, and returns a :class:`WriteBatch` for one atomic store write; the
+Each function reads what it needs, computes the new state with the formulas of
+docs/spec.md, and returns a :class:`WriteBatch` for one atomic store write; the
 facade writes them as compare-and-sets on the versions read
 (:mod:`graphmem.facade.write_retry`).
 """
@@ -27,7 +27,7 @@ PSEUDO_SESSIONS = frozenset({CONFIRMATION_SESSION, CORRECTION_SESSION})
 def confirm_memory(
     memory: Memory, settings: Settings, now: datetime, *, session_id: str | None = None
 ) -> Memory:
-    """SPEC §2.10: ``s = max(s, 0.80)``, ``n += 1``, confidence recomputed and
+    """docs/spec.md §2.10: ``s = max(s, 0.80)``, ``n += 1``, confidence recomputed and
     clamped to the confirmation cap (0.99). The confirmation is recorded as an
     observation (so forgetting its session undoes it) and restarts the decay
     clock (§9.4)."""
@@ -69,7 +69,7 @@ def supersede(old: Memory, new_id: str, now: datetime) -> Memory:
 def forget_session_batch(
     memories: list[Memory], session_id: str, settings: Settings
 ) -> tuple[WriteBatch, list[str], list[str]]:
-    """Remove ``session_id``'s contributions (seed 000, "GDPR deletion").
+    """Remove ``session_id``'s contributions (docs/spec.md §1 "Provenance").
 
     Memories supported only by the session are deleted; the rest are
     recomputed without its observations: ``n`` = remaining independent

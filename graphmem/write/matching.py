@@ -1,4 +1,4 @@
-"""Dedup and conflicts against the store and the call's own memories (SPEC §2.7,
+"""Dedup and conflicts against the store and the call's own memories (docs/spec.md §2.7,
 §2.11, §9.9–§9.10): which memory a candidate restates, and which it supersedes."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ ATTRIBUTE_NEIGHBOURS = 50
 
 
 class Matcher:
-    """Finds, for each candidate of a write, the memory it restates (tiers 1–3 of SPEC
+    """Finds, for each candidate of a write, the memory it restates (tiers 1–3 of docs/spec.md
     §2.7) and, for a new memory, the current memories it supersedes or loses to.
 
     Parameters
@@ -91,11 +91,11 @@ class Matcher:
     def negates(
         self, claim: Claim, item: Prepared, memory: Memory, known: EntityDictionary
     ) -> Compatibility | None:
-        """A negation below the merge threshold (SPEC §9.9–§9.10, issue 10): the candidate
+        """A negation below the merge threshold (docs/spec.md §9.9–§9.10): the candidate
         negates or ends what ``memory`` states ("Noor does not drink alcohol anymore" after
         "Noor drinks alcohol.", cosine 0.83–0.86, under tier 2's 0.92 and often under
         tier 3's 0.85). Such a pair is no near-duplicate, so dedup never compared the
-        claims, and both stayed current until the consolidation's consistency scan (SPEC
+        claims, and both stayed current until the consolidation's consistency scan (docs/spec.md
         §10) superseded the older one. The write path now applies the scan's rule to it
         at once: cosine at least ``consolidation_similarity`` (the caller's filter), the
         same subject, a negation flip as the first incompatibility, and frames that
@@ -127,7 +127,7 @@ class Matcher:
         excluded: str | None,
     ) -> Match:
         """Tier 1 (hash), the same triple, then tier 2 (cosine) and tier 3 (judge) —
-        SPEC §2.7 — where every merge needs a compatible claim (§9.10).
+        docs/spec.md §2.7 — where every merge needs a compatible claim (§9.10).
 
         A candidate whose subject, predicate and object agree with a current memory of
         its type, and whose claim is compatible with it, is a restatement of that
@@ -226,7 +226,7 @@ class Matcher:
         *,
         correction: Memory | None,
     ) -> tuple[Memory, list[str]]:
-        """SPEC §2.11 as amended by §9.9–§9.10: a new memory conflicts with the current
+        """docs/spec.md §2.11 as amended by §9.9–§9.10: a new memory conflicts with the current
         memories of its subject and predicate that state another claim, and with the
         incompatible near-duplicates dedup found (``near``). Each conflict keeps the
         later observation current unless the older memory's confidence exceeds the
@@ -292,7 +292,7 @@ class Matcher:
     def attribute_rivals(
         self, namespace: str, memory: Memory, state: BatchState, known: EntityDictionary
     ) -> list[tuple[Memory, str]]:
-        """Current claims that ``memory`` updates by attribute, each with why (SPEC §9.15;
+        """Current claims that ``memory`` updates by attribute, each with why (docs/spec.md §9.15;
         docs/updates.md): about the same subject, stating the same attribute
         (:func:`graphmem.language.attributes.primary`), which the newer one
         :func:`~graphmem.language.attributes.replaces` — "Lena moved to Denver." after
@@ -345,7 +345,7 @@ class Matcher:
         """Current claims that restate the claim a correction corrects: the same subject
         and the same value of the same attribute ("I'm on that warfarin, mind" when
         "Doctor's got me on warfarin" is corrected to apixaban). A correction corrects
-        the claim wherever it was said (SPEC §9.15; docs/updates.md)."""
+        the claim wherever it was said (docs/spec.md §9.15; docs/updates.md)."""
         stated = _attribute(corrected)
         if stated is None or not stated.value:
             return []
@@ -382,7 +382,7 @@ def _attribute(memory: Memory) -> Attribute | None:
 
 
 def transcript(memory: Memory | MemoryCandidate) -> bool:
-    """A transcript record (a turn with its speaker's label, SPEC §9.13): kept out of
+    """A transcript record (a turn with its speaker's label, docs/spec.md §9.13): kept out of
     supersession; every other memory, whatever door it came through, is a claim."""
     return is_transcript(memory.extractor, memory.content)
 
@@ -390,7 +390,7 @@ def transcript(memory: Memory | MemoryCandidate) -> bool:
 def _conflicts(verdict: Compatibility, new: str, old: str) -> bool:
     """Is an incompatible near-duplicate a conflict (to supersede), or two claims?
     Two one-off events at different times or of other quantities ("ran 5 km on
-    Monday" / "ran 8 km on Wednesday") are two events (SPEC §9.15)."""
+    Monday" / "ran 8 km on Wednesday") are two events (docs/spec.md §9.15)."""
     if verdict.reason is None or not verdict.reason.is_conflict:
         return False
     events = is_eventlike(new) and is_eventlike(old)

@@ -1,4 +1,4 @@
-"""The write pipeline (SPEC §2, steps 1–12).
+"""The write pipeline (docs/spec.md §2, steps 1–12).
 
 ``WritePipeline.remember`` turns validated :class:`MemoryCandidate` objects
 into stored memories in one atomic store write: confidence at persist time,
@@ -14,7 +14,7 @@ caller runs ``remember`` again from the reads.
 Dedup looks at every current memory — cold and unretrievable ones included,
 which recall's vector search skips — and a merge whose new independent
 observation makes the memory fresh enough again brings it back to hot and
-retrievable (SPEC §4, §9.4–§9.5).
+retrievable (docs/spec.md §4, §9.4–§9.5).
 
 The steps live in :mod:`graphmem.write.scores` (persist-time scores),
 :mod:`graphmem.write.matching` (dedup and conflicts), :mod:`graphmem.write.records`
@@ -75,13 +75,13 @@ class _Outcome:
 
 
 class WritePipeline:
-    """Persist memory candidates (SPEC §2).
+    """Persist memory candidates (docs/spec.md §2).
 
     Parameters
     ----------
     store, embedder : the backends.
     settings : Settings
-        Every constant used (SPEC §8).
+        Every constant used (docs/spec.md §8).
     judge : DedupJudge
         Tier-3 decision for ambiguous pairs.
     extractor : EntityExtractor
@@ -129,7 +129,7 @@ class WritePipeline:
         Parameters
         ----------
         corrects : Memory, optional
-            An explicit correction (SPEC §2.11): the one candidate replaces this
+            An explicit correction (docs/spec.md §2.11): the one candidate replaces this
             current memory in the same write — never merged into it, superseding it
             regardless of confidence.
 
@@ -247,7 +247,7 @@ class WritePipeline:
     def _supersede_corrected(
         memory: Memory, corrects: Memory, state: BatchState, now: datetime
     ) -> Memory:
-        """A correction (SPEC §2.11): the corrected memory is superseded by ``memory``,
+        """A correction (docs/spec.md §2.11): the corrected memory is superseded by ``memory``,
         which stays current whatever it conflicted with."""
         memory = memory.model_copy(update={"superseded_by": None, "valid_until": None})
         old = state.memories.get(corrects.id, corrects)

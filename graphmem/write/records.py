@@ -1,5 +1,5 @@
 """Building the memories a write stores: a new one from a candidate, or an existing
-one merged with a new observation (SPEC §2.8–§2.9, §4, §9.4–§9.5)."""
+one merged with a new observation (docs/spec.md §2.8–§2.9, §4, §9.4–§9.5)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def create_memory(
     mentions: list[Mention],
     now: datetime,
 ) -> Memory:
-    """A new memory from a prepared candidate (SPEC §2): the scores of ``item``, the
+    """A new memory from a prepared candidate (docs/spec.md §2): the scores of ``item``, the
     observation, the mentions and ``vector`` as its embedding; the event time is the
     candidate's, else the one its own words name (:func:`derived_event_time`)."""
     c = item.candidate
@@ -61,7 +61,7 @@ def create_memory(
 def merge_memory(
     settings: Settings, old: Memory, item: Prepared, mentions: list[Mention], now: datetime
 ) -> Memory:
-    """SPEC §2.8–§2.9: n adds independent observations only; s = max;
+    """docs/spec.md §2.8–§2.9: n adds independent observations only; s = max;
     confidence recomputed and never lowered; observations unioned.
 
     A cold or unretrievable memory that a new independent observation makes

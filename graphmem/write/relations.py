@@ -1,4 +1,4 @@
-"""Entities and relations of a write (SPEC §2 steps 10–11, §11): the mentions a
+"""Entities and relations of a write (docs/spec.md §2 steps 10–11, §11): the mentions a
 candidate resolves to, and the relations its memory asserts."""
 
 from __future__ import annotations
@@ -102,12 +102,12 @@ class Relater:
         """Explicit relations, and co-occurrence edges between the names the text
         relates with no typed relation (docs/extraction.md "Co-occurrence"), with the
         memory's confidence. A superseded memory's relations are written already
-        ended (SPEC §9.9)."""
+        ended (docs/spec.md §9.9)."""
         when = candidate.event_time or memory.last_observed_at
         pairs: list[tuple[str, str, str]] = []
         lemmas: dict[tuple[str, str, str], str] = {}  # the wording each type was read from
         # Caller-given relations win; else those the extractor parsed from the text
-        # (strong inference, SPEC §11: their confidence is capped by that level's).
+        # (strong inference, docs/spec.md §11: their confidence is capped by that level's).
         given = candidate.relations or state.extracted.get(id(candidate), ())
         cap = 1.0 if candidate.relations else inferred_relation_cap(self._settings, memory)
         for rel in given:
@@ -189,7 +189,7 @@ def _first_person_subject(
     candidate: MemoryCandidate, known: EntityDictionary
 ) -> EntityMention | None:
     """The namespace's user as the subject of a claim in the first person or in Mem0's
-    "User …" style (SPEC §9.14): the named user, else the implicit one ("User").
+    "User …" style (docs/spec.md §9.14): the named user, else the implicit one ("User").
     Transcript turns ("Caroline: I …") are about their speaker, not the user."""
     if is_transcript(candidate.extractor, candidate.content) or not is_first_person(
         candidate.content

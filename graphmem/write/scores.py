@@ -1,4 +1,4 @@
-"""Persist-time scores of a memory candidate (SPEC §2 steps 1–6, §2.5–§2.6, §11)."""
+"""Persist-time scores of a memory candidate (docs/spec.md §2 steps 1–6, §2.5–§2.6, §11)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from graphmem.write.batch import Prepared
 def compute_confidence(
     settings: Settings, s: float, n: int, e: float, t: float, grounding: str
 ) -> float:
-    """SPEC §2.5 then §2.6: the stored confidence of a memory."""
+    """docs/spec.md §2.5 then §2.6: the stored confidence of a memory."""
     raw = confidence(s, n, e, t, weights=settings.confidence_weights)
     return apply_grounding(
         raw,
@@ -45,7 +45,7 @@ def derived_event_time(content: str, observed_at: datetime) -> datetime | None:
 def prepare_candidate(
     settings: Settings, index: int, candidate: MemoryCandidate, now: datetime
 ) -> Prepared | None:
-    """SPEC §2 steps 1–6 for one candidate (``index``: its place in the call): type prior,
+    """docs/spec.md §2 steps 1–6 for one candidate (``index``: its place in the call): type prior,
     source strength, extractor confidence, ``n``, confidence with grounding, the content
     hash and the observation; ``None`` when grounding is ``unsupported`` (rejected)."""
     cfg = settings
@@ -72,7 +72,7 @@ def prepare_candidate(
     )
     if candidate.extractor_confidence is not None and candidate.logprobs is None:
         e = candidate.extractor_confidence
-    # SPEC §9.1: textual evidence (a turn, or a direct / confirmed statement) is
+    # docs/spec.md §9.1: textual evidence (a turn, or a direct / confirmed statement) is
     # one observation; a claim the agent inferred with no evidence has n = 0.
     evidenced = candidate.turn_id is not None or candidate.source_level in (
         "direct",
@@ -106,7 +106,7 @@ def prepare_candidate(
 
 
 def inferred_relation_cap(settings: Settings, memory: Memory) -> float:
-    """Confidence of a relation parsed from the memory's text (SPEC §11): source
+    """Confidence of a relation parsed from the memory's text (docs/spec.md §11): source
     strong_inference, ``e`` of the ``ner`` extractor, type prior Relation, the
     memory's ``n``."""
     cfg = settings

@@ -1,4 +1,4 @@
-"""The five retrievers (SPEC §3), one per module."""
+"""The five retrievers (docs/spec.md §3), one per module."""
 
 from collections.abc import Iterable
 from typing import Any
@@ -21,7 +21,7 @@ def call_each(retrievers: Iterable[Retriever], method: str, *args: Any) -> None:
 
 
 def default_retrievers() -> tuple[Retriever, ...]:
-    """New instances of the five retrievers, in SPEC §3's order. Each recall pipeline
+    """New instances of the five retrievers, in docs/spec.md §3's order. Each recall pipeline
     makes its own (the graph retriever holds a thread pool and a per-namespace cache,
     which the pipeline's ``close`` stops): nothing is shared between facades."""
     return (

@@ -1,4 +1,4 @@
-"""The retriever protocol and the context every retriever receives (SPEC §3)."""
+"""The retriever protocol and the context every retriever receives (docs/spec.md §3)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class Hit:
     """One retriever result: memory id, raw score (higher is better), detail.
 
     ``associative`` marks memories reached only through links (graph
-    traversal), which get the smaller stability boost (SPEC §4).
+    traversal), which get the smaller stability boost (docs/spec.md §4).
     """
 
     memory_id: str

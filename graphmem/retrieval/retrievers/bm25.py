@@ -1,4 +1,4 @@
-"""BM25 retriever: lexical match of the query against memory content (SPEC §3).
+"""BM25 retriever: lexical match of the query against memory content (docs/spec.md §3).
 
 k1 = 1.2, b = 0.75, IDF = ln((N − n + 0.5)/(n + 0.5) + 1): Lucene's formula on
 Neo4j, rank-bm25 configured the same way on the embedded store.

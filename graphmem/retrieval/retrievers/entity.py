@@ -1,4 +1,4 @@
-"""Entity retriever: memories that concern the query's linked entities (SPEC §3).
+"""Entity retriever: memories that concern the query's linked entities (docs/spec.md §3).
 
 A memory scores, for every linked entity it mentions, by how directly it
 concerns that entity: 1 when the entity is its subject or object (the speaker

@@ -1,4 +1,4 @@
-"""Graph retriever: traversal over relations that follows the question (SPEC §3, issue 12).
+"""Graph retriever: traversal over relations that follows the question (docs/spec.md §3).
 
 From the query's linked entities the store returns the relation subgraph
 within ``max_hops`` (one Cypher query on Neo4j, networkx on the embedded
@@ -35,7 +35,7 @@ store: the same relations). Then, in Python, the same on both stores:
    the relation walk runs beside the other retrievers, the concept walk after the
    semantic list (:func:`start_seeded_walk`); alone, the raw cosine's nearest.
 
-``Settings.graph_traversal = "classic"`` keeps SPEC §3's scoring alone (hop
+``Settings.graph_traversal = "classic"`` keeps docs/spec.md §3's scoring alone (hop
 decay × weakest link; every one-hop neighbour ties; no concepts), for the ablation.
 
 Why over 400 lines: the relational links ("Maya's sister") and the guided
@@ -350,7 +350,7 @@ class GraphRetriever:
         ]
 
     def _classic_walk(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
-        """SPEC §3's traversal alone (``graph_traversal = "classic"``, the ablation)."""
+        """docs/spec.md §3's traversal alone (``graph_traversal = "classic"``, the ablation)."""
         if not ctx.links:
             return []
         seeds = [link.entity_id for link in ctx.links]
@@ -358,7 +358,7 @@ class GraphRetriever:
         return self._classic(store, ctx, seeds, relations) if relations else []
 
     def _related(self, store: MemoryStore, ctx: RetrievalContext) -> tuple[list[Hit], set[str]]:
-        """The relation walk (SPEC §3, guided by the question; module docstring): its
+        """The relation walk (docs/spec.md §3, guided by the question; module docstring): its
         hits and the ids of those on a path that matches the question."""
         if not ctx.links:
             return [], set()
@@ -455,7 +455,8 @@ class GraphRetriever:
         seeds: list[str],
         relations: list[Relation],
     ) -> list[Hit]:
-        """SPEC §3 alone: hop score × weakest link; memories by their best entity's score."""
+        """docs/spec.md §3 alone: hop score × weakest link; memories by their best entity's
+        score."""
         reached = traversal_scores(
             ((r.source_id, r.target_id, r.confidence) for r in relations),
             seeds,

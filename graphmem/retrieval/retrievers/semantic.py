@@ -1,4 +1,4 @@
-"""Semantic retriever: cosine of query and memory embeddings (SPEC §3)."""
+"""Semantic retriever: cosine of query and memory embeddings (docs/spec.md §3)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ def semantic_search(
     store: MemoryStore, ctx: RetrievalContext, k: int | None = None
 ) -> list[ScoredId]:
     """The semantic retriever's search: the question's ``k`` (default ``ctx.k``) nearest
-    memories by cosine in [-1, 1], best first (SPEC §3). With history (which recall asks for so SPEC
-    §9.11 can admit direct hits), cold memories are searched too; ranking keeps them out
-    unless the question targets them. The graph retriever's concept walk takes its seeds
+    memories by cosine in [-1, 1], best first (docs/spec.md §3). With history (which recall asks for
+    so docs/spec.md §9.11 can admit direct hits), cold memories are searched too; ranking keeps them
+    out unless the question targets them. The graph retriever's concept walk takes its seeds
     from this same call, which a recall's AheadStore makes once for both."""
     rows = store.vector_search(
         ctx.namespace,

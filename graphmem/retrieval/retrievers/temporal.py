@@ -1,6 +1,6 @@
-"""Temporal retriever: memories whose time falls in the query's window (SPEC §3),
+"""Temporal retriever: memories whose time falls in the query's window (docs/spec.md §3),
 and, for a question that asks *when* with no window, memories that carry an event
-time about the question's topic (issue 15).
+time about the question's topic.
 
 A memory's time is its event time, else its first observation. Inside the
 window, memories are ordered by cosine to the query (the store's contract).

@@ -1,5 +1,5 @@
 """The forgetting role of the embedded store (:class:`~graphmem.store.base.StoreForgetting`;
-SPEC §9.16, ``docs/forgetting.md``).
+docs/spec.md §9.16, ``docs/forgetting.md``).
 
 A forget is one ``BEGIN IMMEDIATE`` transaction: the counts before, the relations of the
 plan deleted, the plan's write batch (:func:`graphmem.store.embedded._writes.apply_batch`:

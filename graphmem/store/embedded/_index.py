@@ -59,7 +59,7 @@ class Flags:
     hot: BoolArray
 
     def allowed(self, *, include_history: bool, include_cold: bool) -> BoolArray:
-        """Rows a retriever may return under these options (SPEC §3, §4)."""
+        """Rows a retriever may return under these options (docs/spec.md §3, §4)."""
         mask = np.ones(self.current.shape, dtype=np.bool_)
         if not include_history:
             mask &= self.current & self.retrievable
@@ -147,7 +147,7 @@ class TimeIndex:
 
 
 class TextIndex:
-    """BM25 over the content of every memory of a namespace (SPEC §3).
+    """BM25 over the content of every memory of a namespace (docs/spec.md §3).
 
     Parameters
     ----------

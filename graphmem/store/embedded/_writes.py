@@ -127,7 +127,7 @@ def _upsert_memory(
 
 
 def _accessed(memory: Memory, update: AccessUpdate) -> Memory:
-    """``memory`` after one access update (SPEC §4); reactivation raises the version."""
+    """``memory`` after one access update (docs/spec.md §4); reactivation raises the version."""
     sessions = memory.accessed_sessions
     if update.session_id is not None and update.session_id not in sessions:
         sessions = (*sessions, update.session_id)
@@ -160,7 +160,7 @@ def _stored_versions(
 
 def _end_relations(conn: sqlite3.Connection, namespace: str, superseded: Sequence[Memory]) -> None:
     """End the current relations each superseded memory asserted, at its ``valid_until``
-    (SPEC §9.9: relations are current exactly while their memory is)."""
+    (docs/spec.md §9.9: relations are current exactly while their memory is)."""
     for memory in superseded:
         until = memory.valid_until or memory.last_observed_at
         rows = conn.execute(

@@ -1,4 +1,4 @@
-"""The embedded store: one SQLite file, numpy cosine, rank-bm25, networkx (SPEC §6).
+"""The embedded store: one SQLite file, numpy cosine, rank-bm25, networkx (docs/spec.md §6).
 
 Persistence is a single SQLite file ``<path>/graphmem.sqlite`` in WAL mode;
 every :meth:`EmbeddedStore.write` is one ``BEGIN IMMEDIATE`` transaction, so a

@@ -191,7 +191,7 @@ def relation_row(relation: Relation) -> dict[str, Any]:
 
 def ended_relation_rows(memories: Sequence[Memory]) -> list[dict[str, Any]]:
     """Rows of ``write/end_memory_relations``: each superseded memory of a batch ends
-    the relations it asserted at its ``valid_until`` (SPEC §9.9)."""
+    the relations it asserted at its ``valid_until`` (docs/spec.md §9.9)."""
     return [
         {"memory_id": m.id, "valid_until": wire(m.valid_until or m.last_observed_at)}
         for m in memories
@@ -225,9 +225,9 @@ def apply_batch(tx: StatementRunner, namespace: str, batch: WriteBatch, dim: int
     :class:`~graphmem.errors.WriteConflictError` — the caller's transaction then
     rolls back — on a difference); entities; memories
     (properties, then their mentions and observations replaced); relations; the
-    relations of superseded memories ended (SPEC §9.9); deletions (memories with their links and the relations they are the source
-    of); the turns and sessions left without memories; finally the entities of
-    ``batch.prune_entity_ids`` nothing mentions or relates any more.
+    relations of superseded memories ended (docs/spec.md §9.9); deletions (memories with their links
+    and the relations they are the source of); the turns and sessions left without memories; finally
+    the entities of ``batch.prune_entity_ids`` nothing mentions or relates any more.
     """
     ns = namespace
     memories = latest_by_id(batch.memories)

@@ -1,5 +1,5 @@
 """The forgetting role of the Neo4j store (:class:`~graphmem.store.base.StoreForgetting`;
-SPEC §9.16, ``docs/forgetting.md``).
+docs/spec.md §9.16, ``docs/forgetting.md``).
 
 A forget is one managed write transaction (statements of ``cypher/forget/``): the
 counts before, the relations of the plan deleted, the plan's write batch

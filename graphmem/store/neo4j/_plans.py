@@ -39,7 +39,7 @@ FILTERED_EXACT_MAX = 400
 # namespace: one per FILTERED_MEMORIES_PER_FETCH memories, between k (at least
 # FILTERED_MIN_FETCH_K) and FILTERED_OVERFETCH x k. (10k random vectors with one per 125,
 # i.e. LIMIT 100: recall@10 0.94 in the latency bench; hence one per 25, LIMIT 400.)
-# Re-measured with the HNSW graph built at m 32 / ef_construction 200, unquantised (issue 13,
+# Re-measured with the HNSW graph built at m 32 / ef_construction 200, unquantised (Neo4j
 # 2026.08.1, k = 50, recall@10 against exact cosine on the bench's 9 questions / 100 stored
 # vectors as queries, load 5-7): 10k LIMIT 100 0.967 / 0.982, 150 1.000 / 0.998, 200 1.000 /
 # 1.000 (8-13 ms), 400 1.000 / 1.000 (11 ms); 100k LIMIT 400 0.956 / 0.955, 800 0.989 / 0.989

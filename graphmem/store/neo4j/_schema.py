@@ -172,7 +172,7 @@ def _check_indexes(states: dict[str, dict[str, Any]], dim: int) -> None:
 
 
 def _fulltext_outdated(executor: Neo4jExecutor) -> bool:
-    """Whether the database has the two fulltext indexes of before issue 13 (memory_content
+    """Whether the database has the two fulltext indexes of older versions (memory_content
     on content alone, memory_search_text on search_text): they are replaced by one."""
     states = index_states(executor)
     content = states.get("memory_content")

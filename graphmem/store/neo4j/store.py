@@ -1,4 +1,4 @@
-"""The Neo4j store: graphmem on Neo4j 2026.x or 5.26 LTS (SPEC §6).
+"""The Neo4j store: graphmem on Neo4j 2026.x or 5.26 LTS (docs/spec.md §6).
 
 The store reads the server's version once, at :meth:`Neo4jStore.open`
 (``dbms.components()``), and picks its Cypher by it: on Neo4j 2026.06 and later the
