@@ -154,7 +154,9 @@ def test_dedup_batch_past_exact_search_max_is_scored_here_not_row_by_row_in_the_
 ) -> None:
     # `store` searches every namespace through the index (exact_search_max=0); a batch of
     # >= CLIENT_EXACT_MIN_ROWS rows on a namespace under CLIENT_EXACT_MAX still fetches the
-    # namespace's vectors once, and finds what the per-row exact statement finds.
+    # namespace's vectors once, and scores them exactly: its k best are at least as good,
+    # rank by rank, as what the (approximate) index finds row by row. Equal ids would hold
+    # only where the HNSW search is exact, which Neo4j 5.26 did not give here every run.
     namespace, _, probe = filled
     names = _statements(monkeypatch, store)
     rng = np.random.default_rng(9)
@@ -167,7 +169,10 @@ def test_dedup_batch_past_exact_search_max_is_scored_here_not_row_by_row_in_the_
     monkeypatch.setattr(plans, "CLIENT_EXACT_MAX", 0)  # too big to fetch: the index, per row
     indexed = store.vector_search(namespace, rows, 4)
     assert "read/vector_search" in names and "read/namespace_vectors" not in names
-    assert [[h.memory_id for h in r] for r in batch] == [[h.memory_id for h in r] for r in indexed]
+    assert [len(r) for r in batch] == [len(r) for r in indexed]
+    for exact, approximate in zip(batch, indexed, strict=True):
+        for mine, theirs in zip(exact, approximate, strict=True):
+            assert mine.score >= theirs.score - 2e-6
 
 
 def test_an_unquantised_index_scores_exactly_without_reading_the_vectors(
