@@ -25,7 +25,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, attributes_of
 from graphmem.language.questions import SAFETY, question_attributes
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
-from graphmem.models import Memory
+from graphmem.models import Entity, Memory
 from graphmem.settings import Settings
 from graphmem.write.compat import Claim, claim_of, names_agree, subject_of
 
@@ -36,12 +36,19 @@ def question_subject(question: str, known: EntityDictionary | None) -> tuple[str
     """Whom the question asks about, as lower-cased name words: the first entity it
     links ("I", "my" → the namespace's user); ``None`` when it links none or asks
     about someone close to them."""
+    entity = _first_linked(question, known)
+    return None if entity is None else tuple(entity.name.casefold().split())
+
+
+def _first_linked(question: str, known: EntityDictionary | None) -> Entity | None:
+    """The first entity ``question`` links, unless it asks about someone close to a
+    person ("Where does my sister work?")."""
     if known is None or names_someone_close(question):
         return None
     for link in known.link(question):
         entity = known.get(link.entity_id)
         if entity is not None:
-            return tuple(entity.name.casefold().split())
+            return entity
     return None
 
 
@@ -171,14 +178,11 @@ _ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
 def _asked_person(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
     """The person a question asks about: its first linked entity when that is a
     person, and the question does not ask *who* ("Who lives in the condo now?" may
-    well be someone close)"""
-    if known is None or _ASKS_WHO.match(question) or names_someone_close(question):
+    well be someone close)."""
+    entity = None if _ASKS_WHO.match(question) else _first_linked(question, known)
+    if entity is None or entity.kind != "Person":
         return None
-    for link in known.link(question):
-        entity = known.get(link.entity_id)
-        if entity is not None:
-            return tuple(entity.name.casefold().split()) if entity.kind == "Person" else None
-    return None
+    return tuple(entity.name.casefold().split())
 
 
 def _seconds(when: datetime) -> float:
