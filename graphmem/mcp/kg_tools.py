@@ -104,7 +104,10 @@ async def create_relations(
             f"{r.source} {_words(r.relationType)} {r.target}",
             [{"name": r.source, "role": "subject"}, {"name": r.target, "role": "object"}],
             type="Relation",
-            relations=[{"source": r.source, "predicate": r.relationType, "target": r.target}],
+            relations=[
+                {"source": r.source, "predicate": r.relationType, "target": r.target}
+                | ({"lemma": r.lemma} if r.lemma is not None else {})
+            ],
         )
         for r in relations
     ]
@@ -161,6 +164,7 @@ def _graph(
             source=entities[r.source_id].name,
             target=entities[r.target_id].name,
             relationType=r.predicate,
+            lemma=r.lemma,
         )
         for r in relations
         if r.source_id in entities and r.target_id in entities
@@ -175,10 +179,12 @@ def _graph(
 
 
 def _unique(relations: list[KgRelation]) -> list[KgRelation]:
-    seen: set[tuple[str, str, str]] = set()
+    """Each relation once, in order; the same type read from two wordings ("work at",
+    "start at") is listed once per wording."""
+    seen: set[tuple[str, str, str, str | None]] = set()
     out: list[KgRelation] = []
     for r in relations:
-        key = (r.source, r.relationType, r.target)
+        key = (r.source, r.relationType, r.target, r.lemma)
         if key not in seen:
             seen.add(key)
             out.append(r)
@@ -236,7 +242,7 @@ async def find_memories_by_name(
             ],
         )
         relations.extend(
-            KgRelation(source=r.source, target=r.target, relationType=r.predicate)
+            KgRelation(source=r.source, target=r.target, relationType=r.predicate, lemma=r.lemma)
             for r in report.relations
         )
     return KnowledgeGraph(entities=list(entities.values()), relations=_unique(relations))

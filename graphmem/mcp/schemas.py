@@ -344,7 +344,11 @@ class KgEntity(BaseModel):
 
 
 class KgRelation(BaseModel):
-    """mcp-neo4j-memory's relation: source, relationType, target."""
+    """mcp-neo4j-memory's relation: source, relationType, target; and ``lemma``, the
+    wording the type was read from ("work at" for ``WORKS_AT``, "sister" for
+    ``SISTER_OF``; at most 128 characters), None where the type was given as is
+    (docs/extraction.md "Vocabulary"). Deleting a relation matches it by source,
+    type and target; its lemma is not compared."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -355,6 +359,15 @@ class KgRelation(BaseModel):
         max_length=128,
         pattern=r"^[A-Za-z_][A-Za-z0-9_ -]*$",
         description="Relation type in active voice, e.g. WORKS_AT.",
+    )
+    lemma: str | None = Field(
+        None,
+        min_length=1,
+        max_length=128,
+        description=(
+            "The wording the type was read from, e.g. 'work at' for WORKS_AT; null when"
+            " the type was given as is. Optional when creating."
+        ),
     )
 
 

@@ -254,8 +254,9 @@ def test_neo4j_memory_tools(connect: Callable[..., None]) -> None:
         assert created["result"] == entities
         relation = {"source": "Erin Hale", "target": "Globex", "relationType": "WORKS_AT"}
         assert (await call(client, "create_relations", {"relations": [relation]}))["result"] == [
-            relation
+            {**relation, "lemma": None}
         ]
+        relation["lemma"] = None  # given as a type, not read from wording
         added = await call(
             client,
             "add_observations",
@@ -279,6 +280,37 @@ def test_neo4j_memory_tools(connect: Callable[..., None]) -> None:
         )
         erin = next(e for e in searched["entities"] if e["name"] == "Erin Hale")
         assert "Erin Hale speaks Dutch" in erin["observations"]
+
+    connect(body)
+
+
+def test_relations_carry_their_lemma(connect: Callable[..., None]) -> None:
+    """A relation's wording ("start at" for WORKS_AT) comes back from every graph view;
+    a type given without one comes back with lemma null; deleting ignores the lemma."""
+
+    async def body(client: Client) -> None:
+        worded = {
+            "source": "Erin Hale",
+            "target": "Globex",
+            "relationType": "WORKS_AT",
+            "lemma": "start at",
+        }
+        bare = {"source": "Erin Hale", "target": "Tomas Berg", "relationType": "FRIEND_OF"}
+        created = await call(client, "create_relations", {"relations": [worded, bare]})
+        assert created["result"] == [worded, {**bare, "lemma": None}]
+        found = await call(client, "find_memories_by_name", {"names": ["Erin Hale"]})
+        assert worded in found["relations"]
+        assert {**bare, "lemma": None} in found["relations"]
+        graph = await call(client, "read_graph", {})
+        assert worded in graph["relations"]
+        searched = await call(client, "search_memories", {"query": "Where does Erin work?"})
+        assert worded in searched["relations"]
+        too_long = {**worded, "lemma": "x" * 129}
+        assert "lemma" in await failure(client, "create_relations", {"relations": [too_long]})
+        report = await call(client, "delete_relations", {"relations": [{**worded, "lemma": None}]})
+        assert report["memories"] == 1
+        graph = await call(client, "read_graph", {})
+        assert worded not in graph["relations"]
 
     connect(body)
 
