@@ -48,9 +48,9 @@ from bench.locomo import (
 from graphmem import GraphMem, RecallQuery, Settings
 from graphmem.embedding import SentenceTransformerEmbedder
 from graphmem.models import Memory
-from graphmem.retrieval.planner import Plan
+from graphmem.retrieval.planning.planner import Plan
+from graphmem.retrieval.rescoring.support import session_support
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
-from graphmem.retrieval.support import session_support
 from graphmem.scoring import (
     access_boost,
     composite_relevance,
@@ -286,7 +286,7 @@ def fmt(row: dict[str, float]) -> str:
 
 def current(settings: Settings) -> dict[str, Any]:
     """The settings as a replay variant. Every LoCoMo namespace is in the concept walk's
-    size range (graphmem.retrieval.concepts.concepts_apply), so the graph list has the
+    size range (graphmem.retrieval.retrievers.concepts.concepts_apply), so the graph list has the
     planner's ``graph_concept_fusion_weight`` when ``graph_concepts`` is on."""
     weights = dict(settings.retriever_weights)
     if settings.graph_concepts:

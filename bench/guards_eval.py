@@ -43,9 +43,9 @@ from graphmem import GraphMem, Settings
 from graphmem.entities import EntityDictionary
 from graphmem.guards.claims import split_claims
 from graphmem.guards.faithfulness import check_faithfulness
+from graphmem.language.vocabulary import MONTH_NAMES
 from graphmem.store.base import WriteBatch
 from graphmem.text import memory_id
-from graphmem.vocabulary import MONTH_NAMES
 
 SEED = 16
 T0 = datetime(2024, 1, 10, 9, 0, tzinfo=UTC)

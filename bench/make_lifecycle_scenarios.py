@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from graphmem.vocabulary import MONTH_NAMES
+from graphmem.language.vocabulary import MONTH_NAMES
 
 OUT = Path(__file__).resolve().parent / "lifecycle" / "scenarios.json"
 

@@ -40,8 +40,8 @@ from bench.locomo.corpus import namespace_for
 from bench.locomo.metrics import summarize
 from graphmem import GraphMem, RecallQuery, Settings
 from graphmem.embedding import make_embedder
-from graphmem.retrieval.concepts import ConceptIndex, parse_concepts
 from graphmem.retrieval.retrievers import Hit
+from graphmem.retrieval.retrievers.concepts import ConceptIndex, parse_concepts
 from graphmem.scoring import weighted_rrf
 from graphmem.store.base import memory_pages
 from graphmem.text import tokenize

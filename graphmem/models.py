@@ -349,13 +349,13 @@ class Explanation(BaseModel):
     renderable: bool
     session_support: float | None = Field(
         default=None,
-        description="What session support added to the RRF score (graphmem.retrieval.support);"
+        description="What session support added to the RRF score (graphmem.retrieval.rescoring.support);"
         " None when the plan or the settings use none.",
     )
     newer_than: str | None = Field(
         default=None,
         description="The id of an older memory with a contradicting claim that this newer"
-        " one was moved above (graphmem.retrieval.currency), if any.",
+        " one was moved above (graphmem.retrieval.ranking.currency), if any.",
     )
     formula: str = Field(
         default="",

@@ -405,7 +405,7 @@ class Settings(BaseSettings):
         True,
         description=(
             "A question whose answer gathers several memories ('How many ...', 'What books"
-            " has Tim read?', '... both ...'; graphmem.retrieval.question.asks_for_several)"
+            " has Tim read?', '... both ...'; graphmem.language.question_type.asks_for_several)"
             " gets no session support: its evidence lies in several sessions. LoCoMo dev"
             " (cached lists, chosen in every leave-one-conversation-out fold): R@10 turns"
             " 0.742 -> 0.747, observations 0.805 -> 0.808; multi-hop All@10 0.113 -> 0.162"
@@ -431,7 +431,7 @@ class Settings(BaseSettings):
             "Before a question is searched, a short form of a person's name ('Mel' for"
             " Melanie: a prefix of exactly one person's name) and a pronoun in a question"
             " that names nobody, in a namespace with one person, become that person's name"
-            " (graphmem.retrieval.question)."
+            " (graphmem.language.question_type)."
         ),
     )
 
@@ -474,7 +474,7 @@ class Settings(BaseSettings):
         ge=0.0,
         le=1.0,
         description=(
-            "Session support (graphmem.retrieval.support): a candidate gains this share of"
+            "Session support (graphmem.retrieval.rescoring.support): a candidate gains this share of"
             " the fused mass its session(s) hold among the session_support_depth best-fused"
             " candidates (off for plans that diversify with MMR); 0 turns it off. Evidence"
             " clusters: the turns around an answer and the facts of its session are relevant"
@@ -493,7 +493,7 @@ class Settings(BaseSettings):
         description=(
             "'above_chance' (default): a session lends only the mass its memories hold among"
             " the best-fused candidates beyond its share of all candidates"
-            " (graphmem.retrieval.support). 'mass': all of it, which lifts a large old"
+            " (graphmem.retrieval.rescoring.support). 'mass': all of it, which lifts a large old"
             " session (a person's first conversation, stale facts included) for every"
             " question. LoCoMo dev (bench/calibrate.py replay, weight 0.2, depth 10): R@10"
             " turns 0.695 either way, observations 0.776 -> 0.777."
@@ -505,7 +505,7 @@ class Settings(BaseSettings):
         le=5.0,
         description=(
             "'above_chance' mode: standard deviations of the chance count a session's"
-            " excess must clear (graphmem.retrieval.support). In a namespace of a few"
+            " excess must clear (graphmem.retrieval.rescoring.support). In a namespace of a few"
             " sessions (one person's conversations) some session always holds a little"
             " more than its share of the best candidates; that lifted a person's first"
             " session over the answer (lifecycle bench)."
@@ -542,7 +542,7 @@ class Settings(BaseSettings):
         True,
         description=(
             "Graph retriever: after the relation walk, a personalised PageRank"
-            " over the namespace's memory-concept graph (graphmem.retrieval.concepts:"
+            " over the namespace's memory-concept graph (graphmem.retrieval.retrievers.concepts:"
             " noun-chunk heads and phrases, non-person named entities and content verbs,"
             " IDF-weighted), seeded by the question's concepts and its nearest memories."
             " Needs the extra graphmem[nlp] (spaCy); off without it."
@@ -606,7 +606,7 @@ class Settings(BaseSettings):
         description=(
             "Concept walk: where its seed memories come from. 'semantic list': the"
             " semantic list's top as the recall ranks it (by the name-masked cosine where"
-            " the question names a person, graphmem.retrieval.masking), the walk run after"
+            " the question names a person, graphmem.retrieval.rescoring.masking), the walk run after"
             " that list (the relation walk still beside the other retrievers); 'nearest':"
             " the raw cosine's nearest (also where the recall runs no semantic list). On"
             " turns the raw cosine ranks a person's name ('Caroline: ...' is in every turn"
@@ -687,7 +687,7 @@ class Settings(BaseSettings):
         ge=0,
         le=1000,
         description=(
-            "Name-masked similarity (graphmem.retrieval.masking): when a question names a"
+            "Name-masked similarity (graphmem.retrieval.rescoring.masking): when a question names a"
             " person, the top N of the semantic and entity lists are re-ordered by the cosine"
             " of question and memory with that person's names masked, so the name every one"
             " of their memories carries does not decide which one matches. 0 turns it off."
@@ -698,7 +698,7 @@ class Settings(BaseSettings):
         ge=0,
         le=1000,
         description=(
-            "Most masked texts one recall embeds at query time (graphmem.retrieval.masking):"
+            "Most masked texts one recall embeds at query time (graphmem.retrieval.rescoring.masking):"
             " the masked texts of memories are embedded when they are written and kept in"
             " the vector cache (vector_cache_path), so a recall normally embeds only its"
             " masked question; a masked text in no cache past this budget keeps its memory's"
@@ -726,7 +726,7 @@ class Settings(BaseSettings):
         ge=0,
         le=1000,
         description=(
-            "Name masking over verbatim transcripts (graphmem.retrieval.masking.deep_masked):"
+            "Name masking over verbatim transcripts (graphmem.retrieval.rescoring.masking.deep_masked):"
             " when a question names a person and most of the candidates name masking reads are"
             " transcript turns (verbatim text with a speaker label, 'Caroline: ...'; not"
             " extracted claims, not unlabelled notes), the semantic list is the question's N"
@@ -758,7 +758,7 @@ class Settings(BaseSettings):
         ge=0.0,
         le=5.0,
         description=(
-            "Expected answer type (graphmem.retrieval.answer_type): when a question's cue"
+            "Expected answer type (graphmem.retrieval.rescoring.answer_type): when a question's cue"
             " names what answers it (where ... work -> an Organization, where ... live -> a"
             " Place, like / favourite / hobby -> a Preference), the candidates carrying that"
             " type (an entity of that kind outside the subject slot, or that memory type)"
@@ -782,7 +782,7 @@ class Settings(BaseSettings):
         ge=-1.0,
         le=1.0,
         description=(
-            "docs/spec.md §9.9 at read time (graphmem.retrieval.currency): among the returned"
+            "docs/spec.md §9.9 at read time (graphmem.retrieval.ranking.currency): among the returned"
             " memories, a newer one that contradicts an older one (docs/spec.md §9.10 rule, same"
             " subject) ranks directly above it when its cosine to the question is at most"
             " this much below the older one's; verbatim memories (source text such as a"
@@ -798,7 +798,7 @@ class Settings(BaseSettings):
         le=1.0,
         description=(
             "Newer over older (update_rank_margin): when the question decides, the two"
-            " claims' own cosine with their subject's name masked (graphmem.retrieval.masking)"
+            " claims' own cosine with their subject's name masked (graphmem.retrieval.rescoring.masking)"
             " must be at least this; claims at (unmasked) cosine >="
             " consolidation_similarity (the consistency scan's pairs) need no question."
             " -1: no test."

@@ -13,7 +13,7 @@ micro-averaged over the items:
   Whitfield": a known full name stands for the first name);
 - **relation F1**: (source, TYPE, target) in the gold's reading ("Elena
   SISTER_OF Priya": Elena is Priya's sister; the extractor stores role relations
-  owner first, :func:`graphmem.extract.vocabulary.reading` turns them); the
+  owner first, :func:`graphmem.language.relation_words.reading` turns them); the
   symmetric types (SIBLING_OF, FRIEND_OF, PARTNER_OF, MARRIED_TO) match either way;
 - **junk share**: extracted entities of no gold kind (Person, Organization,
   Place, Product, Work, Animal, Event) or named by a month, a weekday, a
@@ -36,7 +36,7 @@ from typing import Any
 
 from graphmem.entities import EntityDictionary
 from graphmem.extract.ner import NerExtractor
-from graphmem.extract.vocabulary import SYMMETRIC, reading
+from graphmem.language.relation_words import SYMMETRIC, reading
 from graphmem.models import Entity
 from graphmem.text import normalize
 from graphmem.write.scores import derived_event_time

@@ -36,7 +36,7 @@ import numpy as np
 
 from graphmem.models import Memory, RecallQuery
 from graphmem.retrieval.pipeline import RecallPipeline
-from graphmem.retrieval.planner import Plan
+from graphmem.retrieval.planning.planner import Plan
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.lucene import lucene_idf

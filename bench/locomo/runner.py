@@ -41,7 +41,7 @@ from graphmem.errors import InvalidInputError
 from graphmem.memory import GraphMem
 from graphmem.models import Memory, RecallQuery
 from graphmem.retrieval.pipeline import RecallPipeline
-from graphmem.retrieval.rerank import NoopReranker
+from graphmem.retrieval.ranking.rerank import NoopReranker
 from graphmem.retrieval.retrievers import Hit
 from graphmem.settings import RETRIEVERS
 from graphmem.store.base import memory_pages

@@ -1,9 +1,9 @@
 """A persistent cache of text embeddings, keyed by model name and text, shared by processes.
 
-Recall's name masking (:mod:`graphmem.retrieval.masking`) compares the question with
+Recall's name masking (:mod:`graphmem.retrieval.rescoring.masking`) compares the question with
 memory texts whose people's names are masked; those texts are the same for every
 question about the same people, so their vectors are computed once — when memories
-are written (:func:`graphmem.retrieval.masking.warm_masked`) — and kept here, where
+are written (:func:`graphmem.retrieval.rescoring.masking.warm_masked`) — and kept here, where
 the next process finds them (docs/performance.md "Recall on real input").
 
 One SQLite file (WAL, so readers never wait for a writer); a row is (model name,

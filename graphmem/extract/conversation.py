@@ -12,7 +12,7 @@ the JSON schema of :data:`EXTRACTION_SCHEMA`, and turns the answer into
   like the offline extractors), subject / predicate / object;
 - ``event_time`` resolved against the time of the message the claim comes from
   (the model is asked for ISO 8601; a relative phrase it returns instead is
-  resolved here with :func:`graphmem.timeparse.parse_time_window`);
+  resolved here with :func:`graphmem.language.timeparse.parse_time_window`);
 - ``extractor`` = the model's name and ``logprobs`` = the token logprobs of the
   memory's ``content`` in the answer when the server returns them, so the
   pipeline takes ``e`` from the logprobs, else from the model table (docs/spec.md §2.2).
@@ -40,9 +40,9 @@ from graphmem.errors import InvalidInputError
 from graphmem.extract.llm import ChatClient, ChatReply, span_logprobs
 from graphmem.extract.transcript import TranscriptExtractor
 from graphmem.jsonlines import json_object
+from graphmem.language.timeparse import parse_time_window
 from graphmem.models import EntityMention, MemoryCandidate, RelationInput
 from graphmem.settings import MEMORY_TYPES, SOURCE_LEVELS, Settings
-from graphmem.timeparse import parse_time_window
 
 __all__ = ["EXTRACTION_SCHEMA", "LLMExtractor", "Message", "as_messages", "read_conversation"]
 
@@ -444,7 +444,7 @@ def resolve_event_time(value: str | None, observed_at: datetime) -> datetime | N
 
     An ISO 8601 date or date-time is taken as is (without a zone: the message's
     zone); a relative phrase ("yesterday", "last May") is resolved against
-    ``observed_at`` (:func:`~graphmem.timeparse.parse_time_window`, the window's
+    ``observed_at`` (:func:`~graphmem.language.timeparse.parse_time_window`, the window's
     centre); anything else is None.
     """
     if value is None or not value.strip():

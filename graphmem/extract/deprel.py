@@ -5,11 +5,11 @@ docs/extraction.md "Vocabulary").
 
 - **role nouns** with an owner: "Maya's sister Priya", "Nadia is Omar's sister",
   "Omar's sister is Nadia", "Yui's son is called Ren", "my cat Miso" → owner
-  —TYPE→ holder (:data:`~graphmem.extract.vocabulary.ROLE_TYPES`; the parse,
+  —TYPE→ holder (:data:`~graphmem.language.relation_words.ROLE_TYPES`; the parse,
   and :func:`~graphmem.extract.roles.role_relations`' patterns where the parse
   fails);
 - **verbs** with a subject and an object or a preposition's object, typed by
-  :func:`~graphmem.extract.vocabulary.verb_type` ("works as a nurse at X" →
+  :func:`~graphmem.language.relation_words.verb_type` ("works as a nurse at X" →
   ``WORKS_AT``; "owns a parrot named Kiwi" → ``OWNS``), and copulas ("X is the
   director of Orchard House" → ``WORKS_AT``; "X is friends with Y" →
   ``FRIEND_OF``); a verb + preposition outside the vocabulary gives nothing, and
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from graphmem.extract.roles import role_relations
-from graphmem.extract.vocabulary import (
+from graphmem.language.relation_words import (
     NOT_ENTITIES,
     PET_WORDS,
     ROLE_TYPES,
@@ -36,8 +36,8 @@ from graphmem.extract.vocabulary import (
     org_word,
     verb_type,
 )
+from graphmem.language.timeparse import is_future
 from graphmem.text import normalize
-from graphmem.timeparse import is_future
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token

@@ -10,7 +10,7 @@ no download at run time; extra ``graphmem[nlp]``) and finds
   split; dates and times are not entities (they are returned as
   :attr:`Extraction.dates`, event-time evidence);
 - **relations** from the dependency parse (:mod:`graphmem.extract.deprel`),
-  typed from the vocabulary of :mod:`graphmem.extract.vocabulary` ("Priya
+  typed from the vocabulary of :mod:`graphmem.language.relation_words` ("Priya
   started working at Lumen Labs" → ``Priya —WORKS_AT→ Lumen Labs``; "Maya's
   sister Priya" → ``Maya —SISTER_OF→ Priya``), "I / me / my" resolved to the
   speaker and "you / your" to the addressee; negated statements give none.
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.entities import EntityDictionary, Extraction
 from graphmem.extract.deprel import Found, find_relations
-from graphmem.extract.vocabulary import DATE_NAMES, NOT_ENTITIES, org_word
+from graphmem.language.relation_words import DATE_NAMES, NOT_ENTITIES, org_word
 from graphmem.models import EntityMention, RelationInput
 from graphmem.text import normalize
 

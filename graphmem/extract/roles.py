@@ -290,7 +290,7 @@ def role_relations(
         To whom: "your" stands for this name (else such statements yield nothing).
     types : mapping, optional
         Role noun → relation type (the ner extractor's vocabulary,
-        :data:`graphmem.extract.vocabulary.ROLE_TYPES`): only these nouns count,
+        :data:`graphmem.language.relation_words.ROLE_TYPES`): only these nouns count,
         typed so ("my cat Miso" → ``OWNS``). Default: every person role, typed
         ``NOUN_OF``.
 

@@ -30,9 +30,9 @@ from graphmem.extract import make_extractor
 from graphmem.facade.prefetching_embedder import PrefetchingEmbedder
 from graphmem.facade.write_retry import retry_on_conflict
 from graphmem.guards.judge import ClaimJudge, PairJudge
-from graphmem.retrieval.masking import warm_masked
 from graphmem.retrieval.pipeline import RecallPipeline
-from graphmem.retrieval.rerank import Reranker, reranker_from_settings
+from graphmem.retrieval.ranking.rerank import Reranker, reranker_from_settings
+from graphmem.retrieval.rescoring.masking import warm_masked
 from graphmem.settings import Settings
 from graphmem.store.base import (
     EmbedderRecord,
@@ -316,7 +316,7 @@ class FacadeBase:
 
     def _warm_masked(self, namespace: str, created: Sequence[str]) -> None:
         """After a write: embed the name-masked texts of the memories it created into the
-        persistent vector cache (:func:`graphmem.retrieval.masking.warm_masked`), so
+        persistent vector cache (:func:`graphmem.retrieval.rescoring.masking.warm_masked`), so
         recall does not embed them (docs/performance.md "Recall on real input"). A failure
         is logged, not raised: the memories are written; recall embeds what it lacks."""
         if not created or not self.settings.vector_cache:

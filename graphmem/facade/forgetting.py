@@ -19,7 +19,7 @@ from graphmem.facade.forget_plan import build_plan, deletion_record, split_about
 from graphmem.facade.reads import Reads
 from graphmem.models import Entity, Memory
 from graphmem.reports import ForgetKind, ForgetReport
-from graphmem.retrieval.masking import masked_texts
+from graphmem.retrieval.rescoring.masking import masked_texts
 from graphmem.store.forgetting import DeletionRecord, ForgetPlan, forget_key
 
 _SHOWN = 20  # names listed in an error

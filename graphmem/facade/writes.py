@@ -15,13 +15,13 @@ from graphmem.errors import (
 from graphmem.facade.base import field_error, validate_namespace
 from graphmem.facade.forget_plan import session_plan
 from graphmem.facade.users import Users
+from graphmem.language.claims import claim_of, names_agree, subject_of
 from graphmem.models import EntityMention, Memory, MemoryCandidate, WriteReport
 from graphmem.store.base import (
     WriteBatch,
     versions_read,
 )
 from graphmem.store.checks import check_k
-from graphmem.write.compat import claim_of, names_agree, subject_of
 from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -22,8 +22,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from graphmem.language.vocabulary import MONTH_NAMES, MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 from graphmem.reports import RiskLevel
-from graphmem.vocabulary import MONTH_NAMES, MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 
 __all__ = [
     "CRITICAL_WORDS",

@@ -10,7 +10,7 @@ is examined when
 - its cosine is at least ``consolidation_similarity`` (0.75),
 - the two share a *subject entity*: a mention with role ``subject``, or, for a memory
   with no subject role, any entity it mentions,
-- and the §9.10 rule (:func:`graphmem.write.compat.check`) finds them incompatible for
+- and the §9.10 rule (:func:`graphmem.language.claims.check`) finds them incompatible for
   a reason other than ``subject`` (two claims about different subjects are distinct).
 
 Such a pair is
@@ -22,7 +22,7 @@ Such a pair is
   ``superseded_by`` / ``valid_until`` and its relations end with it;
 - **ambiguous** when the rule cannot tell a contradiction from two true claims: one
   claim only adds a date, number or name the other lacks
-  (:func:`graphmem.write.compat.one_sided`: "moved to Berlin in 2021" / "lives in
+  (:func:`graphmem.language.claims.one_sided`: "moved to Berlin in 2021" / "lives in
   Berlin"); the two say different things, so the names they differ in fill no common
   slot (:func:`frame_overlap` below ``consistency_frame_overlap``: "found a rainbow
   sidewalk during Pride Month" / "attended an LGBTQ+ pride parade"); or two Events
@@ -46,11 +46,7 @@ import numpy as np
 from graphmem.entities import EntityDictionary
 from graphmem.errors import WriteConflictError
 from graphmem.guards.judge import PairJudge
-from graphmem.models import Memory
-from graphmem.reports import ConsistencyPair, ConsistencyReport
-from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, WriteBatch, memory_pages, versions_read
-from graphmem.write.compat import (
+from graphmem.language.claims import (
     Claim,
     Compatibility,
     Reason,
@@ -59,6 +55,10 @@ from graphmem.write.compat import (
     frame_overlap,
     one_sided,
 )
+from graphmem.models import Memory
+from graphmem.reports import ConsistencyPair, ConsistencyReport
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore, WriteBatch, memory_pages, versions_read
 from graphmem.write.consolidation import neighbour_pairs
 from graphmem.write.dedup import update_wins
 from graphmem.write.lifecycle import supersede

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from graphmem.language.attribute_rules import RULES as _RULES
 from graphmem.language.attribute_rules import case_insensitive as _ci
-from graphmem.vocabulary import MONTHS, WEEKDAYS
+from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 
 __all__ = [
     "SINGLE_VALUED",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from graphmem.vocabulary import MONTHS, WEEKDAYS
+from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 
 __all__ = ["ending_cue", "ends", "topics"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graphmem.models import RecallHit
-from graphmem.retrieval.ranking import days_between
+from graphmem.retrieval.ranking.ranker import days_between
 from graphmem.retrieval.retrievers import Hit
 from graphmem.scoring import salience_on_access, updated_stability
 from graphmem.settings import Settings

@@ -5,7 +5,7 @@ parses its time window, lets the planner choose retrievers and weights, runs
 the retrievers concurrently (each one store call), fuses with weighted RRF,
 hydrates the candidates in one call, applies the gates, adds session support
 (candidates sharing a session with the best-fused ones, one store call; see
-:mod:`graphmem.retrieval.support`), the final weight ((RRF + support) ×
+:mod:`graphmem.retrieval.rescoring.support`), the final weight ((RRF + support) ×
 access boost, freshness as tie-break or factor), optional MMR and reranking,
 and records the access update of docs/spec.md §4 on what it returns.
 """
@@ -20,24 +20,29 @@ from datetime import datetime
 
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
+from graphmem.language.question_type import resolve_question
+from graphmem.language.timeparse import TimeWindow, parse_time_window
 from graphmem.models import RecallHit, RecallQuery, RecallResult
 from graphmem.retrieval import retrievers as stage
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
-from graphmem.retrieval.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
-from graphmem.retrieval.mask_ahead import MaskAhead, Started
-from graphmem.retrieval.masking import RESCORED, MaskedEmbeddings, masked_lists, masked_people
-from graphmem.retrieval.planner import Plan, choose_plan, lexical_evidence
-from graphmem.retrieval.question import resolve_question
-from graphmem.retrieval.ranking import Ranker, ms_since, weight_formula
-from graphmem.retrieval.rerank import NoopReranker, Reranker
+from graphmem.retrieval.planning.planner import Plan, choose_plan, lexical_evidence
+from graphmem.retrieval.ranking.ranker import Ranker, ms_since, weight_formula
+from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
+from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
+from graphmem.retrieval.rescoring.mask_ahead import MaskAhead, Started
+from graphmem.retrieval.rescoring.masking import (
+    RESCORED,
+    MaskedEmbeddings,
+    masked_lists,
+    masked_people,
+)
 from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
 from graphmem.retrieval.retrievers.graph import follow_relations, start_seeded_walk
 from graphmem.scoring import weighted_rrf
 from graphmem.settings import Settings
 from graphmem.store.base import MaskText, MemoryStore, Vector
 from graphmem.text import tokenize
-from graphmem.timeparse import TimeWindow, parse_time_window
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -138,7 +143,7 @@ class RecallPipeline:
         resolve: bool | None = None,
     ) -> tuple[RetrievalContext, Plan, datetime]:
         """Resolve the question's people (``resolve``, default the setting
-        ``question_resolution``; :func:`graphmem.retrieval.question.resolve_question`),
+        ``question_resolution``; :func:`graphmem.language.question_type.resolve_question`),
         link its entities, parse its time window, choose the plan and embed it once.
         Returns ``(context, plan, now)``; fills ``timings``."""
         planned = self._plan(namespace, query, timings, resolve)

@@ -292,7 +292,7 @@ class StoreRetrievers(Protocol):
     def memory_sessions(self, namespace: str, ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
         """The sessions each memory was observed in, sorted, by memory id (one query;
         ids not stored, or with no session, are left out). Ranking reads it for
-        session support (``graphmem.retrieval.support``)."""
+        session support (``graphmem.retrieval.rescoring.support``)."""
 
     def memory_cosines(
         self, namespace: str, ids: Sequence[str], embedding: Vector

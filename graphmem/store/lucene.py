@@ -4,7 +4,7 @@ The Neo4j store searches its ``memory_content`` fulltext index (Lucene) with
 :func:`lucene_query`; the benchmark's neo4j-graphrag peer sends the same query
 string, so both search the same namespace the same way. The embedded store's
 BM25 (:mod:`graphmem.store._bm25`) and the query planner's lexical rarity
-(:func:`graphmem.retrieval.planner.lexical_rarity`) use :func:`lucene_idf`, the
+(:func:`graphmem.retrieval.planning.planner.lexical_rarity`) use :func:`lucene_idf`, the
 IDF Lucene's BM25 similarity uses (docs/spec.md §3).
 
 User text never becomes query syntax: :func:`lucene_escape` turns it into plain

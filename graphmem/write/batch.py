@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graphmem.language.claims import Compatibility
 from graphmem.models import (
     Entity,
     Memory,
@@ -18,7 +19,6 @@ from graphmem.models import (
 )
 from graphmem.settings import MemoryTypeName
 from graphmem.store.base import Vector
-from graphmem.write.compat import Compatibility
 
 
 @dataclass(slots=True)

@@ -7,14 +7,7 @@ import numpy as np
 
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import Attribute, is_eventlike, primary, replaces
-from graphmem.language.endings import ending_cue, ends
-from graphmem.language.triples import accumulates, triple_attribute
-from graphmem.language.voice import is_transcript, speaks_for_user
-from graphmem.models import Memory, MemoryCandidate
-from graphmem.settings import Settings
-from graphmem.store.base import MemoryStore, Vector
-from graphmem.write.batch import BatchState, Match, Prepared
-from graphmem.write.compat import (
+from graphmem.language.claims import (
     Claim,
     Compatibility,
     Reason,
@@ -24,6 +17,13 @@ from graphmem.write.compat import (
     same_subject,
     subject_of,
 )
+from graphmem.language.endings import ending_cue, ends
+from graphmem.language.triples import accumulates, triple_attribute
+from graphmem.language.voice import is_transcript, speaks_for_user
+from graphmem.models import Memory, MemoryCandidate
+from graphmem.settings import Settings
+from graphmem.store.base import MemoryStore, Vector
+from graphmem.write.batch import BatchState, Match, Prepared
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
 
 # Nearest stored memories dedup examines per candidate: a superseded one, or one of

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from graphmem.language.timeparse import parse_time_window
 from graphmem.models import Memory, MemoryCandidate, Observation
 from graphmem.scoring import (
     apply_grounding,
@@ -14,7 +15,6 @@ from graphmem.scoring import (
 )
 from graphmem.settings import MEMORY_TYPES, MemoryTypeName, Settings
 from graphmem.text import content_hash, surface_hash
-from graphmem.timeparse import parse_time_window
 from graphmem.write.batch import Prepared
 
 

@@ -28,7 +28,7 @@ from bench.locomo.ablation import (
 )
 from bench.locomo.peer import HybridPeer, PeerSearch, open_peer
 from graphmem import GraphMem, RecallQuery, Settings
-from graphmem.retrieval.rerank import CrossEncoderReranker
+from graphmem.retrieval.ranking.rerank import CrossEncoderReranker
 from graphmem.settings import RETRIEVERS
 from graphmem.store.base import Vector
 from graphmem.store.neo4j import Neo4jStore

@@ -1,4 +1,4 @@
-"""Expected answer type (graphmem.retrieval.answer_type; issue 10's vocabulary gaps)."""
+"""Expected answer type (graphmem.retrieval.rescoring.answer_type; issue 10's vocabulary gaps)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from graphmem import GraphMem, Settings
 from graphmem.entities import EntityDictionary
 from graphmem.models import Entity
-from graphmem.retrieval.answer_type import ANSWER_TYPE, answer_type_list, expected_answer
+from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, answer_type_list, expected_answer
 from graphmem.retrieval.retrievers import Hit
 from tests.contract.builders import make_memory
 

@@ -48,7 +48,7 @@ LONG_MODULES: dict[str, str] = {
     "graphmem/models.py": "the public data model in one module: everything a caller passes"
     " in or gets back (candidates, memories, entities, relations, query, result, write"
     " report); the guards' reports are in graphmem/reports.py",
-    "graphmem/write/compat.py": "SPEC §9.10's claim-compatibility rules (dates, numbers,"
+    "graphmem/language/claims.py": "SPEC §9.10's claim-compatibility rules (dates, numbers,"
     " names, objects, states, negation) with their word lists, read together; issue 10"
     " changes it in this stop",
     "graphmem/extract/conversation.py": "the LLM extractor (SPEC §11): the JSON schema"
@@ -277,20 +277,20 @@ def test_no_function_is_long_without_a_reason() -> None:
     ("module", "file", "source", "caught"),
     [
         (
-            "graphmem.retrieval.planner",
-            "retrieval/planner.py",
+            "graphmem.retrieval.planning.planner",
+            "retrieval/planning/planner.py",
             "from graphmem.store._bm25 import x",
             True,
         ),
         (
-            "graphmem.retrieval.planner",
-            "retrieval/planner.py",
+            "graphmem.retrieval.planning.planner",
+            "retrieval/planning/planner.py",
             "import graphmem.store.neo4j._codec",
             True,
         ),
         (
-            "graphmem.retrieval.planner",
-            "retrieval/planner.py",
+            "graphmem.retrieval.planning.planner",
+            "retrieval/planning/planner.py",
             "from graphmem.store import _bm25",
             True,
         ),
@@ -309,8 +309,8 @@ def test_no_function_is_long_without_a_reason() -> None:
         ),
         ("graphmem.store", "store/__init__.py", "from graphmem.store._bm25 import x", False),
         (
-            "graphmem.retrieval.planner",
-            "retrieval/planner.py",
+            "graphmem.retrieval.planning.planner",
+            "retrieval/planning/planner.py",
             "from graphmem.store.lucene import x",
             False,
         ),

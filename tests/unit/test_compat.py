@@ -8,9 +8,9 @@ import doctest
 
 import pytest
 
+from graphmem.language import claims as compat
+from graphmem.language.claims import Claim, Reason, check
 from graphmem.models import MemoryCandidate
-from graphmem.write import compat
-from graphmem.write.compat import Claim, Reason, check
 
 
 @pytest.mark.parametrize(

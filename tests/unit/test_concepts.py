@@ -1,4 +1,4 @@
-"""Concept nodes for the graph retriever (issue 12, graphmem.retrieval.concepts): what a
+"""Concept nodes for the graph retriever (issue 12, graphmem.retrieval.retrievers.concepts): what a
 concept is, the IDF filter, the question's concepts, and the personalised PageRank walk
 checked against networkx's PageRank on the same graph."""
 
@@ -14,8 +14,8 @@ import pytest
 
 from graphmem import GraphMem, Settings
 from graphmem.models import RecallQuery
-from graphmem.retrieval.concepts import ConceptIndex, ConceptIndexes, parse_concepts
-from graphmem.retrieval.planner import choose_plan
+from graphmem.retrieval.planning.planner import choose_plan
+from graphmem.retrieval.retrievers.concepts import ConceptIndex, ConceptIndexes, parse_concepts
 from graphmem.store import TermStats
 from graphmem.store.base import memory_pages
 
@@ -170,7 +170,7 @@ def test_the_index_is_built_once_for_recalls_through_their_ahead_views(
     concept index is kept for the store behind it, so the second recall parses no
     memory again (keyed on the view, every recall re-parsed the whole namespace: at
     1,000 memories recall p50 was 1.7 s on Neo4j, issue 13)."""
-    import graphmem.retrieval.concepts as concepts_module
+    import graphmem.retrieval.retrievers.concepts as concepts_module
 
     parsed: list[int] = []
     real_parse = concepts_module.parse_concepts

@@ -1,4 +1,4 @@
-"""A newer claim outranks the older claim it contradicts (graphmem.retrieval.currency)."""
+"""A newer claim outranks the older claim it contradicts (graphmem.retrieval.ranking.currency)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from graphmem.retrieval.currency import prefer_newer, same_slot
-from graphmem.write.compat import Claim, subject_of
+from graphmem.language.claims import Claim, subject_of
+from graphmem.retrieval.ranking.currency import prefer_newer, same_slot
 
 OLD = datetime(2025, 1, 1, tzinfo=UTC)
 NEW = datetime(2025, 6, 1, tzinfo=UTC)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from graphmem import GraphMem
-from graphmem.retrieval.masking import masked_texts
+from graphmem.retrieval.rescoring.masking import masked_texts
 from tests.fakes import HashEmbedder
 from tests.unit.test_vector_cache import TURNS, _settings, _write
 

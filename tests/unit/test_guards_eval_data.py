@@ -12,7 +12,7 @@ from types import ModuleType
 import pytest
 
 from graphmem.guards.claims import split_claims
-from graphmem.write.compat import Claim, check, one_sided
+from graphmem.language.claims import Claim, check, one_sided
 
 ROOT = Path(__file__).resolve().parents[2]
 

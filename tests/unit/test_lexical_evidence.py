@@ -1,10 +1,10 @@
-"""BM25 needs a content term (graphmem.retrieval.planner.lexical_evidence)."""
+"""BM25 needs a content term (graphmem.retrieval.planning.planner.lexical_evidence)."""
 
 from __future__ import annotations
 
 from graphmem.entities import EntityLink
-from graphmem.retrieval.planner import Plan
-from graphmem.retrieval.planner import lexical_evidence as _lexical_evidence
+from graphmem.retrieval.planning.planner import Plan
+from graphmem.retrieval.planning.planner import lexical_evidence as _lexical_evidence
 from graphmem.store.records import TermStats
 
 PLAN = Plan("entity-centric", {"semantic": 1.0, "bm25": 1.5}, 10, False, False, 0.5)

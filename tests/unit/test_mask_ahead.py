@@ -1,4 +1,4 @@
-"""A recall's name-masking work started beside the retrievers (graphmem.retrieval.mask_ahead,
+"""A recall's name-masking work started beside the retrievers (graphmem.retrieval.rescoring.mask_ahead,
 docs/performance.md "Recall on real input"): fewer store calls one after the other, the same
 answers."""
 

@@ -1,4 +1,4 @@
-"""Name-masked similarity (graphmem.retrieval.masking)."""
+"""Name-masked similarity (graphmem.retrieval.rescoring.masking)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import pytest
 
 from graphmem import GraphMem, Settings
 from graphmem.entities import EntityDictionary, EntityLink
+from graphmem.language.claims import Claim
 from graphmem.models import Entity, Memory
-from graphmem.retrieval.currency import prefer_newer
-from graphmem.retrieval.masking import (
+from graphmem.retrieval.ranking.currency import prefer_newer
+from graphmem.retrieval.rescoring.masking import (
     MASK,
     MaskedEmbeddings,
     deep_masked,
@@ -25,7 +26,6 @@ from graphmem.retrieval.masking import (
 )
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.store.base import MaskText, ScoredId, Vector
-from graphmem.write.compat import Claim
 from tests.contract.builders import make_memory
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from graphmem import Settings
 from graphmem.entities import EntityLink
-from graphmem.retrieval.attribute_rank import attribute_window
-from graphmem.retrieval.planner import choose_plan
+from graphmem.retrieval.planning.planner import choose_plan
+from graphmem.retrieval.ranking.attribute_rank import attribute_window
 from graphmem.store import TermStats
 
 STATS = TermStats(n_docs=20, df={"truck": 2, "driving": 3})

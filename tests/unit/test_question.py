@@ -1,4 +1,4 @@
-"""Question reading (graphmem.retrieval.question) and the temporal retriever's
+"""Question reading (graphmem.language.question_type) and the temporal retriever's
 'when' mode (issue 15), on a real embedded store."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graphmem import GraphMem, Settings
-from graphmem.retrieval.question import (
+from graphmem.language.question_type import (
     asks_for_several,
     asks_when,
     question_type,

@@ -12,7 +12,7 @@ import pytest
 
 from graphmem import GraphMem, RecallQuery, Settings
 from graphmem.errors import ConfigurationError, EmbeddingError
-from graphmem.retrieval.rerank import (
+from graphmem.retrieval.ranking.rerank import (
     CrossEncoderReranker,
     NoopReranker,
     Reranker,

@@ -1,4 +1,4 @@
-"""Session support (graphmem.retrieval.support): who lends, who gains, how much."""
+"""Session support (graphmem.retrieval.rescoring.support): who lends, who gains, how much."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem.retrieval.support import session_support
+from graphmem.retrieval.rescoring.support import session_support
 
 SCORES = {"a": 0.30, "b": 0.20, "c": 0.10, "d": 0.05, "e": 0.01}
 SESSIONS = {"a": ["s1"], "b": ["s1", "s2"], "c": ["s2"], "d": ["s3"], "e": ["s1"]}

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from graphmem.timeparse import parse_time_window
+from graphmem.language.timeparse import parse_time_window
 
 REF = datetime(2023, 10, 20, 15, 30, tzinfo=UTC)  # a Friday
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from graphmem import GraphMem, Settings
 from graphmem.embedding.cache import VectorCache
-from graphmem.retrieval.masking import masked_variants
+from graphmem.retrieval.rescoring.masking import masked_variants
 from graphmem.types import Vector
 from tests.fakes import HashEmbedder
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from graphmem.entities import EntityDictionary, EntityLink
+from graphmem.language.timeparse import TimeWindow
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
-from graphmem.timeparse import TimeWindow
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ store: the same relations). Then, in Python, the same on both stores:
    asserts other relations (not on the path) counts half; memories below half
    the best score are left out.
 
-4. **Concepts** (setting ``graph_concepts``; :mod:`graphmem.retrieval.concepts`) —
+4. **Concepts** (setting ``graph_concepts``; :mod:`graphmem.retrieval.retrievers.concepts`) —
    people are in most memories of a conversation, so the relation walk rarely
    ranks what a question about a topic needs. A personalised PageRank over the
    namespace's memory–concept graph (noun phrases, non-person names, content
@@ -51,10 +51,10 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from graphmem.entities import EntityDictionary, EntityLink
-from graphmem.extract.vocabulary import ROLE_TYPES
+from graphmem.language.relation_words import ROLE_TYPES
 from graphmem.models import Relation
-from graphmem.retrieval.concepts import ConceptIndex, ConceptIndexes
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
+from graphmem.retrieval.retrievers.concepts import ConceptIndex, ConceptIndexes
 from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.scoring import PathStep, Reached, guided_traversal, traversal_scores
 from graphmem.store.base import EntityHit, MemoryStore
@@ -256,7 +256,7 @@ class GraphRetriever:
         """The relation walk alone when the question walked a relation to link an entity
         ("Maya's sister"). Otherwise its memories on a path that matches the question
         (a predicate named by a question word), then the
-        concept walk's (:mod:`graphmem.retrieval.concepts`, setting ``graph_concepts``),
+        concept walk's (:mod:`graphmem.retrieval.retrievers.concepts`, setting ``graph_concepts``),
         then the relation walk's other memories; the top ``k``. On LoCoMo the relation
         walk's unmatched paths only add loosely related memories (a person's
         neighbours), while the concept walk reaches the same topic in other sessions."""

@@ -6,7 +6,7 @@ A memory's time is its event time, else its first observation. Inside the
 window, memories are ordered by cosine to the query (the store's contract).
 With no window:
 
-- a *when* question (:func:`graphmem.retrieval.question.asks_when`: "When did
+- a *when* question (:func:`graphmem.language.question_type.asks_when`: "When did
   Dana go to the support group?") gets the memories that carry an event time —
   their words name when it happened ("yesterday" said on 8 May 2023 is 7 May)
   — among the question's ``candidate_k`` best semantic and BM25 neighbours by
@@ -18,7 +18,7 @@ With no window:
 
 from __future__ import annotations
 
-from graphmem.retrieval.question import asks_when
+from graphmem.language.question_type import asks_when
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.retrieval.retrievers.bm25 import BM25Retriever
 from graphmem.retrieval.retrievers.semantic import SemanticRetriever

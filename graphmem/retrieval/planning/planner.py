@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from graphmem.entities import EntityLink
+from graphmem.language.question_type import asks_for_several, asks_when
+from graphmem.language.timeparse import TimeWindow
 from graphmem.models import PlanName
-from graphmem.retrieval.concepts import concepts_apply
-from graphmem.retrieval.question import asks_for_several, asks_when
+from graphmem.retrieval.retrievers.concepts import concepts_apply
 from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.base import TermStats
 from graphmem.store.lucene import lucene_idf
 from graphmem.text import FUNCTION_WORDS, tokenize
-from graphmem.timeparse import TimeWindow
 
 #: Words that name a memory type outright (1.0) or imply one (0.5).
 EXPLICIT_TYPE_WORDS = frozenset(
@@ -125,7 +125,7 @@ def _pick_plan(
     }
     base = dict(settings.retriever_weights)
     if concepts_apply(settings, stats.n_docs):
-        # the graph list carries the concept walk (graphmem.retrieval.concepts)
+        # the graph list carries the concept walk (graphmem.retrieval.retrievers.concepts)
         base["graph"] = settings.graph_concept_fusion_weight
     if window is None and settings.event_time_ranking and asks_when(text):
         # a 'when' question's temporal list: its neighbours that carry an event time

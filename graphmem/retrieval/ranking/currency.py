@@ -9,7 +9,7 @@ Both stay current, and a question about Jonah's work finds both.
 
 At read time the question ties them: when two memories a recall returns
 contradict each other by the compatibility rule (same subject, another value:
-:func:`graphmem.write.compat.check`), the one observed later is the one that
+:func:`graphmem.language.claims.check`), the one observed later is the one that
 holds now (§9.9: updates win ties), so it is moved directly above the older
 one — provided both state one named attribute (the same predicate, or the same
 attribute read from their text: :mod:`graphmem.language.attributes`) and the newer
@@ -40,8 +40,8 @@ from graphmem.language.attributes import (
     primary,
     update_cue,
 )
+from graphmem.language.claims import Claim, check, same_subject
 from graphmem.text import normalize
-from graphmem.write.compat import Claim, check, same_subject
 
 __all__ = ["prefer_newer", "same_slot"]
 
@@ -49,7 +49,7 @@ __all__ = ["prefer_newer", "same_slot"]
 def same_slot(a: Claim, b: Claim) -> bool:
     """Could ``a`` and ``b`` be two values of one attribute of one subject?
 
-    They must be about the same subject (:func:`graphmem.write.compat.same_subject`:
+    They must be about the same subject (:func:`graphmem.language.claims.same_subject`:
     "Alma works with Tomas" is about Alma, "Tomas is dating Reza now" about
     Tomas — two subjects, nothing to prefer), and when both carry a predicate,
     the same one. Which attribute a plain-text claim states is left to the
@@ -116,7 +116,7 @@ def prefer_newer(
         test; ids without a vector pass.
     related_vectors : mapping of str to ndarray, optional
         The vectors the ``related`` test compares (default: ``vectors``): the claims
-        with their subject's name masked (:mod:`graphmem.retrieval.masking`), since
+        with their subject's name masked (:mod:`graphmem.retrieval.rescoring.masking`), since
         two claims about one person are close by the name alone.
 
     Returns

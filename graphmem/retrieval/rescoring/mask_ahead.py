@@ -1,7 +1,7 @@
 """What a recall's name-masking step needs, started beside the retrievers (docs/performance.md
 "Recall on real input").
 
-Name masking (:mod:`graphmem.retrieval.masking`) runs after the semantic and entity lists:
+Name masking (:mod:`graphmem.retrieval.rescoring.masking`) runs after the semantic and entity lists:
 it embeds the masked question, reads the lists' top candidates with their embeddings and,
 over a verbatim transcript, searches the question's ``verbatim_mask_depth`` nearest
 memories and reads those too. Done in that order, that is an embedding and three round
@@ -28,8 +28,8 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future
 
-from graphmem.retrieval.masked_vectors import MaskedEmbeddings
-from graphmem.retrieval.masking import mask_names, verbatim_transcript
+from graphmem.retrieval.rescoring.masked_vectors import MaskedEmbeddings
+from graphmem.retrieval.rescoring.masking import mask_names, verbatim_transcript
 from graphmem.retrieval.retrievers import RetrievalContext
 from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings

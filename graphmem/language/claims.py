@@ -56,8 +56,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from graphmem.language.vocabulary import MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
 from graphmem.language.voice import (
     IMPLICIT_USER,
     USER_ALIAS,
@@ -67,17 +68,16 @@ from graphmem.language.voice import (
     speaks_for_user,
 )
 from graphmem.text import FUNCTION_WORDS, normalize
-from graphmem.vocabulary import MONTHS, NUMBER_WORDS, ORDINALS, WEEKDAYS
-
-if TYPE_CHECKING:
-    from graphmem.entities import EntityDictionary
-    from graphmem.models import Memory
 
 __all__ = [
     "Claim",
     "ClaimLike",
     "Compatibility",
+    "EntityLookup",
+    "EntityRef",
+    "NamedEntity",
     "Reason",
+    "StoredClaim",
     "check",
     "claim_of",
     "frame_overlap",
@@ -177,7 +177,39 @@ class Claim:
         )
 
 
-def claim_of(memory: Memory, dictionary: EntityDictionary) -> Claim:
+class NamedEntity(Protocol):
+    """An entity as the rule reads it (:class:`~graphmem.models.Entity`): its name and
+    other names."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> Sequence[str]: ...
+
+
+class EntityLookup(Protocol):
+    """The namespace's entities by id, and its user (docs/spec.md §9.14):
+    :class:`~graphmem.entities.EntityDictionary`."""
+
+    def get(self, ident: str) -> NamedEntity | None: ...
+    def user(self) -> NamedEntity | None: ...
+
+
+class EntityRef(Protocol):
+    """A mention of an entity (:class:`~graphmem.models.Mention`)."""
+
+    @property
+    def entity_id(self) -> str: ...
+
+
+class StoredClaim(ClaimLike, Protocol):
+    """A stored claim with the entities it mentions (:class:`~graphmem.models.Memory`)."""
+
+    @property
+    def mentions(self) -> Sequence[EntityRef]: ...
+
+
+def claim_of(memory: StoredClaim, dictionary: EntityLookup) -> Claim:
     """The claim of a stored memory, the names of the entities it mentions included
     (those ``dictionary`` knows), and the namespace's user."""
     entities = [e for m in memory.mentions if (e := dictionary.get(m.entity_id)) is not None]

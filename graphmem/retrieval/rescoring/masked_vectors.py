@@ -1,4 +1,4 @@
-"""The vectors of name-masked texts (:mod:`graphmem.retrieval.masking`): an in-process LRU
+"""The vectors of name-masked texts (:mod:`graphmem.retrieval.rescoring.masking`): an in-process LRU
 cache in front of the persistent, cross-process one (:mod:`graphmem.embedding.cache`),
 and the per-recall budget of texts embedded at query time (docs/performance.md
 "Recall on real input")."""

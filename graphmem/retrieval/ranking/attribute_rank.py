@@ -23,11 +23,11 @@ from datetime import datetime
 
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, attributes_of
+from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.questions import SAFETY, question_attributes
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
 from graphmem.settings import Settings
-from graphmem.write.compat import Claim, claim_of, names_agree, subject_of
 
 __all__ = ["attribute_first", "attribute_window", "owner_first", "question_first", "question_subject"]
 

@@ -3,11 +3,11 @@
 :class:`Ranker` turns the weighted-RRF scores of a recall into its hits:
 hydrate the candidates' rank fields (one store call), admit them (history,
 retrievability, types) and gate them by confidence, add session support
-(:mod:`graphmem.retrieval.support`), weigh and order them with the pure
+(:mod:`graphmem.retrieval.rescoring.support`), weigh and order them with the pure
 :func:`graphmem.scoring.ranking.rank_score` / :func:`~graphmem.scoring.ranking.rank_order`
 (or the composite profile), diversify (MMR), bring the asked attribute's current
-value forward (:mod:`~graphmem.retrieval.attribute_rank`), move a newer contradicting
-memory above the older one (:mod:`graphmem.retrieval.currency`), rerank, and explain
+value forward (:mod:`~graphmem.retrieval.ranking.attribute_rank`), move a newer contradicting
+memory above the older one (:mod:`graphmem.retrieval.ranking.currency`), rerank, and explain
 each hit (:class:`graphmem.models.Explanation`).
 """
 
@@ -21,16 +21,17 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from graphmem.entities import EntityDictionary
+from graphmem.language.claims import Claim, claim_of, subject_of
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
-from graphmem.retrieval.answer_type import ANSWER_TYPE
-from graphmem.retrieval.attribute_rank import attribute_window, question_first
-from graphmem.retrieval.currency import prefer_newer
-from graphmem.retrieval.masking import MaskedEmbeddings, mask_names
-from graphmem.retrieval.planner import Plan
-from graphmem.retrieval.rerank import NoopReranker, Reranker
+from graphmem.retrieval.planning.planner import Plan
+from graphmem.retrieval.ranking.attribute_rank import attribute_window, question_first
+from graphmem.retrieval.ranking.currency import prefer_newer
+from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
+from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE
+from graphmem.retrieval.rescoring.masking import MaskedEmbeddings, mask_names
+from graphmem.retrieval.rescoring.support import session_support
 from graphmem.retrieval.retrievers import Hit
-from graphmem.retrieval.support import session_support
 from graphmem.scoring import (
     access_boost,
     composite_relevance,
@@ -43,7 +44,6 @@ from graphmem.scoring import (
 from graphmem.scoring.ranking import RankScore, rank_order, rank_score
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, RankFields, Vector
-from graphmem.write.compat import Claim, claim_of, subject_of
 
 
 def days_between(later: datetime, earlier: datetime | None) -> float:
@@ -245,7 +245,7 @@ class Ranker:
         hits: Mapping[str, list[Hit]],
     ) -> tuple[list[Memory], dict[str, str]]:
         """A newer memory ranks above an older one it contradicts (§9.9 at read time;
-        :func:`graphmem.retrieval.currency.prefer_newer`). Returns the order and, per
+        :func:`graphmem.retrieval.ranking.currency.prefer_newer`). Returns the order and, per
         moved memory, the id of the older one it now outranks."""
         cfg = self._settings
         if cfg.update_rank_margin < 0.0 or len(order) <= 1 or query.profile == "composite":
@@ -348,7 +348,7 @@ class Ranker:
         )
 
     def _session_support(self, namespace: str, scores: dict[str, float]) -> dict[str, float]:
-        """Session support of the admitted candidates (graphmem.retrieval.support): one
+        """Session support of the admitted candidates (graphmem.retrieval.rescoring.support): one
         store call for their sessions, none when the setting is off."""
         cfg = self._settings
         if cfg.session_support <= 0.0 or not scores:
@@ -391,7 +391,7 @@ def admissible(f: RankFields, query: RecallQuery, direct: set[str]) -> bool:
 
 def direct_hits(hits: Mapping[str, list[Hit]], depth: int) -> set[str]:
     """Ids a question targets directly (docs/spec.md §9.11): in the top ``depth`` of the semantic,
-    BM25, entity or expected-answer-type list (graphmem.retrieval.answer_type)."""
+    BM25, entity or expected-answer-type list (graphmem.retrieval.rescoring.answer_type)."""
     lists = ("semantic", "bm25", "entity", ANSWER_TYPE)
     return {h.memory_id for n in lists for h in hits.get(n, [])[:depth] if not h.associative}
 

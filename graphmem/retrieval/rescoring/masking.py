@@ -37,7 +37,7 @@ import numpy as np
 
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.models import Memory
-from graphmem.retrieval.masked_vectors import Budget, MaskedEmbeddings
+from graphmem.retrieval.rescoring.masked_vectors import Budget, MaskedEmbeddings
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings
@@ -265,7 +265,7 @@ def _masked_cosines(
         if text != memory.content or _stored(memory) is None:
             texts[mid] = text
     # the question alone, first: it is always embedded (or was, beside the retrievers:
-    # graphmem.retrieval.mask_ahead), and the budget counts the memories' texts only
+    # graphmem.retrieval.rescoring.mask_ahead), and the budget counts the memories' texts only
     q = vectors.embed([masked_question])[0]
     listed = list(texts.values())
     if budget is None:

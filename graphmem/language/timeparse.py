@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from graphmem.vocabulary import MONTHS, NUMBER_WORDS, WEEKDAYS
+from graphmem.language.vocabulary import MONTHS, NUMBER_WORDS, WEEKDAYS
 
 Precision = Literal["exact", "relative", "vague"]
 

@@ -3,7 +3,7 @@
 Classic question answering types the answer before it looks for it: "Where does
 X work?" wants an organisation, "Where does X live?" a place, "What does X like
 to drink?" a preference. A small sentence embedding does not bridge every such
-gap even with the person's name masked (:mod:`graphmem.retrieval.masking`):
+gap even with the person's name masked (:mod:`graphmem.retrieval.rescoring.masking`):
 "Where does someone work?" scores 0.36 against "someone lives in Denver now" and
 0.32 against "someone is a librarian at Cobalt Robotics"; "What does someone like
 to drink?" prefers "someone is allergic to sesame" (which shares a session with
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from graphmem.entities import EntityDictionary
 from graphmem.models import Memory
-from graphmem.retrieval.masking import RESCORED
+from graphmem.retrieval.rescoring.masking import RESCORED
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore

@@ -16,7 +16,7 @@ Relations are typed from a small vocabulary, never invented from a verb:
 
 from __future__ import annotations
 
-from graphmem.vocabulary import MONTHS
+from graphmem.language.vocabulary import MONTHS
 
 __all__ = [
     "DATE_NAMES",
