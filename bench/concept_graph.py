@@ -34,7 +34,7 @@ import calibrate
 import graph_ablation
 
 from graphmem import Settings
-from graphmem.extract.ner import english_pipeline as _load
+from graphmem.language.nlp import english_pipeline as _load
 
 WORK = graph_ablation.WORK
 _SKIP_POS = {"DET", "PRON", "PART", "PUNCT", "CCONJ", "ADP", "NUM", "SPACE", "AUX"}

@@ -20,24 +20,6 @@ def normalize(text: str) -> str:
     return _WS.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
-#: English function words (and the "s" a possessive leaves): a query made only of
-#: these and a name has no content term for BM25 to match.
-FUNCTION_WORDS = frozenset(
-    {
-        "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "by", "for",
-        "with", "from", "as", "into", "about", "over", "after", "before", "is", "are", "was",
-        "were", "be", "been", "being", "has", "have", "had", "do", "does", "did", "will",
-        "would", "can", "could", "should", "may", "might", "must", "it", "its", "this", "that",
-        "these", "those", "there", "here", "he", "she", "they", "we", "you", "i", "me", "my",
-        "his", "her", "their", "our", "your", "him", "them", "us", "who", "whom", "whose",
-        "which", "what", "when", "where", "why", "how", "so", "than", "then", "also", "very",
-        "just", "not", "no", "nor", "any", "some", "all", "each", "every", "own", "same",
-        "other", "such", "only", "during", "while", "since", "until", "through", "between",
-        "under", "s",
-    }
-)  # fmt: skip
-
-
 def tokenize(text: str) -> list[str]:
     """Lower-cased ``\\w+`` tokens of ``text`` (the BM25 and planner tokeniser)."""
     return _TOKEN.findall(text.casefold())

@@ -16,7 +16,8 @@ from typing import Literal
 
 from graphmem.entities import EntityExtractor, Extraction
 from graphmem.extract.capitalized import CapitalizedNameExtractor
-from graphmem.extract.ner import EXTRACTOR_NAME, NerExtractor, nlp_available
+from graphmem.extract.ner import EXTRACTOR_NAME, NerExtractor
+from graphmem.language.nlp import nlp_available
 
 __all__ = [
     "EXTRACTOR_NAME",

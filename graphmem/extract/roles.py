@@ -16,7 +16,7 @@ Lena is Hiro's mother-in-law.          ``Hiro —MOTHER_IN_LAW_OF→ Lena``
 =====================================  ==================================
 
 so "Omar's sister" in a question walks ``SISTER_OF`` forward from Omar
-(:func:`graphmem.retrieval.retrievers.graph.relational_links`).
+(:func:`graphmem.retrieval.planning.relations.relational_links`).
 
 The spaCy extractor finds these forms in the dependency parse for any common
 noun; :func:`role_relations` finds them with patterns for the nouns of

@@ -21,9 +21,10 @@ from graphmem.reports import (
     FaithfulnessReport,
     ReembedReport,
 )
+from graphmem.retrieval.access import reactivate_associated
 from graphmem.store.base import WriteBatch, versions_read
 from graphmem.store.checks import check_aware, check_k
-from graphmem.write.consolidation import consolidate, reactivate_associated
+from graphmem.write.consolidation import consolidate
 
 
 class Maintenance(Reads):
@@ -107,7 +108,7 @@ class Maintenance(Reads):
         """Cold reactivation (docs/spec.md §4): cold memories linked by an association to
         ``memory_ids`` (what a recall returned) get the associative stability boost
         and return to hot. Returns their ids; see
-        :func:`graphmem.write.consolidation.reactivate_associated`."""
+        :func:`graphmem.retrieval.access.reactivate_associated`."""
         validate_namespace(namespace)
         self._use()
         return reactivate_associated(

@@ -27,6 +27,7 @@ from graphmem.retrieval import retrievers as stage
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
 from graphmem.retrieval.planning.planner import Plan, choose_plan, lexical_evidence
+from graphmem.retrieval.planning.relations import follow_relations
 from graphmem.retrieval.ranking.ranker import Ranker, ms_since, weight_formula
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
 from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
@@ -38,7 +39,7 @@ from graphmem.retrieval.rescoring.masking import (
     masked_people,
 )
 from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
-from graphmem.retrieval.retrievers.graph import follow_relations, start_seeded_walk
+from graphmem.retrieval.retrievers.graph import start_seeded_walk
 from graphmem.scoring import weighted_rrf
 from graphmem.settings import Settings
 from graphmem.store.base import MaskText, MemoryStore, Vector

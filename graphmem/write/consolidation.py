@@ -17,9 +17,8 @@ memory recalled or written between the scan and the update keeps its state until
 the next pass (:class:`graphmem.store.base.LifecycleUpdate`). Running it twice at the same
 ``now`` changes nothing the second time, and writes nothing.
 
-:func:`reactivate_associated` is the read side: memories linked to what a recall
-returned that sit in the cold tier get the associative access update and return
-to hot and retrievable (docs/spec.md §4).
+The read side, memories linked to what a recall returned brought back from the cold
+tier, is :func:`graphmem.retrieval.access.reactivate_associated`.
 """
 
 from __future__ import annotations
@@ -37,13 +36,10 @@ from graphmem.reports import ConsolidationReport
 from graphmem.scoring import (
     freshness,
     is_retrievable,
-    salience_on_access,
     unretrievable_after_days,
-    updated_stability,
 )
 from graphmem.settings import Settings
 from graphmem.store.base import (
-    AccessUpdate,
     Association,
     LifecycleUpdate,
     MemoryStore,
@@ -54,7 +50,7 @@ from graphmem.store.base import (
 
 _DAY = 86_400.0
 
-__all__ = ["consolidate", "lifecycle_state", "reactivate_associated"]
+__all__ = ["consolidate", "lifecycle_state"]
 
 
 def _days(later: datetime, earlier: datetime) -> float:
@@ -286,60 +282,3 @@ def neighbour_pairs(
             ):
                 continue
             yield source, other, hit.score
-
-
-def reactivate_associated(
-    store: MemoryStore,
-    settings: Settings,
-    namespace: str,
-    memory_ids: Sequence[str],
-    now: datetime,
-    session_id: str | None = None,
-) -> list[str]:
-    """Bring back to hot the cold memories linked to ``memory_ids`` (docs/spec.md §4).
-
-    Each current, cold memory with an association link to one of ``memory_ids`` (and
-    not itself among them) gets the associative access update of docs/spec.md §4 —
-    ``stability + 0.03·min(2, days since last access / 7)``, salience raised,
-    ``access_count + 1``, ``last_accessed_at = now``, ``session_id`` added — with the
-    tier set back to hot and the memory retrievable again ("resurrected": recall finds
-    it), in one store write. Hot neighbours are left alone: they were not recalled,
-    only linked. The next consolidation pass judges it again by docs/spec.md §9.5 with its new
-    stability and last access (a memory still stale goes unretrievable again, and cold
-    only ``cold_after_days`` after this access).
-
-    Returns
-    -------
-    list of str
-        The reactivated memory ids, sorted.
-    """
-    if not memory_ids:
-        return []
-    recalled = set(memory_ids)
-    linked: set[str] = set()
-    for link in store.associations(namespace, list(dict.fromkeys(memory_ids))):
-        linked.update(end for end in (link.source_id, link.target_id) if end not in recalled)
-    if not linked:
-        return []
-    neighbours = store.get_memories(namespace, sorted(linked))
-    cold = [m for m in neighbours if m.tier == "cold" and m.is_current]
-    updates = [
-        AccessUpdate(
-            memory_id=m.id,
-            accessed_at=now,
-            stability=updated_stability(
-                m.stability,
-                _days(now, m.last_accessed_at or m.created_at),
-                boost=settings.stability_associative_boost,
-                interval_days=settings.spaced_rep_interval_days,
-                max_factor=settings.spaced_rep_max,
-            ),
-            salience=salience_on_access(m.salience, step=settings.salience_access_step),
-            session_id=session_id,
-            reactivate=True,
-        )
-        for m in cold
-    ]
-    if updates:
-        store.record_access(namespace, updates)
-    return [m.id for m in cold]

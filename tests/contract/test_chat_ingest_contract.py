@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from graphmem import GraphMem, InvalidInputError, Settings
 from graphmem.cli import common, data_cmds
 from graphmem.cli import main as cli
-from graphmem.extract.ner import nlp_available
+from graphmem.language.nlp import nlp_available
 from graphmem.store.base import MemoryFilter, MemoryStore
 from tests.contract.conftest import StoreFactory
 from tests.fakes import HashEmbedder

@@ -13,11 +13,10 @@ from typing import Any, cast
 import pytest
 
 from graphmem.errors import StoreError
-from graphmem.retrieval.access import AccessWriter
+from graphmem.retrieval.access import AccessWriter, reactivate_associated
 from graphmem.settings import Settings
 from graphmem.store.base import AccessUpdate, MemoryStore, WriteBatch, association
 from graphmem.store.embedded import EmbeddedStore
-from graphmem.write.consolidation import reactivate_associated
 from tests.contract.builders import DIM, T0, make_memory
 
 NS = "ns"

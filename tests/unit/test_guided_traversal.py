@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.retrieval.retrievers.graph import predicate_match, role_match, stem
+from graphmem.language.predicates import predicate_match, role_match
+from graphmem.language.words import stem
 from graphmem.scoring import PathStep, guided_traversal, traversal_scores
 
 HOPS = (1.0, 0.6, 0.35)  # SPEC §3

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field, replace
 from graphmem.entities import EntityLink
 from graphmem.language.question_type import asks_for_several, asks_when
 from graphmem.language.timeparse import TimeWindow
+from graphmem.language.words import FUNCTION_WORDS
 from graphmem.models import PlanName
 from graphmem.retrieval.retrievers.concepts import concepts_apply
 from graphmem.scoring import specificity
 from graphmem.settings import RETRIEVERS, Settings
 from graphmem.store.base import TermStats
 from graphmem.store.lucene import lucene_idf
-from graphmem.text import FUNCTION_WORDS, tokenize
+from graphmem.text import tokenize
 
 #: Words that name a memory type outright (1.0) or imply one (0.5).
 EXPLICIT_TYPE_WORDS = frozenset(

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphmem.extract.ner import english_pipeline, nlp_available
+from graphmem.language.nlp import english_pipeline, nlp_available
 from graphmem.retrieval.ahead import backing_store
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, memory_pages

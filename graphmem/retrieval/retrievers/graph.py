@@ -38,51 +38,33 @@ store: the same relations). Then, in Python, the same on both stores:
 ``Settings.graph_traversal = "classic"`` keeps docs/spec.md §3's scoring alone (hop
 decay × weakest link; every one-hop neighbour ties; no concepts), for the ablation.
 
-Why over 400 lines: the relational links ("Maya's sister") and the guided
-traversal share the stemming and predicate matching and change together.
+The relational links ("Maya's sister") are read before the plan
+(:mod:`graphmem.retrieval.planning.relations`); the walk's scoring is in
+:mod:`graphmem.retrieval.retrievers.graph_paths`.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from graphmem.entities import EntityDictionary, EntityLink
-from graphmem.language.relation_words import ROLE_TYPES
 from graphmem.models import Relation
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.retrieval.retrievers.concepts import ConceptIndex, ConceptIndexes
+from graphmem.retrieval.retrievers.graph_paths import (
+    path_candidates,
+    path_evidence,
+    path_hits,
+    path_steps,
+)
 from graphmem.retrieval.retrievers.semantic import semantic_search
-from graphmem.scoring import PathStep, Reached, guided_traversal, traversal_scores
+from graphmem.scoring import guided_traversal, traversal_scores
 from graphmem.store.base import EntityHit, MemoryStore
 from graphmem.text import tokenize
 
 _MAX_REACHED = 50
-# relations whose name says nothing about the question
-_GENERIC_PREDICATES = frozenset({"CO_OCCURS_WITH", "RELATED_TO", "MENTIONS"})
-_PREDICATE_STOP = frozenset(
-    {"of", "at", "in", "on", "to", "with", "for", "from", "by", "as", "is", "has", "have", "be"}
-)
-_QUERY_STOP = frozenset(
-    {"what", "where", "who", "when", "why", "how", "which", "does", "did", "do", "is", "are",
-     "was", "were", "the", "a", "an", "and", "or", "that", "this", "of", "to", "in", "at", "s"}
-)  # fmt: skip
-_SUFFIX = re.compile(r"(ing|ers|er|ed|es|s)$")
-# A reached memory's own relevance (cosine to the query, relative to the best) moves its
-# path score by at most this share: the path, not the wording, is what the graph knows.
-_OWN_SHARE = 0.25
-# A memory that mentions the reached entity but asserts other relations ("Alice works at
-# Quarry Systems" reached through Kofi's WORKS_AT) is about something else: this share.
-_OFF_PATH_SHARE = 0.5
-# Memories scoring below this share of the best are left out of the graph list: with
-# rank fusion a long tail of weak paths would count like evidence.
-_KEEP_SHARE = 0.5
-# A predicate the question names ("work" → WORKS_AT) outweighs the asserting memory's
-# similarity, which it shares with every other relation that memory asserts.
-_SEMANTIC_SHARE = 0.7
 # Threads of a retriever's pool: it runs the query for the seeds' own memories and the
 # concept-index lookup beside the walk (store calls that wait on the server, not on this
 # process).
@@ -91,129 +73,6 @@ _CROWD_THREADS = 4
 
 def _crowd_pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=_CROWD_THREADS, thread_name_prefix="graph-crowd")
-
-
-def stem(word: str) -> str:
-    """A crude English stem for matching predicates to query words
-    ("works", "working", "worked" → "work"; "lives", "live" → "liv")."""
-    word = word.lower()
-    stemmed = _SUFFIX.sub("", word)
-    if stemmed.endswith("e"):
-        stemmed = stemmed[:-1]  # "live" and "lives" → "liv"
-    return stemmed if len(stemmed) >= 3 else word
-
-
-def predicate_match(predicate: str, query_stems: set[str]) -> float:
-    """1.0 when a word of ``predicate`` shares a stem with the query, else 0.0."""
-    if predicate in _GENERIC_PREDICATES:
-        return 0.0
-    words = [w for w in predicate.lower().split("_") if w and w not in _PREDICATE_STOP]
-    return 1.0 if any(stem(w) in query_stems for w in words) else 0.0
-
-
-_POSSESSIVE_NOUN = re.compile(r"['’]s\s+(\w+)")
-
-
-def relational_links(
-    store: MemoryStore,
-    namespace: str,
-    text: str,
-    links: Sequence[EntityLink],
-    dictionary: EntityDictionary | None = None,
-) -> tuple[EntityLink, ...]:
-    """Entities the question names through a relation: "Maya's sister" → Priya Raman
-    when ``Maya —SISTER_OF→ Priya Raman`` is stored, and chained: "Maya's sister's
-    manager" → the manager of Priya Raman (one 1-hop subgraph query per possessive on
-    a linked name; none when the question has no "X's <noun>" on one).
-
-    Each link's confidence is ``min(owner's link confidence, relation confidence)``;
-    its surface is the phrase ("Maya's sister (Priya Raman)"). Entities already
-    linked are skipped. Use :func:`follow_relations` for the question's links with
-    these in place of their owners.
-    """
-    # surface (case-folded, as written in the question) -> the link it names
-    by_surface = {link.surface.casefold(): link for link in links}
-    have = {link.entity_id for link in links}
-    out: dict[str, EntityLink] = {}
-    for match in _POSSESSIVE_NOUN.finditer(text):
-        before, noun = text[: match.start()].casefold(), match.group(1).lower()
-        if noun in _QUERY_STOP:
-            continue
-        key = next(
-            (k for k in sorted(by_surface, key=len, reverse=True) if before.endswith(k)), None
-        )
-        if key is None:
-            continue
-        owner = by_surface[key]
-        best: EntityLink | None = None
-        for r in store.relation_subgraph(namespace, [owner.entity_id], 1):
-            if not role_match(r.predicate, noun):
-                continue
-            other = r.target_id if r.source_id == owner.entity_id else r.source_id
-            if other == owner.entity_id or other in have:
-                continue
-            confidence = min(owner.confidence, r.confidence)
-            forward = r.source_id == owner.entity_id
-            # "Hiro's manager" is Hiro —MANAGED_BY→ Lena, not Alice —MANAGED_BY→ Hiro:
-            # a relation from the owner wins over one into it
-            if best is None or (forward, confidence, other) > (
-                best.via_forward,
-                best.confidence,
-                best.entity_id,
-            ):
-                entity = dictionary.get(other) if dictionary is not None else None
-                best = EntityLink(
-                    other,
-                    _phrase(owner, noun) + (f" ({entity.name})" if entity else ""),
-                    confidence,
-                    via=r.predicate,
-                    owner=owner.entity_id,
-                    via_forward=forward,
-                    via_memory=r.memory_id,
-                )
-        if best is not None:
-            out[best.entity_id] = best
-            # "Maya's sister's manager": the phrase as written now names the sister
-            by_surface[key + match.group(0).casefold()] = best
-    return tuple(out.values())
-
-
-def role_match(predicate: str, noun: str) -> bool:
-    """Whether a relation named ``predicate`` gives the role ``noun`` ("Dana's sister"):
-    a word of the predicate shares the noun's stem (``SISTER_OF``), or, for a "co-"
-    noun, the rest's stem with "with" ("coworker": ``WORK_WITH``, not ``WORK_AT``), or
-    the noun's type in the extractor's vocabulary ("mother": ``PARENT_OF``, "boss":
-    ``MANAGER_OF``; docs/extraction.md)."""
-    if predicate_match(predicate, {stem(noun)}):
-        return True
-    if ROLE_TYPES.get(noun.casefold()) == predicate.upper():
-        return True
-    rest = noun[3:] if noun.startswith("co-") else noun[2:] if noun.startswith("co") else ""
-    words = predicate.lower().split("_")
-    return len(rest) >= 4 and "with" in words and predicate_match(predicate, {stem(rest)}) > 0
-
-
-def _phrase(owner: EntityLink, noun: str) -> str:
-    surface = owner.surface.split(" (")[0]
-    return f"{surface}'s {noun}"
-
-
-def follow_relations(
-    store: MemoryStore,
-    namespace: str,
-    text: str,
-    links: Sequence[EntityLink],
-    dictionary: EntityDictionary | None = None,
-) -> tuple[EntityLink, ...]:
-    """The question's links, where "Maya's sister" names Priya Raman through a stored
-    relation, with Priya Raman in Maya's place: the question is about the sister
-    (Maya's memories matter only as the relation's evidence, which the graph
-    retriever returns). Links without such a relation are returned unchanged."""
-    related = relational_links(store, namespace, text, links, dictionary)
-    if not related:
-        return tuple(links)
-    owners = {link.owner for link in related}
-    return tuple(link for link in links if link.entity_id not in owners) + related
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +246,7 @@ class GraphRetriever:
             ).items()
         }
         reached = guided_traversal(
-            _path_steps(ctx, relations, cosines),
+            path_steps(ctx, relations, cosines),
             seeds,
             max_hops=ctx.settings.max_hops,
             hop_scores=ctx.settings.hop_scores,
@@ -396,10 +255,12 @@ class GraphRetriever:
         best = sorted(reached.values(), key=lambda r: (-r.score, r.entity_id))[:_MAX_REACHED]
         if not best:
             return [], set()
-        evidence = _evidence(ctx, best)
+        evidence = path_evidence(ctx, best)
         rows = self._mentions(store, ctx, [r.entity_id for r in best])
         crowd = {row.memory_id for row in crowd_rows.result()}
-        candidates = _candidates(ctx, best, evidence, rows, crowd, {r.memory_id for r in relations})
+        candidates = path_candidates(
+            ctx, best, evidence, rows, crowd, {r.memory_id for r in relations}
+        )
         sims = {row.memory_id: max(0.0, row.similarity) for row in rows}
         sims.update({mid: cosines.get(mid, 0.0) for mid in evidence if mid not in sims})
         matched = {
@@ -407,7 +268,7 @@ class GraphRetriever:
             for mid, (_, path, _) in candidates.items()
             if any(step.relevance >= 1.0 for step in path.steps)
         }
-        return _hits(ctx, candidates, sims), matched
+        return path_hits(ctx, candidates, sims), matched
 
     def _mentions(
         self, store: MemoryStore, ctx: RetrievalContext, entities: list[str]
@@ -482,165 +343,6 @@ class GraphRetriever:
             )
         hits.sort(key=lambda h: (-h.score, h.memory_id))
         return hits[: ctx.k]
-
-
-def render_path(ctx: RetrievalContext, path: Reached) -> str:
-    """``Maya —SISTER_OF→ Priya Raman —WORKS_AT→ Lumen Labs`` (``←…—`` for a relation
-    walked against its direction)."""
-
-    def name(ident: str) -> str:
-        entity = ctx.dictionary.get(ident) if ctx.dictionary is not None else None
-        return entity.name if entity is not None else ident[:8]
-
-    start = path.steps[0].source
-    parts = [name(start)]
-    walked = {link.entity_id: link for link in ctx.links if link.owner is not None}
-    seen = {start}
-    # "Maya's sister('s manager)": the relations the question walked to its entities
-    while (link := walked.get(start)) is not None and (owner := link.owner) is not None:
-        if owner in seen:
-            break
-        arrow = f" —{link.via}→ " if link.via_forward else f" ←{link.via}— "
-        parts = [name(owner), arrow, *parts]
-        start = owner
-        seen.add(start)
-    for step in path.steps:
-        arrow = f" —{step.predicate}→ " if step.forward else f" ←{step.predicate}— "
-        parts.append(arrow + name(step.target))
-    return "".join(parts)
-
-
-def _explain(ctx: RetrievalContext, path: Reached, relevance: float, asserts: bool) -> str:
-    matches = " × ".join(f"{s.relevance:.2f}" for s in path.steps)
-    role = "asserts a relation on" if asserts else "mentions the end of"
-    return (
-        f"{role} {render_path(ctx, path)}: hop {path.hop_score:.2f} × weakest link "
-        f"{path.path_confidence:.2f} × question match {matches} = {path.score:.3f};"
-        f" × memory relevance {relevance:.2f}"
-    )
-
-
-def _query_stems(ctx: RetrievalContext) -> set[str]:
-    """The stems of the question's words that steer the walk."""
-    # the nouns the question's relational links consumed ("sister" in "Maya's sister")
-    # are walked already: they do not steer the rest of the path
-    walked = {
-        stem(link.surface.split(" (")[0].rsplit(" ", 1)[-1]) for link in ctx.links if link.via
-    }
-    return {stem(t) for t in tokenize(ctx.text) if t not in _QUERY_STOP} - walked
-
-
-def _path_steps(
-    ctx: RetrievalContext, relations: list[Relation], cosines: dict[str, float]
-) -> list[PathStep]:
-    """The relations as traversal steps, each with its edge relevance to the question."""
-    query_stems = _query_stems(ctx)
-    low = min(cosines.values(), default=0.0)
-    spread = (max(cosines.values(), default=0.0) - low) or 1.0
-    floor = ctx.settings.graph_edge_floor
-
-    def relevance(predicate: str, memory_id: str) -> float:
-        semantic = (cosines[memory_id] - low) / spread if memory_id in cosines else 0.0
-        term = predicate_match(predicate, query_stems)
-        return floor + (1.0 - floor) * max(term, _SEMANTIC_SHARE * semantic)
-
-    return [
-        PathStep(
-            r.source_id,
-            r.predicate,
-            r.target_id,
-            r.confidence,
-            relevance(r.predicate, r.memory_id),
-            r.memory_id,
-        )
-        for r in relations
-    ]
-
-
-def _evidence(ctx: RetrievalContext, best: list[Reached]) -> dict[str, tuple[float, Reached]]:
-    """The asserting memories of each path's relations, at the path's best score, and
-    those of the relations the question walked to link its entities."""
-    evidence: dict[str, tuple[float, Reached]] = {}
-    for path in best:
-        for step in path.steps:
-            current = evidence.get(step.memory_id)
-            if current is None or path.score > current[0]:
-                evidence[step.memory_id] = (path.score, path)
-    # the relations the question walked to link its entities ("Maya's sister"),
-    # evidence at the best score of a path from the entity they link
-    for link in ctx.links:
-        if link.via is None or link.via_memory is None or link.owner is None:
-            continue
-        step = PathStep(
-            link.owner,
-            link.via,
-            link.entity_id,
-            link.confidence,
-            1.0,
-            link.via_memory,
-            link.via_forward,
-        )
-        linked = Reached(link.entity_id, link.confidence, 1.0, link.confidence, 1.0, (step,))
-        if link.via_memory not in evidence or linked.score > evidence[link.via_memory][0]:
-            evidence[link.via_memory] = (linked.score, linked)
-    return evidence
-
-
-def _candidates(
-    ctx: RetrievalContext,
-    best: list[Reached],
-    evidence: dict[str, tuple[float, Reached]],
-    rows: list[EntityHit],
-    crowd: set[str],
-    asserting_ids: set[str],
-) -> dict[str, tuple[float, Reached, bool]]:
-    """``memory id -> (score, path, asserts a path relation)``: the evidence, and the
-    memories mentioning a reached entity (seeds' own ones and off-path ones discounted)."""
-    by_entity = {r.entity_id: r for r in best}
-    candidates: dict[str, tuple[float, Reached, bool]] = {}
-    for mid, (score, path) in evidence.items():
-        candidates[mid] = (score, path, True)
-    for row in rows:
-        path = max(
-            (by_entity[e] for e in row.entity_ids if e in by_entity),
-            key=lambda r: (r.score, r.entity_id),
-        )
-        share = 1.0 if row.memory_id not in crowd else ctx.settings.graph_seed_share
-        if share <= 0.0:
-            continue  # the entity retriever ranks it already
-        if row.memory_id in asserting_ids and row.memory_id not in {
-            step.memory_id for step in path.steps
-        }:
-            share *= _OFF_PATH_SHARE  # about another relation of the entity reached
-        score = path.score * share
-        if row.memory_id not in candidates or score > candidates[row.memory_id][0]:
-            candidates[row.memory_id] = (score, path, False)
-    return candidates
-
-
-def _hits(
-    ctx: RetrievalContext,
-    candidates: dict[str, tuple[float, Reached, bool]],
-    sims: dict[str, float],
-) -> list[Hit]:
-    """The candidates near the best, each moved by its own relevance; the top ``k``."""
-    best_sim = max(sims.values(), default=0.0) or 1.0
-    hits: list[Hit] = []
-    top_score = max((c[0] for c in candidates.values()), default=0.0)
-    for mid, (score, path, asserts) in candidates.items():
-        if score < _KEEP_SHARE * top_score:
-            continue  # far weaker than the question's best path: noise to the fusion
-        own = 1.0 - _OWN_SHARE + _OWN_SHARE * sims.get(mid, 0.0) / best_sim
-        hits.append(
-            Hit(
-                mid,
-                score * own,
-                detail=_explain(ctx, path, own, asserts),
-                associative=True,
-            )
-        )
-    hits.sort(key=lambda h: (-h.score, h.memory_id))
-    return hits[: ctx.k]
 
 
 @dataclass(frozen=True, slots=True)
