@@ -40,7 +40,8 @@ from graphmem.store.base import MemoryFilter
 from graphmem.write.lifecycle import CORRECTION_SESSION
 
 if TYPE_CHECKING:
-    from graphmem.extract.conversation import LLMExtractor, Message
+    from graphmem.extract.conversation import LLMExtractor
+    from graphmem.extract.messages import Message
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")

@@ -218,7 +218,7 @@ def _ingest_conversation(
     *,
     batch_size: int = 256,
 ) -> None:
-    from graphmem.extract.conversation import as_messages
+    from graphmem.extract.messages import as_messages
     from graphmem.extract.transcript import TranscriptExtractor
     from graphmem.settings import Settings
 

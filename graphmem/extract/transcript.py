@@ -32,7 +32,7 @@ from graphmem.jsonlines import json_object
 from graphmem.models import EntityMention, MemoryCandidate
 
 if TYPE_CHECKING:  # pragma: no cover
-    from graphmem.extract.conversation import Message
+    from graphmem.extract.messages import Message
 
 __all__ = [
     "ACCEPTED_FORMATS",
@@ -69,7 +69,7 @@ def read_input(text: str) -> tuple[InputFormat, list[dict[str, Any]]]:
     (format, records)
         ``candidates``: candidate dicts (validated by the caller); ``messages`` and
         ``chat``: message dicts with the fields of
-        :class:`~graphmem.extract.conversation.Message`.
+        :class:`~graphmem.extract.messages.Message`.
 
     Raises
     ------
@@ -212,7 +212,7 @@ class TranscriptExtractor:
         on_batch: Callable[[int], None] | None = None,
     ) -> list[MemoryCandidate]:
         """One candidate per message (messages from
-        :func:`~graphmem.extract.conversation.as_messages`, fields filled);
+        :func:`~graphmem.extract.messages.as_messages`, fields filled);
         ``known_names`` is unused (the pipeline resolves names)."""
         del known_names
         out = [turn_candidate(m) for m in messages]

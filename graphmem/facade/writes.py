@@ -25,7 +25,8 @@ from graphmem.store.checks import check_k
 from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
 
 if TYPE_CHECKING:  # pragma: no cover
-    from graphmem.extract.conversation import LLMExtractor, Message
+    from graphmem.extract.conversation import LLMExtractor
+    from graphmem.extract.messages import Message
 
 
 class Writes(Users):
@@ -116,7 +117,8 @@ class Writes(Users):
         InvalidMemoryError, StoreError
             As ``remember``.
         """
-        from graphmem.extract.conversation import LLMExtractor, as_messages
+        from graphmem.extract.conversation import LLMExtractor
+        from graphmem.extract.messages import as_messages
 
         validate_namespace(namespace)
         parsed = as_messages(

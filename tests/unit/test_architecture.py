@@ -16,6 +16,15 @@
 - Each backend's parts live in its own subpackage (``graphmem/store/neo4j/``,
   ``graphmem/store/embedded/``): no other store module imports its driver (``neo4j``,
   ``sqlite3``), and neither backend imports the other.
+- The language floor (``graphmem/language/``: claims, question reading, time
+  expressions, vocabulary, the stemmer and stop words, the spaCy loader) sits below the
+  read and write paths: it imports only itself and ``graphmem.text``.
+- The read path (``graphmem/retrieval/``) imports nothing from the write path
+  (``graphmem/write/``), the facade, the guards, the extractors or the MCP server, and
+  the write path nothing from the read path, the facade, the guards or the MCP server.
+- Recall's stages (``retrieval/retrievers/``, ``planning/``, ``rescoring/``,
+  ``ranking/``; docs/structure.md) import only the stages below them, in that order, and
+  none imports the pipeline that runs them (``retrieval/pipeline.py``, ``access.py``).
 - No module is longer than ``MODULE_LINES`` and no function's body longer than
   ``FUNCTION_LINES`` (outside ``graphmem/store/``, which its own split covers), unless
   :data:`LONG_MODULES` / :data:`LONG_FUNCTIONS` name it with the reason.
@@ -45,17 +54,6 @@ LONG_MODULES: dict[str, str] = {
     "graphmem/settings.py": "one declarative table: every tunable constant with its range,"
     " its SPEC value and the measurement behind each departure (docs/scoring.md links it);"
     " the field descriptions are the documentation",
-    "graphmem/models.py": "the public data model in one module: everything a caller passes"
-    " in or gets back (candidates, memories, entities, relations, query, result, write"
-    " report); the guards' reports are in graphmem/reports.py",
-    "graphmem/language/claims.py": "SPEC §9.10's claim-compatibility rules (dates, numbers,"
-    " names, objects, states, negation) with their word lists, read together; issue 10"
-    " changes it in this stop",
-    "graphmem/extract/conversation.py": "the LLM extractor (SPEC §11): the JSON schema"
-    " sent to the model, the answer's models and their mapping to candidates; new in"
-    " issue 12, not split yet",
-    "graphmem/retrieval/retrievers/graph.py": "the graph retriever: relation links and"
-    " the guided traversal share the stemming and predicate matching and change together",
 }
 # "path:function" -> why its body is longer than FUNCTION_LINES
 LONG_FUNCTIONS: dict[str, str] = {}
@@ -148,6 +146,109 @@ def test_the_subpackages_import_each_other_without_a_cycle() -> None:
                     graph.add_edge(source_package, target)
     cycles = list(nx.simple_cycles(graph))
     assert not cycles, cycles
+
+
+# -- floors ------------------------------------------------------------------------
+# what the language floor may import: itself and the text helpers
+LANGUAGE_MAY_IMPORT = ("graphmem.language", "graphmem.text")
+# package -> the packages it may not import (the read and write paths, side by side)
+MAY_NOT_IMPORT: dict[str, tuple[str, ...]] = {
+    "graphmem.retrieval": (
+        "graphmem.write",
+        "graphmem.facade",
+        "graphmem.guards",
+        "graphmem.extract",
+        "graphmem.mcp",
+    ),
+    "graphmem.write": ("graphmem.retrieval", "graphmem.facade", "graphmem.guards", "graphmem.mcp"),
+}
+# recall's stages, lowest first: a stage imports only those before it (the planner asks
+# the concept index, a retriever's, whether the concept walk applies)
+RETRIEVAL_STAGES = ("retrievers", "planning", "rescoring", "ranking")
+# what runs the stages: no stage imports these
+RETRIEVAL_TOP = ("pipeline", "access")
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def _later_stage(module: str, name: str) -> bool:
+    """Whether recall stage ``module`` imports ``name``, a later stage or the pipeline."""
+    if not (_within(module, "graphmem.retrieval") and _within(name, "graphmem.retrieval")):
+        return False
+    own, other = module.split(".")[2:3], name.split(".")[2:3]
+    if not own or not other or own[0] not in RETRIEVAL_STAGES:
+        return False
+    if other[0] in RETRIEVAL_TOP:
+        return True
+    return other[0] in RETRIEVAL_STAGES and (
+        RETRIEVAL_STAGES.index(other[0]) > RETRIEVAL_STAGES.index(own[0])
+    )
+
+
+def floor_violations(module: str, source: str) -> list[str]:
+    """Imports in ``source`` (of ``module``) that cross a floor: the language floor
+    importing anything but :data:`LANGUAGE_MAY_IMPORT`, a package importing one of
+    :data:`MAY_NOT_IMPORT`, a recall stage importing a later stage or the pipeline."""
+    found = []
+    for line, name in _imports(ast.parse(source)):
+        if not name.startswith("graphmem."):
+            continue
+        hit = f"{module}:{line} imports {name}"
+        if _within(module, "graphmem.language"):
+            if not any(_within(name, ok) for ok in LANGUAGE_MAY_IMPORT):
+                found.append(hit)
+            continue
+        for package, banned in MAY_NOT_IMPORT.items():
+            if _within(module, package) and any(_within(name, b) for b in banned):
+                found.append(hit)
+        if _later_stage(module, name):
+            found.append(hit)
+    return sorted(set(found))
+
+
+def test_the_floors_hold() -> None:
+    found = [
+        hit
+        for module, path in _modules()
+        for hit in floor_violations(module, path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_recall_stages_are_subpackages() -> None:
+    retrieval = ROOT / "retrieval"
+    assert {p.name for p in retrieval.iterdir() if (p / "__init__.py").exists()} == set(
+        RETRIEVAL_STAGES
+    )
+
+
+def test_floor_violations_are_found() -> None:
+    lang = "graphmem.language.claims"
+    assert floor_violations(lang, "from graphmem.entities import EntityDictionary\n")
+    assert floor_violations(lang, "from graphmem.write.dedup import update_wins\n")
+    assert floor_violations(lang, "import graphmem.retrieval.pipeline\n")
+    assert floor_violations(lang, "from graphmem.language.words import stem\n") == []
+    assert floor_violations(lang, "from graphmem.text import normalize\n") == []
+    assert floor_violations(lang, "import re\n") == []
+    ranker = "graphmem.retrieval.ranking.ranker"
+    assert floor_violations(ranker, "from graphmem.write.matching import x\n")
+    assert floor_violations(ranker, "from graphmem.language.claims import Claim\n") == []
+    assert floor_violations("graphmem.write.dedup", "from graphmem.retrieval import x\n")
+    assert floor_violations("graphmem.retrieval.access", "from graphmem.facade import x\n")
+    retriever = "graphmem.retrieval.retrievers.graph"
+    assert floor_violations(retriever, "from graphmem.retrieval.ranking.ranker import x\n")
+    assert floor_violations(retriever, "from graphmem.retrieval.planning import x\n")
+    assert floor_violations(retriever, "from graphmem.retrieval.pipeline import x\n")
+    assert floor_violations(retriever, "from graphmem.retrieval.ahead import x\n") == []
+    assert floor_violations(ranker, "from graphmem.retrieval.rescoring.masking import x\n") == []
+    planner = "graphmem.retrieval.planning.planner"
+    assert floor_violations(planner, "from graphmem.retrieval.retrievers import x\n") == []
+    assert floor_violations(planner, "from graphmem.retrieval.rescoring import x\n")
+    assert (
+        floor_violations("graphmem.retrieval.pipeline", "import graphmem.retrieval.ranking\n") == []
+    )
 
 
 BENCH = ROOT.parent / "bench"

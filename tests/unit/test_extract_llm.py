@@ -20,14 +20,10 @@ pytest.importorskip("openai", reason="extra graphmem[llm] not installed")
 
 from graphmem import GraphMem, Settings
 from graphmem.errors import ExtractionError, InvalidInputError
-from graphmem.extract.conversation import (
-    EXTRACTION_SCHEMA,
-    LLMExtractor,
-    as_messages,
-    resolve_event_time,
-)
+from graphmem.extract.conversation import EXTRACTION_SCHEMA, LLMExtractor, resolve_event_time
 from graphmem.extract.judge import LLMJudge
 from graphmem.extract.llm import ChatClient, ChatReply, span_logprobs, strip_fences
+from graphmem.extract.messages import as_messages
 from graphmem.text import entity_id
 from tests.fakes import HashEmbedder
 from tests.stub_chat_server import Reply, StubState, chat_server, tokens_of

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem.errors import InvalidInputError
-from graphmem.extract.conversation import as_messages
+from graphmem.extract.messages import as_messages
 from graphmem.extract.transcript import TranscriptExtractor, read_input
 
 CHAT = """\
