@@ -6,26 +6,19 @@ work?"), and whether it gives a role noun ("Maya's sister": ``SISTER_OF``).
 from __future__ import annotations
 
 from graphmem.language.relation_words import ROLE_TYPES
-from graphmem.language.words import stem
+from graphmem.language.words import FUNCTION_WORDS, stem
 
-__all__ = ["GENERIC_PREDICATES", "QUESTION_STOP", "predicate_match", "role_match"]
+__all__ = ["GENERIC_PREDICATES", "predicate_match", "role_match"]
 
 # relations whose name says nothing about the question
 GENERIC_PREDICATES = frozenset({"CO_OCCURS_WITH", "RELATED_TO", "MENTIONS"})
-_PREDICATE_STOP = frozenset(
-    {"of", "at", "in", "on", "to", "with", "for", "from", "by", "as", "is", "has", "have", "be"}
-)
-QUESTION_STOP = frozenset(
-    {"what", "where", "who", "when", "why", "how", "which", "does", "did", "do", "is", "are",
-     "was", "were", "the", "a", "an", "and", "or", "that", "this", "of", "to", "in", "at", "s"}
-)  # fmt: skip
 
 
 def predicate_match(predicate: str, query_stems: set[str]) -> float:
     """1.0 when a word of ``predicate`` shares a stem with the query, else 0.0."""
     if predicate in GENERIC_PREDICATES:
         return 0.0
-    words = [w for w in predicate.lower().split("_") if w and w not in _PREDICATE_STOP]
+    words = [w for w in predicate.lower().split("_") if w and w not in FUNCTION_WORDS]
     return 1.0 if any(stem(w) in query_stems for w in words) else 0.0
 
 

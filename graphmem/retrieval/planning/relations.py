@@ -10,7 +10,8 @@ import re
 from collections.abc import Sequence
 
 from graphmem.entities import EntityDictionary, EntityLink
-from graphmem.language.predicates import QUESTION_STOP, role_match
+from graphmem.language.predicates import role_match
+from graphmem.language.words import FUNCTION_WORDS
 from graphmem.store.base import MemoryStore
 
 __all__ = ["follow_relations", "relational_links"]
@@ -41,7 +42,7 @@ def relational_links(
     out: dict[str, EntityLink] = {}
     for match in _POSSESSIVE_NOUN.finditer(text):
         before, noun = text[: match.start()].casefold(), match.group(1).lower()
-        if noun in QUESTION_STOP:
+        if noun in FUNCTION_WORDS:
             continue
         key = next(
             (k for k in sorted(by_surface, key=len, reverse=True) if before.endswith(k)), None

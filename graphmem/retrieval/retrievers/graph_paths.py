@@ -6,8 +6,8 @@ and the path in words for the explanation.
 
 from __future__ import annotations
 
-from graphmem.language.predicates import QUESTION_STOP, predicate_match
-from graphmem.language.words import stem
+from graphmem.language.predicates import predicate_match
+from graphmem.language.words import FUNCTION_WORDS, stem
 from graphmem.models import Relation
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.scoring import PathStep, Reached
@@ -73,7 +73,7 @@ def question_stems(ctx: RetrievalContext) -> set[str]:
     walked = {
         stem(link.surface.split(" (")[0].rsplit(" ", 1)[-1]) for link in ctx.links if link.via
     }
-    return {stem(t) for t in tokenize(ctx.text) if t not in QUESTION_STOP} - walked
+    return {stem(t) for t in tokenize(ctx.text) if t not in FUNCTION_WORDS} - walked
 
 
 def path_steps(
