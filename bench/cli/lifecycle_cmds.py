@@ -1,4 +1,5 @@
-"""``python -m bench lifecycle`` (BENCHMARKS.md §3): memory that stays right over time.
+"""``python -m bench lifecycle`` (docs/benchmarks.md "Memory over time"): memory that stays
+right over time.
 
 ``--json`` writes ``{"store", "model", "seconds", "modes": {mode: report}}``
 with each report as :func:`bench.lifecycle.run_lifecycle` returns it.
@@ -73,7 +74,7 @@ def bench_lifecycle(
     are asked fresh, after everyday use (access recording on) and after
     consolidation one day and 120 days after the last session. Prints
     current@1/@3, stale_outranks, stale_merged, lost and 2-hop All@5 per phase
-    (BENCHMARKS.md §3 gives the targets). The namespaces are deleted afterwards.
+    (docs/benchmarks.md gives the targets). The namespaces are deleted afterwards.
     """
     out = run_scenarios(
         store,

@@ -1,4 +1,5 @@
-"""``python -m bench import-locomo`` and ``python -m bench locomo`` (BENCHMARKS.md §1).
+"""``python -m bench import-locomo`` and ``python -m bench locomo`` (docs/benchmarks.md
+"Retrieval quality: LoCoMo").
 
 ``bench locomo`` writes (``--json-out``) one report per corpus, a dict of the
 shape below; with ``--corpus both`` the file holds ``{"turns": report,
@@ -196,7 +197,9 @@ def bench_locomo(
     ] = None,
     baseline: Annotated[
         bool,
-        typer.Option(help="Also score BENCHMARKS.md's baselines (BM25Okapi, MiniLM cosine, RRF)."),
+        typer.Option(
+            help="Also score the baselines of docs/benchmarks.md (BM25Okapi, MiniLM cosine, RRF)."
+        ),
     ] = True,
     data_dir: Annotated[
         Path | None, typer.Option(help="Embedded store directory (default: a temporary one).")
@@ -219,12 +222,12 @@ def bench_locomo(
         bool,
         typer.Option(
             help="Also ask every question twice with access recording on, in file order"
-            " (BENCHMARKS.md §3), and report R@10 of both passes."
+            " (docs/benchmarks.md 'Asked twice'), and report R@10 of both passes."
         ),
     ] = False,
     extractor: ExtractorOpt = None,
 ) -> None:
-    """Retrieval quality on LoCoMo (BENCHMARKS.md §1).
+    """Retrieval quality on LoCoMo (docs/benchmarks.md "Retrieval quality: LoCoMo").
 
     R@5, R@10, nDCG@10, MRR and All@10 for the full pipeline, each retriever
     alone, the baselines and the peer (optionally the ablation rows), on a

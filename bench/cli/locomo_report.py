@@ -129,7 +129,7 @@ def _print_plans(out: Console, report: dict[str, Any], corpus: str) -> None:
 
 
 def _print_asked_twice(out: Console, report: dict[str, Any], corpus: str) -> None:
-    """Both passes of the asked-twice run (BENCHMARKS.md §3), when it ran."""
+    """Both passes of the asked-twice run (docs/benchmarks.md "Asked twice"), when it ran."""
     twice = report.get("asked_twice")
     if twice is not None:
         table = _metric_table(
@@ -137,7 +137,7 @@ def _print_asked_twice(out: Console, report: dict[str, Any], corpus: str) -> Non
         )
         table.add_row("first", *_cells(twice["first"]))
         table.add_row("second", *_cells(twice["second"]))
-        table.caption = f"R@10 change {twice['R@10 change']:+.4f} (BENCHMARKS.md §3: ≥ −0.005)"
+        table.caption = f"R@10 change {twice['R@10 change']:+.4f} (target ≥ −0.005)"
         out.print(table)
 
 

@@ -1,5 +1,5 @@
 """The speed benchmarks: ``python -m bench latency`` and ``python -m bench ingest``
-(BENCHMARKS.md §2; registered by :mod:`bench.cli.app`)."""
+(docs/benchmarks.md "Speed and scale"; registered by :mod:`bench.cli.app`)."""
 
 from __future__ import annotations
 
@@ -90,7 +90,8 @@ def bench_latency_command(
     Synthetic (default): N memories generated from templates with random unit
     embeddings (built through the store's bulk path), a fixed query set asked
     --repeats times; queries use the real model. Real (--locomo FILE): LoCoMo
-    conversations, each question asked once. BENCHMARKS.md §2, docs/performance.md.
+    conversations, each question asked once. docs/benchmarks.md "Speed and scale",
+    docs/performance.md.
     """
     if locomo is not None:
         _bench_real(locomo, corpus, limit_conversations, store, data_dir, peer, json_out)

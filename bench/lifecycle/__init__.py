@@ -1,4 +1,5 @@
-"""The lifecycle benchmark: memory that stays right over time (BENCHMARKS.md §3).
+"""The lifecycle benchmark: memory that stays right over time (docs/benchmarks.md "Memory over
+time").
 
     scenarios  the project's own people, statements, probes   load_people, Person
     runner     ingest, phases, metrics                        run_lifecycle

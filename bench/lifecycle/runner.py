@@ -1,4 +1,4 @@
-"""Run the lifecycle benchmark (BENCHMARKS.md §3) on one facade.
+"""Run the lifecycle benchmark (docs/benchmarks.md "Memory over time") on one facade.
 
 Per person, in its own namespace ``lifecycle-<mode>-<person id>``:
 

@@ -1,4 +1,4 @@
-"""The lifecycle benchmark's people, statements and probes (BENCHMARKS.md §3).
+"""The lifecycle benchmark's people, statements and probes (docs/benchmarks.md "Memory over time").
 
 ``scenarios.json`` beside this module is the project's own data, generated
 once by ``bench/make_lifecycle_scenarios.py`` (seeded; rerunning it rewrites

@@ -1,4 +1,5 @@
-"""LoCoMo: load the benchmark, import it as memories, score recall (BENCHMARKS.md §1).
+"""LoCoMo: load the benchmark, import it as memories, score recall (docs/benchmarks.md
+"Retrieval quality: LoCoMo").
 
 The package, one module per role::
 

@@ -1,4 +1,4 @@
-"""BENCHMARKS.md §1's baselines: stock BM25Okapi, all-MiniLM cosine and unweighted RRF.
+"""The LoCoMo baselines (docs/benchmarks.md): stock BM25Okapi, all-MiniLM cosine and unweighted RRF.
 
 Scored on the same memories as graphmem (after dedup), with lower-cased
 ``\\w+`` tokens and RRF k = 60.
@@ -39,14 +39,16 @@ _WORD = re.compile(r"\w+")
 
 
 def baseline_tokens(text: str) -> list[str]:
-    """The baselines' tokeniser: lower-cased ``\\w+`` (BENCHMARKS.md §1)."""
+    """The baselines' tokeniser: lower-cased ``\\w+`` (docs/benchmarks.md "Retrieval quality:
+    LoCoMo")."""
     return _WORD.findall(text.lower())
 
 
 def okapi_baseline_scores(
     corpus_tokens: Sequence[Sequence[str]], queries: Sequence[Sequence[str]]
 ) -> npt.NDArray[np.float64]:
-    """Stock rank-bm25 ``BM25Okapi`` scores, for the LoCoMo baseline only (BENCHMARKS.md §1).
+    """Stock rank-bm25 ``BM25Okapi`` scores, for the LoCoMo baseline only (docs/benchmarks.md
+    "Retrieval quality: LoCoMo").
 
     The plain baseline graphmem is compared with: rank-bm25's defaults
     (k1 = 1.5, b = 0.75, ATIRE IDF with its ε floor), *not* the Lucene IDF

@@ -1,4 +1,5 @@
-"""The two corpora of BENCHMARKS.md §1 as memory candidates, their import, and gold units.
+"""The two corpora of LoCoMo (docs/benchmarks.md) as memory candidates, their import, and gold
+units.
 
 A *unit* is what the benchmark's gold names: a dia_id ("D3:7") on the turns
 corpus, an observation key ("S3:Caroline:2") on the observations corpus.
@@ -65,12 +66,12 @@ def unit_candidates(conv: Conversation, corpus: Corpus) -> list[tuple[dict[str, 
 
 
 def turn_candidates(conv: Conversation) -> list[dict[str, Any]]:
-    """MemoryCandidate dicts for every turn (BENCHMARKS.md §1 "turns")."""
+    """MemoryCandidate dicts for every turn (the "turns" corpus, docs/benchmarks.md)."""
     return [c for c, _ in unit_candidates(conv, "turns")]
 
 
 def observation_candidates(conv: Conversation) -> list[dict[str, Any]]:
-    """MemoryCandidate dicts for every observation (BENCHMARKS.md §1 "observations");
+    """MemoryCandidate dicts for every observation (the "observations" corpus, docs/benchmarks.md);
     ``turn_id`` is the first evidence id, the full evidence stays with the bench."""
     return [c for c, _ in unit_candidates(conv, "observations")]
 

@@ -1,4 +1,5 @@
-"""The bench's metrics (BENCHMARKS.md §1) and their summaries per category.
+"""The bench's metrics (docs/benchmarks.md "Retrieval quality: LoCoMo") and their summaries per
+category.
 
 Metrics (:func:`score_ranking`), per question, over the top 10 memories:
 ``R@5`` / ``R@10`` the fraction of gold units that the first 5 / 10 memories

@@ -1,4 +1,5 @@
-"""``run_bench``: import LoCoMo conversations as memories and score recall (BENCHMARKS.md §1).
+"""``run_bench``: import LoCoMo conversations as memories and score recall (docs/benchmarks.md
+"Retrieval quality: LoCoMo").
 
 The protocol, in short: one namespace per conversation and corpus; two
 corpora — **turns** (every dialog turn a verbatim memory) and
@@ -75,10 +76,10 @@ def run_bench(
     are replayed from one run of every retriever per question (see
     :mod:`bench.locomo.ablation`); the replay of the question's own plan is
     checked against the live recall and mismatches are counted. With
-    ``baseline``, BENCHMARKS.md's baselines are scored on the same memories;
+    ``baseline``, docs/benchmarks.md's baselines are scored on the same memories;
     with ``peer`` (a :class:`~bench.locomo.peer.PeerSearch`, or the reason it
     is unavailable), the peer's top ``k`` for the same questions. With
-    ``asked_twice`` (BENCHMARKS.md §3), after everything else every question is
+    ``asked_twice`` (docs/benchmarks.md "Asked twice"), after everything else every question is
     asked once more with access recording on, in the file's order, then all of
     them again: ``report["asked_twice"]`` holds both passes' overall metrics
     and the R@10 change (second − first). Returns the

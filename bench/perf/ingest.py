@@ -1,4 +1,4 @@
-"""Ingest throughput (BENCHMARKS.md §2): ``python -m bench ingest``.
+"""Ingest throughput (docs/benchmarks.md "Speed and scale"): ``python -m bench ingest``.
 
 :func:`bench_ingest` ingests LoCoMo turns through the full write pipeline (real
 embeddings, dedup on). Before each chunk of write batches it times raw
@@ -183,7 +183,8 @@ def _report(
 
 
 def _floor(clock: _Clock, n: int, index: int) -> dict[str, float]:
-    """The unavoidable floor (BENCHMARKS.md §2): the encoder's and the extractor's
+    """The unavoidable floor (docs/benchmarks.md "Speed and scale"): the encoder's and the
+    extractor's
     throughput, each timed alone on the same texts in the same run, combined as
     1 / (1/encode + 1/extract) = n / (encode_s + extract_s); ``ratio_to_floor`` is the
     ingest rate over it (1.0: the pipeline adds nothing to the two)."""

@@ -1,4 +1,5 @@
-"""Speed and scale benchmarks (BENCHMARKS.md §2): ingest throughput and recall latency.
+"""Speed and scale benchmarks (docs/benchmarks.md "Speed and scale"): ingest throughput and
+recall latency.
 
 Both report ratios and percentiles measured in one run, with the
 configuration they ran under (store, N, model, batch sizes, Neo4j version);
@@ -306,7 +307,8 @@ def _peer_vector_recall(memory: GraphMem, truth: _Truth) -> dict[str, Any]:
 
 
 def bench_peer(memory: GraphMem, n: int, *, repeats: int = 5) -> dict[str, Any]:
-    """neo4j-graphrag's ``HybridRetriever`` on the same Neo4j memories (BENCHMARKS.md §2),
+    """neo4j-graphrag's ``HybridRetriever`` on the same Neo4j memories (docs/benchmarks.md
+    "Speed and scale"),
     on its own (:func:`bench_latency` with ``peer=True`` times it interleaved with
     graphmem's recalls instead, the fair comparison on a machine whose load drifts).
 

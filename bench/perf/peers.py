@@ -1,5 +1,6 @@
-"""The rows timed beside graphmem's recall in ``bench latency`` (BENCHMARKS.md §2 "Recall at
-scale"), each query right after graphmem's, so that every row sees the same load.
+"""The rows timed beside graphmem's recall in ``bench latency`` (docs/benchmarks.md
+"Speed and scale", at scale), each query right after graphmem's, so that every row sees the
+same load.
 
 JSON keys (docs/performance.md):
 

@@ -1,5 +1,5 @@
-"""``bench latency --locomo``: recall latency on real input (BENCHMARKS.md §2 "Recall on real
-input"; docs/performance.md).
+"""``bench latency --locomo``: recall latency on real input (docs/benchmarks.md
+"Speed and scale"; docs/performance.md).
 
 Synthetic memories with random vectors skip the paths real conversations take (name
 masking over transcripts, the concept walk, the answer-type list). This mode imports

@@ -1,4 +1,4 @@
-"""The synthetic namespace of the speed benchmarks (BENCHMARKS.md §2; see
+"""The synthetic namespace of the speed benchmarks (docs/benchmarks.md "Speed and scale"; see
 :mod:`bench.perf.latency`): sentences from templates over 400 people, 60 places, 40
 activities and 24 months, each mentioning a person and a place (a co-occurrence
 relation between them, plus a person–person ``KNOWS`` chain), with an event time in

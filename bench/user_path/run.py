@@ -1,4 +1,4 @@
-"""The user-path benchmark (BENCHMARKS.md §3; docs/benchmarks.md "User path").
+"""The user-path benchmark (docs/benchmarks.md "User path").
 
 Hand-written people (FORMAT.md) are told to graphmem one statement at a time
 through a door — the Python API or the MCP server over stdio with the official

@@ -1,6 +1,6 @@
 """Embedding the next write batch while the current one is deduplicated and written.
 
-Ingest is bounded by the embedding model (BENCHMARKS.md §2: the target is
+Ingest is bounded by the embedding model (docs/benchmarks.md "Speed and scale": the target is
 ingest ≥ 0.85 × raw ``encode`` throughput). The rest of a batch — dedup
 look-ups, entity resolution, the store's write transaction — waits on SQLite
 or on the Neo4j server, during which the model could already encode the

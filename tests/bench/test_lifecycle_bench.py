@@ -1,4 +1,5 @@
-"""The lifecycle benchmark (BENCHMARKS.md §3): its data, its command, its invariants.
+"""The lifecycle benchmark (docs/benchmarks.md "Memory over time"): its data, its command, its
+invariants.
 
 The data checks read the packaged scenarios against the protocol's rules (not
 against the generator's code). The invariants run a small version of the bench

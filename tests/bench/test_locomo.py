@@ -1,4 +1,5 @@
-"""The LoCoMo importer and bench metrics (BENCHMARKS.md §1) on an invented fixture.
+"""The LoCoMo importer and bench metrics (docs/benchmarks.md "Retrieval quality: LoCoMo") on an
+invented fixture.
 
 The fixture below is made up for these tests (two sessions, six turns, two
 observations, four questions) in LoCoMo's format; nothing is taken from the

@@ -1,4 +1,4 @@
-"""LoCoMo dev data with the real embedding model (BENCHMARKS.md §1).
+"""LoCoMo dev data with the real embedding model (docs/benchmarks.md "Retrieval quality: LoCoMo").
 
 Reads ``../shared/data/locomo-dev.json`` at run time (its licence forbids a
 copy in the repository) and skips when the file is absent.

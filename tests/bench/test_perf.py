@@ -1,4 +1,5 @@
-"""Smoke runs of the speed benchmarks (BENCHMARKS.md §2) and oracles for their fast paths.
+"""Smoke runs of the speed benchmarks (docs/benchmarks.md "Speed and scale") and oracles for
+their fast paths.
 
 No timing is asserted: a benchmark's numbers are reported, not tested. What is
 tested is that both benchmarks run end to end on the embedded store and return

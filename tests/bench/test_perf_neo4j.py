@@ -1,4 +1,5 @@
-"""Smoke of both performance benchmarks on a real Neo4j (BENCHMARKS.md §2): they run and
+"""Smoke of both performance benchmarks on a real Neo4j (docs/benchmarks.md "Speed and scale"):
+they run and
 report their documented keys; no timing is asserted (the full runs are in the README)."""
 
 from __future__ import annotations

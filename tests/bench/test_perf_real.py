@@ -1,5 +1,5 @@
 """``bench latency --locomo``: recall latency on real input, each question asked once
-(BENCHMARKS.md §2 "Recall on real input"). No timing is asserted; what is tested is that
+(docs/benchmarks.md "Speed and scale"). No timing is asserted; what is tested is that
 every question with gold evidence is asked once per corpus, the documented keys are
 there, the floor is timed beside it, and the store is left as it was."""
 

@@ -1,4 +1,4 @@
-"""The user-path benchmark's smoke run (BENCHMARKS.md §3; bench/user_path/): two
+"""The user-path benchmark's smoke run (docs/benchmarks.md "User path"; bench/user_path/): two
 hand-written people of the tune half through the Python API, one through the MCP
 server over stdio with the official client, every phase. Asserts what must hold
 for any person: no update merged into the fact it replaces, and every answering

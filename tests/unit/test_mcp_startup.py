@@ -1,5 +1,5 @@
-"""``graphmem mcp`` serves before the embedding model has loaded (BENCHMARKS.md §2
-"Start-up and install": the first tool call within 2 s): the model loads in the
+"""``graphmem mcp`` serves before the embedding model has loaded (docs/benchmarks.md
+"Speed and scale": the first tool call within 2 s): the model loads in the
 background and a call that needs it waits for it."""
 
 from __future__ import annotations
