@@ -123,27 +123,24 @@ class VectorCache:
             (model, text_key(t), np.asarray(v, dtype="<f4").tobytes())
             for t, v in zip(texts, vectors, strict=True)
         ]
+        self._write_many("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)", rows)
+
+    def delete_many(self, model: str, texts: Sequence[str]) -> None:
+        """Remove the vectors of ``texts`` under ``model`` (forgetting, docs/spec.md §9.16: no
+        vector of a forgotten text stays; a text still needed is embedded again)."""
+        keys = [(model, text_key(t)) for t in dict.fromkeys(texts)]
+        self._write_many("DELETE FROM vectors WHERE model = ? AND text_sha256 = ?", keys)
+
+    def _write_many(self, statement: str, rows: Sequence[tuple[object, ...]]) -> None:
+        """Run ``statement`` once per row of ``rows`` in one transaction (nothing when the
+        cache is off or there are no rows); a database error turns the cache off."""
         with self._lock:
             db = self._connect()
             if db is None or not rows:
                 return
             try:
                 with db:
-                    db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)", rows)
-            except sqlite3.Error as exc:
-                self._fail(exc)
-
-    def delete_many(self, model: str, texts: Sequence[str]) -> None:
-        """Remove the vectors of ``texts`` under ``model`` (forgetting, docs/spec.md §9.16: no
-        vector of a forgotten text stays; a text still needed is embedded again)."""
-        keys = [(model, text_key(t)) for t in dict.fromkeys(texts)]
-        with self._lock:
-            db = self._connect()
-            if db is None or not keys:
-                return
-            try:
-                with db:
-                    db.executemany("DELETE FROM vectors WHERE model = ? AND text_sha256 = ?", keys)
+                    db.executemany(statement, rows)
             except sqlite3.Error as exc:
                 self._fail(exc)
 

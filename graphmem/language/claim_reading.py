@@ -24,7 +24,7 @@ from graphmem.language.claim_words import (
 )
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 from graphmem.language.voice import IMPLICIT_USER, is_first_person, possessive_other
-from graphmem.language.words import singular
+from graphmem.language.words import stem
 
 __all__ = ["WORD", "Claim", "ClaimLike", "Features", "clean", "features", "user_words"]
 
@@ -202,7 +202,7 @@ def features(claim: Claim) -> Features:
         if cleaned in NEGATIONS and cleaned not in ("gave", "longer"):
             negated = True
         words.add(cleaned)
-        words.add(singular(cleaned))
+        words.add(stem(cleaned))
     dates, rest = _dates(text)
     numbers: list[str] = []
     states: set[str] = set()

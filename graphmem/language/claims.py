@@ -68,7 +68,7 @@ from graphmem.language.claim_reading import (
 )
 from graphmem.language.frames import frame_overlap
 from graphmem.language.voice import IMPLICIT_USER, USER_ALIAS, kin_subject, speaks_for_user
-from graphmem.language.words import singular
+from graphmem.language.words import stem
 from graphmem.text import normalize
 
 __all__ = [
@@ -176,19 +176,19 @@ def claim_of(memory: StoredClaim, dictionary: EntityLookup) -> Claim:
 
 def _same_name(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Two names agree when one's words contain the other's ("Northwind" ⊂
-    "Northwind Health"), plural-insensitively."""
-    sa, sb = {singular(w) for w in a}, {singular(w) for w in b}
+    "Northwind Health"), compared by stem."""
+    sa, sb = {stem(w) for w in a}, {stem(w) for w in b}
     return sa <= sb or sb <= sa
 
 
 def _name_found(name: tuple[str, ...], other: Features) -> bool:
-    if all(w in other.words or singular(w) in other.words for w in name):
+    if all(w in other.words or stem(w) in other.words for w in name):
         return True
     return any(_same_name(name, theirs) for theirs in other.names)
 
 
 def _norm_slot(value: str | None) -> tuple[str, ...]:
-    return tuple(singular(clean(w)) for w in WORD.findall(normalize(value or "")))
+    return tuple(stem(clean(w)) for w in WORD.findall(normalize(value or "")))
 
 
 def _slot_agrees(a: str | None, b: str | None) -> bool:
@@ -358,12 +358,12 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
 
 def names_agree(a: Sequence[str], b: Sequence[str]) -> bool:
     """Do two names, as lower-cased words, name one subject (one's words within the
-    other's, plural-insensitive: "lena" / "lena park")?"""
+    other's, compared by stem: "lena" / "lena park")?"""
     return bool(a) and bool(b) and _same_name(tuple(a), tuple(b))
 
 
 def same_subject(a: Claim, b: Claim) -> bool:
-    """Are the two claims about one subject (:func:`subject_of`, plural-insensitive,
+    """Are the two claims about one subject (:func:`subject_of`, compared by stem,
     one name's words within the other's)? False when either subject is unknown."""
     sa, sb = subject_of(a), subject_of(b)
     return sa is not None and sb is not None and _same_name(sa, sb)

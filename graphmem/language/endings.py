@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
+from graphmem.language.words import stem
 
 __all__ = ["ending_cue", "ends", "topics"]
 
@@ -38,14 +39,14 @@ _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
 
 def topics(text: str, exclude: frozenset[str] = frozenset()) -> frozenset[str]:
     """The content words of ``text`` (four letters or more, not generic), lower-cased,
-    plural-insensitive: what a negation can be about; ``exclude``: words never topics
+    by stem: what a negation can be about; ``exclude``: words never topics
     (the names of people, lower-cased)."""
     out: set[str] = set()
     for word in _TOPIC.findall(text):
         low = re.sub(r"'s$", "", word.casefold().replace("’", "'"))
         if low in _GENERIC or low in _TIME or low.endswith("n't") or low in exclude:
             continue
-        out.add(low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
+        out.add(stem(low))
     return frozenset(out)
 
 

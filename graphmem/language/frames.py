@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
-from graphmem.language.words import FUNCTION_WORDS
+from graphmem.language.words import FUNCTION_WORDS, stem
 
 __all__ = ["frame_overlap"]
 
@@ -27,7 +27,7 @@ def _frame_words(text: str, other_words: frozenset[str]) -> set[str]:
             continue
         if token[0].isupper() and word not in other_words:
             continue  # a name only this claim has: the value that differs, not the frame
-        words.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+        words.add(stem(word))
     return words
 
 

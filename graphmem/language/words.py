@@ -1,20 +1,19 @@
-"""Words every reader of English text in graphmem shares: the one stop-word list, the
-stemmer and the plural fold.
+"""Words every reader of English text in graphmem shares: the one stop-word list and the
+one stemmer.
 
 - :data:`FUNCTION_WORDS`: the stop words. The planner's lexical rarity, the claim
-  frames (:mod:`graphmem.language.frames`) and the graph retriever's question words
-  and predicate words (:mod:`graphmem.language.predicates`) leave these out.
-- :func:`stem`: a crude suffix stemmer for matching a question's words to relation
-  types ("working" and ``WORKS_AT``).
-- :func:`singular`: the plural fold the claim rule (docs/spec.md §9.10) compares names
-  and slots with ("dogs" and "dog"); a stemmer would join names ("Walker", "Walks").
+  frames (:mod:`graphmem.language.frames`), the graph retriever's question words and
+  predicate words (:mod:`graphmem.language.predicates`) leave these out.
+- :func:`stem`: a crude suffix stemmer. It matches a question's words to relation types
+  ("working" and ``WORKS_AT``), and the claim rule (docs/spec.md §9.10) compares names,
+  slots, frame words and the topics of an ending with it ("dogs" and "dog").
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["FUNCTION_WORDS", "singular", "stem"]
+__all__ = ["FUNCTION_WORDS", "stem"]
 
 #: English function words (and the "s" a possessive leaves): a query made only of
 #: these and a name has no content term for BM25 to match.
@@ -38,19 +37,11 @@ _SUFFIX = re.compile(r"(ing|ers|er|ed|es|s)$")
 
 
 def stem(word: str) -> str:
-    """A crude English stem for matching predicates to query words
-    ("works", "working", "worked" → "work"; "lives", "live" → "liv")."""
+    """A crude English stem, lower-cased: the suffixes -ing, -ers, -er, -ed, -es, -s and
+    then a final -e go, unless fewer than 3 letters would be left ("works", "working",
+    "worked" → "work"; "lives", "live" → "liv"; "dogs" → "dog"; "is" → "is")."""
     word = word.lower()
     stemmed = _SUFFIX.sub("", word)
     if stemmed.endswith("e"):
         stemmed = stemmed[:-1]  # "live" and "lives" → "liv"
     return stemmed if len(stemmed) >= 3 else word
-
-
-def singular(word: str) -> str:
-    """A plural-insensitive form ("dogs" → "dog"), enough for name / word matching."""
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word

@@ -87,7 +87,7 @@ class AccessWriter:
     (the usual case: reactivation would change nothing, and access updates never make
     a memory cold or current), every update goes in one ``record_access``, in recall
     order. Otherwise each recall is written as on its own: its ``record_access``, then
-    :func:`graphmem.write.consolidation.reactivate_associated`. Either way the store ends
+    :func:`reactivate_associated`. Either way the store ends
     as if each recall had been written right after it ran.
 
     :meth:`flush` waits until everything submitted is written and re-raises the first
@@ -140,13 +140,7 @@ class AccessWriter:
         error a write met since the last flush."""
         with self._cond:
             target = self._submitted
-            self._urgent += 1
-            self._cond.notify_all()
-            try:
-                while self._written < target and self._thread is not None:
-                    self._cond.wait()
-            finally:
-                self._urgent -= 1
+            self._wait_until_written(target)
             error, self._error = self._error, None
         if error is not None:
             raise error
@@ -161,13 +155,18 @@ class AccessWriter:
             target = self._submitted
             if self._written >= target:
                 return
-            self._urgent += 1
-            self._cond.notify_all()
-            try:
-                while self._written < target and self._thread is not None:
-                    self._cond.wait()
-            finally:
-                self._urgent -= 1
+            self._wait_until_written(target)
+
+    def _wait_until_written(self, target: int) -> None:
+        """With ``self._cond`` held: hurry the writer thread and wait until ``target``
+        updates are written (or the thread has stopped)."""
+        self._urgent += 1
+        self._cond.notify_all()
+        try:
+            while self._written < target and self._thread is not None:
+                self._cond.wait()
+        finally:
+            self._urgent -= 1
 
     def close(self) -> None:
         """:meth:`flush`, then stop the thread."""
