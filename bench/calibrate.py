@@ -164,11 +164,13 @@ def rank(q: dict[str, Any], variant: dict[str, Any], settings: Settings) -> list
         variant["temporal_boost"],
         planner=variant.get("planner", True),
     )
-    fused = dict(weighted_rrf(q["lists"], weights, k=variant.get("rrf_k", settings.rrf_k)))
+    fused = dict(
+        weighted_rrf(q["lists"], weights, k=variant.get("rrf_k", settings.read.fusion.rrf_k))
+    )
     meta = q["meta"]
     pool = [mid for mid in fused if mid in meta]
     kept = confidence_gate(
-        {mid: meta[mid][4] for mid in pool}, min_confidence=settings.min_confidence
+        {mid: meta[mid][4] for mid in pool}, min_confidence=settings.read.ranking.min_confidence
     )
     now: datetime = q["now"] if q["window_end"] is None else min(q["now"], q["window_end"])
     cache = q.setdefault("_fresh", {})
@@ -179,8 +181,8 @@ def rank(q: dict[str, Any], variant: dict[str, Any], settings: Settings) -> list
         else session_support(
             {mid: fused[mid] for mid in pool if mid in kept},
             q["sessions"],
-            weight=variant.get("session_support", settings.session_support),
-            depth=variant.get("session_depth", settings.session_support_depth),
+            weight=variant.get("session_support", settings.read.fusion.session_support),
+            depth=variant.get("session_depth", settings.read.fusion.session_support_depth),
             above_chance=variant.get("above_chance", False),
         )
     )
@@ -192,7 +194,10 @@ def rank(q: dict[str, Any], variant: dict[str, Any], settings: Settings) -> list
         if mid not in cache:
             age = max(0.0, (now - observed).total_seconds() / 86400)
             cache[mid] = freshness(
-                age, settings.half_life_days[mtype], stability, floor=settings.freshness_floor
+                age,
+                settings.read.ranking.half_life_days[mtype],
+                stability,
+                floor=settings.read.ranking.freshness_floor,
             )
         fresh = cache[mid] if variant["freshness"] != "off" else 1.0
         relevance = fused[mid] + support.get(mid, 0.0)
@@ -216,11 +221,13 @@ def _composite(q: dict[str, Any], mid: str, now: datetime, settings: Settings) -
     sal = decayed_salience(
         salience,
         max(0.0, (now - since).total_seconds() / 86400),
-        decay_rate=settings.salience_decay[mtype],
+        decay_rate=settings.dynamics.salience_decay[mtype],
         stability=stability,
-        stability_scaling=settings.salience_stability_scaling,
+        stability_scaling=settings.dynamics.salience_stability_scaling,
     )
-    return composite_relevance(max(0.0, sim), sal, confidence, weights=settings.composite_weights)
+    return composite_relevance(
+        max(0.0, sim), sal, confidence, weights=settings.read.ranking.composite_weights
+    )
 
 
 def plan_weights(
@@ -288,17 +295,17 @@ def current(settings: Settings) -> dict[str, Any]:
     """The settings as a replay variant. Every LoCoMo namespace is in the concept walk's
     size range (graphmem.retrieval.retrievers.concepts.concepts_apply), so the graph list has the
     planner's ``graph_concept_fusion_weight`` when ``graph_concepts`` is on."""
-    weights = dict(settings.retriever_weights)
-    if settings.graph_concepts:
-        weights["graph"] = settings.graph_concept_fusion_weight
+    weights = dict(settings.read.fusion.retriever_weights)
+    if settings.read.graph.graph_concepts:
+        weights["graph"] = settings.read.graph.graph_concept_fusion_weight
     return {
         "weights": weights,
-        "entity_boost": settings.entity_centric_weight,
-        "temporal_boost": settings.temporal_anchored_weight,
-        "freshness": settings.freshness_mode,
-        "rrf_k": settings.rrf_k,
-        "session_support": settings.session_support,
-        "session_depth": settings.session_support_depth,
+        "entity_boost": settings.read.planning.entity_centric_weight,
+        "temporal_boost": settings.read.planning.temporal_anchored_weight,
+        "freshness": settings.read.ranking.freshness_mode,
+        "rrf_k": settings.read.fusion.rrf_k,
+        "session_support": settings.read.fusion.session_support,
+        "session_depth": settings.read.fusion.session_support_depth,
     }
 
 
@@ -338,7 +345,7 @@ def _variant(
     return {
         "weights": weights,
         "entity_boost": entity_boost,
-        "temporal_boost": settings.temporal_anchored_weight,
+        "temporal_boost": settings.read.planning.temporal_anchored_weight,
         "freshness": "tiebreak",
         "rrf_k": rrf_k,
         "session_support": session_support,

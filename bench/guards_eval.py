@@ -424,7 +424,7 @@ def eval_faithfulness(memory: GraphMem, namespace: str, world: World) -> dict[st
     detected = sum(v[0] for k, v in by_kind.items() if k != "faithful")
     sweep = _threshold_sweep(memory, namespace, world)
     return {
-        "threshold": memory.settings.faithfulness_similarity,
+        "threshold": memory.settings.guards.faithfulness_similarity,
         "threshold_sweep": sweep,
         "answers": len(world.answers),
         "claims": tp + fp + fn + tn,
@@ -616,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     world = build_world()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp)) if args.store == "embedded" else Settings()
-        if args.store == "neo4j" and not settings.neo4j_uri:
+        if args.store == "neo4j" and not settings.store.neo4j_uri:
             parser.error("--store neo4j needs GRAPHMEM_NEO4J_URI")
         if args.store == "embedded":
             settings = settings.model_copy(update={"neo4j_uri": None})

@@ -66,7 +66,10 @@ def bm25_lists(data: dict[str, Any], store: Path, variant: str, settings: Settin
             keys = variant_keys(memories, variant)
             ids = sorted(keys)
             docs = [tokenize(keys[i]) for i in ids]
-            indexes[ns] = (ids, BM25Index(docs, k1=settings.bm25_k1, b=settings.bm25_b))
+            indexes[ns] = (
+                ids,
+                BM25Index(docs, k1=settings.read.fusion.bm25_k1, b=settings.read.fusion.bm25_b),
+            )
     for q in questions:
         ids, index = indexes[q["namespace"]]
         rows, scores = index.matches(tokenize(q["question"]))

@@ -246,7 +246,7 @@ class Walks:
                     for m, (cs, _) in zip(mems, parsed, strict=True)
                 },
                 {w: frozenset(cs) for w, cs in lemmas.items()},
-                max_df=self.cfg.graph_concept_max_df,
+                max_df=self.cfg.read.graph.graph_concept_max_df,
             )
         return self.key_index[ns]
 
@@ -258,7 +258,9 @@ class Walks:
         if kind == "fused":  # the plan's fusion of the other lists, best first
             c = self.asked[i].cached
             lists = {k: [h.memory_id for h in v] for k, v in c.hits.items() if k != "graph"}
-            return [m for m, _ in weighted_rrf(lists, c.plan.weights, k=self.cfg.rrf_k)][:n]
+            return [
+                m for m, _ in weighted_rrf(lists, c.plan.weights, k=self.cfg.read.fusion.rrf_k)
+            ][:n]
         if kind == "bm":
             return self.bm[i][:n]
         if kind == "mix":  # alternate, nearest first
@@ -297,8 +299,8 @@ class Walks:
         walked = index.walk(
             question,
             chosen,
-            alpha=alpha or self.cfg.graph_concept_alpha,
-            concept_weight=self.cfg.graph_concept_weight if cw is None else cw,
+            alpha=alpha or self.cfg.read.graph.graph_concept_alpha,
+            concept_weight=self.cfg.read.graph.graph_concept_weight if cw is None else cw,
             k=ctx.k + len(chosen),
         )
         if drop:  # the seeds are the semantic list's top: leave them out (keep the first `keep`)

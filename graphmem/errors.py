@@ -137,7 +137,7 @@ class WriteConflictError(StoreError):
     another when it wrote (another writer committed in between); nothing was written.
 
     The facade re-reads and recomputes such a write a few times
-    (``Settings.write_conflict_attempts``) before raising this to the caller.
+    (``Settings.write.write_conflict_attempts``) before raising this to the caller.
 
     Parameters
     ----------

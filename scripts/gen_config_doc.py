@@ -4,11 +4,12 @@
     python scripts/gen_config_doc.py           # rewrite docs/configuration.md
     python scripts/gen_config_doc.py --check   # exit 1 when the page is stale
 
-Every field of ``Settings`` (and of any nested settings model under it) becomes one table
-row: its environment variable, type, default, allowed range and description. Fields are
-grouped by concern with ``GROUPS`` below (first matching rule wins); a field no rule matches
-lands in "Other", so a new setting is never left off the page. The page is generated: edit
-``graphmem/settings.py`` (descriptions, ranges) or this script, never the page.
+Every leaf field of ``Settings`` (its nested concern models walked) becomes one table row:
+its path, its flat environment variable, type, default, allowed range and description.
+Rows are grouped by concern, one section per concern model (``GROUPS`` below gives titles
+and summaries; a concern not listed lands in "Other", so a setting is never left off the
+page), and the page ends with the named presets. The page is generated: edit
+``graphmem/settings/`` (descriptions, ranges) or this script, never the page.
 ``tests/unit/test_docs_config.py`` fails when the page differs from this script's output.
 """
 
@@ -31,127 +32,70 @@ from pydantic.fields import FieldInfo
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "configuration.md"
 
-# (group title, one-line summary, rule). A rule is a tuple of exact names and name prefixes
-# ending in "_" or "*"; the first group whose rule matches a field's name takes it.
-GROUPS: list[tuple[str, str, tuple[str, ...]]] = [
+# (concern path, section title, one-line summary): one section per concern model of Settings,
+# in this order; a concern missing here lands in "Other", so a new one is never left off.
+GROUPS: list[tuple[str, str, str]] = [
     (
+        "store",
         "Store",
         "Where memories live: the embedded store's directory, or a Neo4j server and its index.",
-        ("data_dir", "neo4j_*", "embedded_*"),
     ),
     (
+        "embedding",
         "Embedding",
-        "The embedding backend and its model ([embedders.md](embedders.md)).",
-        ("embedder", "embedding_*", "onnx_*", "vector_cache*"),
+        "The embedding backend, its model and the vector cache ([embedders.md](embedders.md)).",
     ),
     (
+        "llm",
         "LLM extraction and judge",
         "The optional chat model for `remember_text` / `ingest --extract` and as a judge "
         "([llm.md](llm.md), [extraction.md](extraction.md)).",
-        ("llm_*",),
     ),
     (
-        "Write: confidence",
-        "The confidence formula at write time ([scoring.md](scoring.md)).",
-        (
-            "extractor",
-            "extractor_*",
-            "source_levels",
-            "hearsay_cap",
-            "type_prior*",
-            "confidence_weights",
-            "grounding_*",
-            "confirmation_*",
-        ),
+        "write",
+        "Write",
+        "The write pipeline: whom first-person text is about, the extractor, confidence, "
+        "dedup, updates, write retries and contextual keys ([pipelines.md](pipelines.md), "
+        "[scoring.md](scoring.md)).",
     ),
     (
-        "Write: dedup, updates and retries",
-        "Deduplication tiers, independent observations, updates and write retries "
-        "([pipelines.md](pipelines.md)).",
-        ("dedup_*", "independence_window_hours", "update_margin", "write_conflict_*"),
+        "read.planning",
+        "Read: planning",
+        "How a question is read before search (short names, time, gathering questions) and "
+        "the plan chosen from its specificity, with the plan's retriever weights.",
     ),
     (
-        "Write: contextual keys",
-        "What a conversation turn is indexed under for BM25.",
-        ("contextual_keys", "key_*"),
+        "read.fusion",
+        "Read: fusion",
+        "Candidate lists, BM25 and the entity retriever's arithmetic, weighted Reciprocal "
+        "Rank Fusion and session support.",
     ),
+    ("read.graph", "Read: graph", "The graph retriever: relation walk and concept walk."),
     (
-        "Read: question handling",
-        "How a question is read before search: time, gathering questions, short names.",
-        ("event_time_ranking", "aggregate_questions", "when_weight", "question_resolution"),
-    ),
-    (
-        "Read: retrieval and fusion",
-        "Candidate lists, BM25 and weighted Reciprocal Rank Fusion.",
-        ("candidate_k", "top_k", "rrf_k", "retriever_weights", "bm25_*", "session_support*"),
-    ),
-    (
-        "Read: graph traversal",
-        "The graph retriever: relation walk and concept walk.",
-        ("max_hops", "hop_scores", "graph_*"),
-    ),
-    (
-        "Read: query planner",
-        "The plan chosen per question from its specificity.",
-        (
-            "specificity_*",
-            "entity_plan_confidence",
-            "precise_k",
-            "entity_centric_weight",
-            "relational_graph_weight",
-            "entity_mention_weight",
-            "temporal_anchored_weight",
-            "temporal_precision",
-        ),
-    ),
-    (
+        "read.rescoring",
         "Read: rescoring",
-        "Name-masked similarity, expected answer type, newer over older, direct hits, reranking.",
-        (
-            "name_mask_*",
-            "verbatim_*",
-            "answer_type_*",
-            "update_rank_*",
-            "direct_hit_rank",
-            "reranker_model",
-            "rerank_depth",
-        ),
+        "Name-masked similarity, expected answer type, newer over older, direct hits, the "
+        "asked attribute, reranking.",
     ),
     (
-        "Read: ranking, freshness and access",
-        "The final weight, the gates and what a recall records as use.",
-        (
-            "half_life_days",
-            "freshness_*",
-            "access_*",
-            "min_confidence",
-            "render_gate",
-            "mmr_lambda",
-            "composite_weights",
-        ),
+        "read.ranking",
+        "Read: ranking",
+        "The final weight, freshness and access, the gates and MMR.",
     ),
     (
-        "Dynamics and consolidation",
+        "dynamics",
+        "Dynamics",
         "Stability, spaced repetition, salience, associations, the cold tier "
         "([forgetting.md](forgetting.md) for deletion).",
-        (
-            "stability_*",
-            "spaced_rep_*",
-            "salience_*",
-            "consolidation_similarity",
-            "retrievability_factor",
-            "cold_after_days",
-            "association_k",
-        ),
     ),
     (
+        "guards",
         "Guards and monitors",
         "Consistency scan, read-time faithfulness, concept drift, index recall "
         "([guards.md](guards.md)).",
-        ("faithfulness_*", "consistency_*", "drift_*", "vector_recall_alert"),
     ),
 ]
-OTHER = ("Other", "Settings no group above claims yet (add a rule to GROUPS in the generator).")
+OTHER = ("Other", "Settings of a concern GROUPS does not list yet (add it to the generator).")
 
 HEADER = """\
 # Configuration
@@ -161,14 +105,35 @@ HEADER = """\
      fails when this page is stale. -->
 
 Every tunable constant of graphmem is a field of one settings object,
-`graphmem.Settings`. A value comes from the keyword argument
-(`Settings(rrf_k=60)`, then `GraphMem(settings=...)`), else from the environment
-variable named in the table (`GRAPHMEM_RRF_K=60`), else from the default. A value
-outside its range, a mistyped name passed as a keyword, or an unknown key of a
-mapping is a `pydantic.ValidationError` naming the field. Mapping settings
-(`half_life_days`, `source_levels`, `type_priors`, `salience_decay`) change only
-the keys given: `GRAPHMEM_HALF_LIFE_DAYS='{"Event": 14}'`. Structured values
-(mappings, tuples) are given as JSON in the environment.
+`graphmem.Settings`, grouped by concern: `store`, `embedding`, `llm`, `write`,
+`read` (by stage: `planning`, `fusion`, `graph`, `rescoring`, `ranking`),
+`dynamics` and `guards`, one section below each. Code reads a value by its path,
+`settings.read.fusion.rrf_k`. The read pipeline has five concerns, not one,
+because its stages are tuned apart (each is a package stage in
+`graphmem.retrieval`); `planning` holds the question handling and the plans'
+weights, and `write.user` sits with the write pipeline because it decides whom
+first-person statements are about when they are written (questions read it too).
+
+Every setting also keeps one flat name, unique across concerns (the last part of
+its path), that works everywhere a name is given:
+
+- keyword arguments: `Settings(rrf_k=60)`, or nested,
+  `Settings(read={"fusion": {"rrf_k": 60}})`, then `GraphMem(settings=...)`;
+- copies: `settings.model_copy(update={"rrf_k": 60})` (validated, unlike pydantic's
+  own `model_copy`);
+- the environment: `GRAPHMEM_<FLAT NAME>`, as in the table (`GRAPHMEM_RRF_K=60`);
+  these are the names graphmem had before the settings were grouped, so scripts
+  that set them keep working. There are no nested environment names.
+
+A value comes from the keyword argument, else from the environment variable, else
+from the default; nothing is read from a `.env` file. A value outside its range,
+a name that is not a setting (the error names the closest one: `unknown setting
+'rrf'; did you mean 'rrf_k'?`), or an unknown key of a mapping is a
+`pydantic.ValidationError`. Mapping settings (`half_life_days`, `source_levels`,
+`type_priors`, `salience_decay`) change only the keys given:
+`GRAPHMEM_HALF_LIFE_DAYS='{"Event": 14}'`. Structured values (mappings, tuples) are
+given as JSON in the environment. Presets name sets of values the defaults
+replaced (`Settings.preset("spec")`, see the end of this page).
 
 Examples: `GRAPHMEM_RRF_K=60` (the specification's value; the default 10 and the
 retriever weights were chosen leave-one-conversation-out on LoCoMo dev — each
@@ -179,36 +144,30 @@ setting's description gives the reason and numbers), `GRAPHMEM_MIN_CONFIDENCE=0.
 The formulas these constants enter are in [scoring.md](scoring.md); where a
 default departs from the specification, the description names the measurement
 that chose it. Print one field's description:
-`python -c "import graphmem; print(graphmem.Settings.model_fields['rrf_k'].description)"`.
+`python -c "from graphmem.settings import field_info; print(field_info('rrf_k').description)"`.
 """
 
 
-def _matches(name: str, rule: tuple[str, ...]) -> bool:
-    for pattern in rule:
-        if pattern.endswith("*"):
-            if name.startswith(pattern[:-1]):
-                return True
-        elif name == pattern:
-            return True
-    return False
+PRESETS_TEXT = """\
+Named sets of values that the defaults replaced, kept so the measurements behind each
+departure can be re-run: `Settings.preset("spec")`, with overrides
+`Settings.preset("spec", rrf_k=20)` (`graphmem.settings.presets`). Each variant stays
+selectable one setting at a time too; tests and benchmarks compare them with the
+defaults."""
 
 
 def _is_model(annotation: object) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
-def _fields(
-    model: type[BaseModel], env_prefix: str, delimiter: str, path: str
-) -> Iterator[tuple[str, str, FieldInfo]]:
-    """(dotted name, environment variable, field) for every leaf field, nested models walked."""
+def _fields(model: type[BaseModel], path: str) -> Iterator[tuple[str, str, FieldInfo]]:
+    """(concern path, leaf name, field) for every leaf field, nested models walked."""
     for name, info in model.model_fields.items():
-        dotted = f"{path}{name}"
-        env = f"{env_prefix}{name}".upper()
-        if _is_model(info.annotation) and delimiter:
+        if _is_model(info.annotation):
             nested = typing.cast(type[BaseModel], info.annotation)
-            yield from _fields(nested, f"{env}{delimiter}", delimiter, f"{dotted}.")
+            yield from _fields(nested, f"{path}.{name}" if path else name)
         else:
-            yield dotted, env, info
+            yield path, name, info
 
 
 def _type_name(annotation: object) -> str:
@@ -251,25 +210,19 @@ def render() -> str:
     """The page as it should be, from the Settings class imported now."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # this checkout's graphmem, not another install's
-    from graphmem.settings import Settings
+    from graphmem.settings import PRESETS, Settings
 
-    config = Settings.model_config
-    prefix = str(config.get("env_prefix", ""))
-    delimiter = str(config.get("env_nested_delimiter") or "")
-    grouped: dict[str, list[str]] = {title: [] for title, _, _ in GROUPS}
+    prefix = str(Settings.model_config.get("env_prefix", ""))
+    titles = {path: title for path, title, _ in GROUPS}
+    grouped: dict[str, list[str]] = {title: [] for _, title, _ in GROUPS}
     grouped[OTHER[0]] = []
-    for dotted, env, info in _fields(Settings, prefix, delimiter, ""):
-        leaf = dotted.rsplit(".", 1)[-1]
-        title = next(
-            (t for t, _, rule in GROUPS if _matches(dotted, rule) or _matches(leaf, rule)),
-            OTHER[0],
-        )
+    for concern, leaf, info in _fields(Settings, ""):
         row = (
-            f"| `{dotted}` | `{env}` | {_type_name(info.annotation)} | {_default(info)} "
-            f"| {_range(info)} | {_cell(info.description or '')} |"
+            f"| `{concern}.{leaf}` | `{prefix}{leaf.upper()}` | {_type_name(info.annotation)} "
+            f"| {_default(info)} | {_range(info)} | {_cell(info.description or '')} |"
         )
-        grouped[title].append(row)
-    summaries = {title: summary for title, summary, _ in GROUPS}
+        grouped[titles.get(concern, OTHER[0])].append(row)
+    summaries = {title: summary for _, title, summary in GROUPS}
     summaries[OTHER[0]] = OTHER[1]
     lines = [HEADER, "| group | settings |", "|---|---:|"]
     for title, rows in grouped.items():
@@ -282,6 +235,18 @@ def render() -> str:
         lines += ["", f"## {title}", "", summaries[title], ""]
         lines += ["| setting | environment | type | default | range | description |"]
         lines += ["|---|---|---|---|---|---|", *rows]
+    lines += [
+        "",
+        "## Presets",
+        "",
+        PRESETS_TEXT,
+        "",
+        "| preset | sets | what it is |",
+        "|---|---|---|",
+    ]
+    for name, (what, values) in PRESETS.items():
+        sets = ", ".join(f"`{key}={json.dumps(value)}`" for key, value in values.items())
+        lines.append(f"| `{name}` | {_cell(sets)} | {_cell(what)} |")
     return "\n".join(lines) + "\n"
 
 

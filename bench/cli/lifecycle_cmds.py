@@ -136,15 +136,15 @@ def scenario_memory(
         if store is StoreChoice.embedded:
             overrides = {"neo4j_uri": None, "data_dir": Path(scratch)}
         settings = Settings(**overrides)
-        if store is StoreChoice.neo4j and not settings.neo4j_uri:
+        if store is StoreChoice.neo4j and not settings.store.neo4j_uri:
             raise typer.BadParameter("set GRAPHMEM_NEO4J_URI to use Neo4j", param_hint="--store")
-        out["model"] = settings.embedding_model
+        out["model"] = settings.embedding.embedding_model
         clock = SettableClock(datetime.now(UTC))
         embedder = CachedQueryEmbedder(
             SentenceTransformerEmbedder(
-                settings.embedding_model,
-                batch_size=settings.embedding_batch_size,
-                dim=settings.embedding_dim,
+                settings.embedding.embedding_model,
+                batch_size=settings.embedding.embedding_batch_size,
+                dim=settings.embedding.embedding_dim,
             )
         )
         with GraphMem(settings, embedder=embedder, clock=clock) as memory:

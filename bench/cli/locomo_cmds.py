@@ -122,7 +122,7 @@ def _memory(
             if data_dir is not None or temporary:
                 overrides["data_dir"] = data_dir or Path(scratch)
         settings = Settings(**overrides)
-        if store is StoreChoice.neo4j and not settings.neo4j_uri:
+        if store is StoreChoice.neo4j and not settings.store.neo4j_uri:
             raise typer.BadParameter("set GRAPHMEM_NEO4J_URI to use Neo4j", param_hint="--store")
         embedder = CachedQueryEmbedder(make_embedder(settings))
         with GraphMem(settings, embedder=embedder) as memory:

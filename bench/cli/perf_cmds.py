@@ -99,7 +99,7 @@ def bench_latency_command(
     from bench.perf.latency import bench_latency
 
     with common.open_memory(store, data_dir) as memory, progress_bar() as progress:
-        warn_size = memory.settings.embedded_warn_size
+        warn_size = memory.settings.store.embedded_warn_size
         task = progress.add_task(f"building {n} memories", total=n)
         result = bench_latency(
             memory,

@@ -75,7 +75,7 @@ class CachedQuestion:
 
     def plan_for(self, variant: Variant, settings: Settings) -> Plan:
         """The plan ``variant`` replays for this question."""
-        return variant.change(self.plan, settings, self.query.k or settings.top_k)
+        return variant.change(self.plan, settings, self.query.k or settings.read.fusion.top_k)
 
     query: RecallQuery
     ctx: RetrievalContext
@@ -124,7 +124,7 @@ def alone(name: str) -> Variant:
     """Only ``name``, weighted as the pipeline's ``retrievers=(name,)`` override weights it."""
 
     def change(plan: Plan, settings: Settings, k: int) -> Plan:
-        weight = plan.weights.get(name) or settings.retriever_weights.get(name) or 1.0
+        weight = plan.weights.get(name) or settings.read.fusion.retriever_weights.get(name) or 1.0
         return _with_weights(plan, {n: (weight if n == name else 0.0) for n in plan.weights})
 
     return Variant(f"alone {name}", change)
@@ -142,7 +142,7 @@ def without(name: str) -> Variant:
 def _planner_off(plan: Plan, settings: Settings, k: int) -> Plan:
     return Plan(
         name="hybrid",
-        weights=dict(settings.retriever_weights),
+        weights=dict(settings.read.fusion.retriever_weights),
         k=k,
         rerank=False,
         mmr=False,

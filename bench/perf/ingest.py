@@ -152,7 +152,7 @@ def _report(
         "write_batch": batch_size,
         "prefetch_next_batch": True,
         "extractor": getattr(first.extractor, "name", "custom"),
-        "contextual_keys": first.settings.contextual_keys,
+        "contextual_keys": first.settings.write.contextual_keys,
         "memories": n,
         "merged": clock.merged[0],
         "encode_s": round(clock.encode_s, 2),

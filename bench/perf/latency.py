@@ -61,7 +61,7 @@ def configuration(memory: GraphMem) -> dict[str, Any]:
     config: dict[str, Any] = {
         "store": memory.store.name,
         "model": memory.embedder.name,
-        "embedding_batch_size": memory.settings.embedding_batch_size,
+        "embedding_batch_size": memory.settings.embedding.embedding_batch_size,
         "cpus": os.cpu_count(),
         "load_avg_1m": round(os.getloadavg()[0], 2),
     }
@@ -86,7 +86,7 @@ def build_namespace(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="bench-build") as writer:
         pending: Future[None] | None = None
         for batch in synthetic_batches(
-            namespace, n, memory.settings.embedding_dim, confidence=conf
+            namespace, n, memory.settings.embedding.embedding_dim, confidence=conf
         ):
             if pending is not None:
                 pending.result()
@@ -164,7 +164,7 @@ def bench_latency(
         "stages_p95": {k: round(percentile(v, 95), 2) for k, v in sorted(passes.stages.items())},
         "peak_rss_mb": round(peak_rss_mb(), 1),
         "past_embedded_warn_size": memory.store.name == "embedded"
-        and n > memory.settings.embedded_warn_size,
+        and n > memory.settings.store.embedded_warn_size,
     }
     result.update(row_results(result, rows.info, passes.rows))
     return result
@@ -252,7 +252,7 @@ def _semantic_recall(memory: GraphMem, namespace: str, truth: _Truth) -> dict[st
     measures)."""
     from graphmem.store.recall_monitor import index_recall
 
-    search_k = memory.settings.candidate_k  # what the semantic retriever asks for
+    search_k = memory.settings.read.fusion.candidate_k  # what the semantic retriever asks for
     on_queries = index_recall(
         memory.store, namespace, queries=truth.vectors, exact=truth.exact, search_k=search_k
     )
@@ -263,7 +263,7 @@ def _semantic_recall(memory: GraphMem, namespace: str, truth: _Truth) -> dict[st
         "semantic_recall_at_10": on_queries.recall,
         "index_recall_at_10": sampled.recall,
         "index_recall_sample": sampled.queries,
-        "vector_recall_alert": memory.settings.vector_recall_alert,
+        "vector_recall_alert": memory.settings.guards.vector_recall_alert,
     }
 
 

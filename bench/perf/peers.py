@@ -120,7 +120,7 @@ def _retrievers(memory: GraphMem) -> tuple[Any, Any, Any]:
     store = memory.store
     assert isinstance(store, Neo4jStore)
     ours = memory.embedder
-    dim = memory.settings.embedding_dim
+    dim = memory.settings.embedding.embedding_dim
 
     class _Embedder(PeerEmbedder):  # type: ignore[misc,unused-ignore]  # Any without the extra
         def embed_query(self, text: str) -> list[float]:

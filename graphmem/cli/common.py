@@ -119,7 +119,7 @@ def open_memory(store: StoreChoice | None, data_dir: Path | None, **overrides: A
         settings = Settings(**values)
         if store is StoreChoice.embedded:
             settings = settings.model_copy(update={"neo4j_uri": None})
-        elif store is StoreChoice.neo4j and not settings.neo4j_uri:
+        elif store is StoreChoice.neo4j and not settings.store.neo4j_uri:
             settings = settings.model_copy(update={"neo4j_uri": "bolt://127.0.0.1:7687"})
     except ValidationError as exc:
         raise GraphMemError(f"invalid settings: {exc}") from exc

@@ -79,7 +79,7 @@ def run_demo(console: Console, data_dir: Path | None) -> None:
             console.print(Rule("graphmem demo"))
             console.print(
                 f"Remembering {len(candidates)} statements from 4 sessions (Jan–Sep 2024) "
-                f"into an embedded store at {settings.data_dir} …"
+                f"into an embedded store at {settings.store.data_dir} …"
             )
             with console.status("loading the embedding model and writing memories"):
                 report = memory.remember(NAMESPACE, candidates)

@@ -52,7 +52,7 @@ def run_index_recall(
     stored embeddings as queries; ``True`` when none is below ``vector_recall_alert``."""
     from graphmem.store.recall_monitor import index_recall
 
-    threshold = memory.settings.vector_recall_alert
+    threshold = memory.settings.guards.vector_recall_alert
     memory.open()
     try:
         sizes = {ns: memory.store.count_memories(ns) for ns in memory.namespaces()}
@@ -63,7 +63,10 @@ def run_index_recall(
         for namespace in chosen:
             with console.status(f"index recall: {namespace} ({sizes[namespace]} memories)"):
                 found = index_recall(
-                    memory.store, namespace, sample=sample, search_k=memory.settings.candidate_k
+                    memory.store,
+                    namespace,
+                    sample=sample,
+                    search_k=memory.settings.read.fusion.candidate_k,
                 )
             if not found.queries:
                 console.print(f"  recall@10 {namespace}: no searchable memories")

@@ -167,7 +167,7 @@ def stats(
         require_namespace(memory, namespace)
         counts = memory.stats(namespace)
         size = counts.get("memories", 0)
-        warn_size = memory.settings.embedded_warn_size
+        warn_size = memory.settings.store.embedded_warn_size
         warn = memory.store.name == "embedded" and size > warn_size
     if as_json:
         console.print_json(json.dumps({"namespace": namespace, **counts}))

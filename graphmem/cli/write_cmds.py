@@ -187,7 +187,7 @@ def _remember_candidates(
 
         memory.remember_many(namespace, candidates, batch_size=batch_size, on_batch=count)
         size = memory.stats(namespace).get("memories", 0)
-        warn_size = memory.settings.embedded_warn_size
+        warn_size = memory.settings.store.embedded_warn_size
         large = memory.store.name == "embedded" and size > warn_size
     if large:
         warn_embedded_size(size, warn_size)
@@ -223,7 +223,7 @@ def _ingest_conversation(
     from graphmem.settings import Settings
 
     messages = as_messages(records, observed_at=datetime.now(UTC), session_id=session_id)
-    if not extract or not (Settings().llm_model or "").strip():
+    if not extract or not (Settings().llm.llm_model or "").strip():
         if extract:
             console.print(f"[yellow]note[/]: {TranscriptExtractor.NOTE}")
         turns = TranscriptExtractor().extract(messages)
@@ -240,7 +240,7 @@ def _ingest_conversation(
             session_id=session_id,
             on_batch=lambda n: progress.advance(task, n),
         )
-        model = memory.settings.llm_model
+        model = memory.settings.llm.llm_model
     totals = {"messages": len(messages), "candidates": len(report.outcomes)}
     for outcome in ("created", "merged", "superseded", "rejected"):
         totals[outcome] = report.outcomes.count(outcome)

@@ -266,35 +266,35 @@ def make_embedder(settings: Settings) -> Embedder:
     EmbeddingError
         From the constructors, on an invalid combination (e.g. threads < 1).
     """
-    if settings.embedder == "onnx":
+    if settings.embedding.embedder == "onnx":
         from graphmem.embedding.onnx import OnnxEmbedder
 
         return OnnxEmbedder(
-            settings.onnx_model_path,
-            tokenizer_path=settings.onnx_tokenizer_path,
-            dim=settings.embedding_dim,
-            batch_size=settings.embedding_batch_size,
-            threads=settings.embedding_threads,
+            settings.embedding.onnx_model_path,
+            tokenizer_path=settings.embedding.onnx_tokenizer_path,
+            dim=settings.embedding.embedding_dim,
+            batch_size=settings.embedding.embedding_batch_size,
+            threads=settings.embedding.embedding_threads,
         )
-    if settings.embedder == "openai":
+    if settings.embedding.embedder == "openai":
         from graphmem.embedding.openai_compat import OpenAIEmbedder
 
-        key = settings.embedding_api_key
+        key = settings.embedding.embedding_api_key
         return OpenAIEmbedder(
-            settings.embedding_model,
-            base_url=settings.embedding_base_url,
+            settings.embedding.embedding_model,
+            base_url=settings.embedding.embedding_base_url,
             api_key=None if key is None else key.get_secret_value(),
-            dim=settings.embedding_dim,
-            batch_size=settings.embedding_batch_size,
-            timeout_s=settings.embedding_timeout_s,
-            send_dimensions=settings.embedding_send_dimensions,
+            dim=settings.embedding.embedding_dim,
+            batch_size=settings.embedding.embedding_batch_size,
+            timeout_s=settings.embedding.embedding_timeout_s,
+            send_dimensions=settings.embedding.embedding_send_dimensions,
         )
     return SentenceTransformerEmbedder(
-        settings.embedding_model,
-        batch_size=settings.embedding_batch_size,
-        dim=settings.embedding_dim,
-        threads=settings.embedding_threads,
-        numpy_max_texts=settings.embedding_numpy_max_texts,
+        settings.embedding.embedding_model,
+        batch_size=settings.embedding.embedding_batch_size,
+        dim=settings.embedding.embedding_dim,
+        threads=settings.embedding.embedding_threads,
+        numpy_max_texts=settings.embedding.embedding_numpy_max_texts,
     )
 
 

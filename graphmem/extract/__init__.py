@@ -7,7 +7,7 @@
   role statements such as "Nadia is Omar's sister" as relations).
 - :mod:`graphmem.extract.roles`: role statements, shared by both.
 
-:func:`make_extractor` picks one by name (``Settings.extractor``).
+:func:`make_extractor` picks one by name (``Settings.write.extractor``).
 """
 
 from __future__ import annotations

@@ -205,10 +205,12 @@ class LLMExtractor:
         ConfigurationError
             The model's settings are invalid (a timeout <= 0, ...).
         """
-        if not (settings.llm_model or "").strip():
+        if not (settings.llm.llm_model or "").strip():
             warnings.warn(TranscriptExtractor.NOTE, UserWarning, stacklevel=2)
             return TranscriptExtractor()
-        return cls(ChatClient.from_settings(settings), batch_messages=settings.llm_batch_messages)
+        return cls(
+            ChatClient.from_settings(settings), batch_messages=settings.llm.llm_batch_messages
+        )
 
     def batches(self, messages: Sequence[Message]) -> list[Sequence[Message]]:
         """The batches :meth:`extract` sends, in order."""

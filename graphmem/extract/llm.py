@@ -172,19 +172,19 @@ class ChatClient:
         ConfigurationError
             ``GRAPHMEM_LLM_MODEL`` is not set.
         """
-        if not settings.llm_model:
+        if not settings.llm.llm_model:
             raise ConfigurationError(
                 "LLM extraction needs GRAPHMEM_LLM_MODEL (and GRAPHMEM_LLM_BASE_URL for a"
                 " server other than OpenAI's, e.g. http://127.0.0.1:11434/v1 for Ollama)"
             )
-        key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+        key = settings.llm.llm_api_key.get_secret_value() if settings.llm.llm_api_key else None
         return cls(
-            settings.llm_model,
-            base_url=settings.llm_base_url,
+            settings.llm.llm_model,
+            base_url=settings.llm.llm_base_url,
             api_key=key,
-            timeout_s=settings.llm_timeout_s,
-            max_retries=settings.llm_max_retries,
-            logprobs=settings.llm_logprobs,
+            timeout_s=settings.llm.llm_timeout_s,
+            max_retries=settings.llm.llm_max_retries,
+            logprobs=settings.llm.llm_logprobs,
         )
 
     @property

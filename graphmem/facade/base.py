@@ -79,7 +79,7 @@ def field_error(exc: ValidationError, prefix: str) -> str:
 
 def make_store(settings: Settings) -> MemoryStore:
     """The store the settings select: Neo4j when a URI is set, else embedded."""
-    if settings.neo4j_uri:
+    if settings.store.neo4j_uri:
         from graphmem.store.neo4j import Neo4jStore
 
         return Neo4jStore.from_settings(settings)
@@ -130,7 +130,7 @@ class FacadeBase:
         self.owns_store = owns_store
         self.embedder = embedder or make_embedder(self.settings)
         self._clock = clock or utc_now
-        if self.settings.llm_judge:  # the chat model judges what no judge was given for
+        if self.settings.llm.llm_judge:  # the chat model judges what no judge was given for
             from graphmem.extract.judge import LLMJudge
 
             llm_judge = LLMJudge.from_settings(self.settings)
@@ -150,7 +150,7 @@ class FacadeBase:
         # set by close(): calls refuse (ClosedError) until open() is called again
         self._closed = False
         # the entity (and relation) extractor of the write path
-        self.extractor: EntityExtractor = extractor or make_extractor(self.settings.extractor)
+        self.extractor: EntityExtractor = extractor or make_extractor(self.settings.write.extractor)
         # namespace -> the embedder that wrote its vectors, read on open
         self._records: dict[str, EmbedderRecord] | None = None
         # remember_many encodes batch i + 1 while batch i is deduplicated and written
@@ -166,7 +166,7 @@ class FacadeBase:
         )
         self._reader = RecallPipeline(
             self.store,
-            QueryEmbedder(self.embedder, self.settings.embedding_dim),
+            QueryEmbedder(self.embedder, self.settings.embedding.embedding_dim),
             self.settings,
             clock=self._clock,
             dictionary=self._dictionary,
@@ -233,7 +233,7 @@ class FacadeBase:
         if record is not None and record != mine:
             raise EmbedderMismatchError(
                 f"namespace {namespace!r} holds vectors written by {record}, but the"
-                f" configured embedder is {mine} (GRAPHMEM_EMBEDDER={self.settings.embedder});"
+                f" configured embedder is {mine} (GRAPHMEM_EMBEDDER={self.settings.embedding.embedder});"
                 " vectors of two models are not comparable: configure the embedder that"
                 f" wrote them, or convert the namespace with `graphmem reembed -n {namespace}`",
                 namespaces=(namespace,),
@@ -319,7 +319,7 @@ class FacadeBase:
         persistent vector cache (:func:`graphmem.retrieval.rescoring.masking.warm_masked`), so
         recall does not embed them (docs/performance.md "Recall on real input"). A failure
         is logged, not raised: the memories are written; recall embeds what it lacks."""
-        if not created or not self.settings.vector_cache:
+        if not created or not self.settings.embedding.vector_cache:
             return
         try:
             memories = self.store.get_memories(namespace, list(created))
@@ -341,7 +341,7 @@ class FacadeBase:
         the attempt that succeeded."""
         return retry_on_conflict(
             work,
-            attempts=self.settings.write_conflict_attempts,
-            backoff_ms=self.settings.write_conflict_backoff_ms,
+            attempts=self.settings.write.write_conflict_attempts,
+            backoff_ms=self.settings.write.write_conflict_backoff_ms,
             on_conflict=lambda _exc: self._invalidate(namespace),
         )

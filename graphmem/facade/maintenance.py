@@ -178,7 +178,7 @@ class Maintenance(Reads):
             answer,
             found,
             self.embedder,
-            similarity=self.settings.faithfulness_similarity,
+            similarity=self.settings.guards.faithfulness_similarity,
             dictionary=self._dictionary(namespace),
             judge=self.claim_judge,
         )

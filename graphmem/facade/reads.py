@@ -62,7 +62,7 @@ class Reads(FacadeBase):
                 exc.errors()[0]["msg"], field=field_error(exc, "query")
             ) from exc
         if parsed.retrievers is not None:
-            unknown = set(parsed.retrievers) - set(self.settings.retriever_weights)
+            unknown = set(parsed.retrievers) - set(self.settings.read.fusion.retriever_weights)
             if unknown:
                 raise InvalidQueryError(
                     f"unknown retriever(s) {sorted(unknown)}", field="query.retrievers"

@@ -53,10 +53,10 @@ def retry_on_conflict(
         One whole read-compute-write; it must re-read everything it writes on each
         call (a retry that reused the first read would conflict again, or worse).
     attempts : int
-        How many times to run it at most (``>= 1``; ``Settings.write_conflict_attempts``).
+        How many times to run it at most (``>= 1``; ``Settings.write.write_conflict_attempts``).
     backoff_ms : float
         Base of the pause after a conflict: ``jitter() · backoff_ms · 2^(attempt − 1)``
-        milliseconds (``Settings.write_conflict_backoff_ms``).
+        milliseconds (``Settings.write.write_conflict_backoff_ms``).
     on_conflict : callable, optional
         Called with each conflict before the pause (e.g. to drop caches).
     sleep, jitter : callable, optional

@@ -48,7 +48,7 @@ class Writes(Users):
             When any candidate is invalid — naming ``candidates[i].field`` —
             before anything is written.
         WriteConflictError
-            When ``Settings.write_conflict_attempts`` attempts all conflicted.
+            When ``Settings.write.write_conflict_attempts`` attempts all conflicted.
         """
         validate_namespace(namespace)
         parsed: list[MemoryCandidate] = []
@@ -62,8 +62,8 @@ class Writes(Users):
                     exc.errors()[0]["msg"], field=field_error(exc, f"candidates[{i}]")
                 ) from exc
         self._use()
-        if self.settings.user is not None and self.user(namespace) is None:
-            self.set_user(namespace, self.settings.user)
+        if self.settings.write.user is not None and self.user(namespace) is None:
+            self.set_user(namespace, self.settings.write.user)
         self._reader.flush()
         with self._namespace_lock(namespace):
             self._record_embedder(namespace)

@@ -99,7 +99,7 @@ def classify_pair(
 ) -> PairFinding | None:
     """The scan's verdict on two memories about one subject (module docstring): ``None``
     when compatible or about different subjects; see :class:`PairFinding`.
-    ``min_frame_overlap``: ``Settings.consistency_frame_overlap`` (:func:`frame_overlap`;
+    ``min_frame_overlap``: ``Settings.guards.consistency_frame_overlap`` (:func:`frame_overlap`;
     an incompatible pair below it is ``"other-frame"``, ambiguous)."""
     first, second = claim_of(a, dictionary), claim_of(b, dictionary)
     verdict = check(first, second)
@@ -157,8 +157,10 @@ def _neighbours(
     if not loaded:
         return []
     matrix = np.asarray([m.embedding for m in loaded], dtype=np.float32)
-    rows = store.vector_search(namespace, matrix, settings.association_k + 1, include_cold=True)
-    threshold = settings.consolidation_similarity
+    rows = store.vector_search(
+        namespace, matrix, settings.dynamics.association_k + 1, include_cold=True
+    )
+    threshold = settings.dynamics.consolidation_similarity
     wanted = sorted(
         {h.memory_id for row in rows for h in row if h.score >= threshold} - {m.id for m in loaded}
     )
@@ -200,7 +202,7 @@ def consistency_scan(
     ConsistencyReport
         Pairs found, superseded, held and skipped, each with ids and reasons.
     """
-    margin = settings.update_margin
+    margin = settings.write.update_margin
     examined = 0
     seen: set[tuple[str, str]] = set()
     retired: set[str] = set()
@@ -224,7 +226,10 @@ def consistency_scan(
                 continue
             seen.add(key)
             finding = classify_pair(
-                source, other, dictionary, min_frame_overlap=settings.consistency_frame_overlap
+                source,
+                other,
+                dictionary,
+                min_frame_overlap=settings.guards.consistency_frame_overlap,
             )
             if finding is None:
                 continue

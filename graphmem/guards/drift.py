@@ -223,7 +223,7 @@ def namespace_drift(
                     by_entity.setdefault(ident, []).append(memory)
                     if since is None or memory.last_observed_at >= since:
                         touched.add(ident)
-    floor = 2 * max(1, settings.drift_min_memories)
+    floor = 2 * max(1, settings.guards.drift_min_memories)
     candidates = sorted(i for i, ms in by_entity.items() if len(ms) >= floor and i in touched)
     if not candidates:
         return []
@@ -236,10 +236,10 @@ def namespace_drift(
         result = entity_drift(
             entity,
             _points(ident, by_entity[ident], relations, names),
-            distance=settings.drift_distance,
-            relation_overlap=settings.drift_relation_overlap,
-            min_memories=settings.drift_min_memories,
-            min_span_days=settings.drift_min_span_days,
+            distance=settings.guards.drift_distance,
+            relation_overlap=settings.guards.drift_relation_overlap,
+            min_memories=settings.guards.drift_min_memories,
+            min_span_days=settings.guards.drift_min_span_days,
         )
         if result is not None:
             found.append(result)

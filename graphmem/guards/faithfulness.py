@@ -158,7 +158,7 @@ def check_faithfulness(
     embedder : Embedder
         Embeds the claims (and memory sentences); the store's model.
     similarity : float
-        Offline cosine threshold, in [0, 1] (``Settings.faithfulness_similarity``, docs/spec.md
+        Offline cosine threshold, in [0, 1] (``Settings.guards.faithfulness_similarity``, docs/spec.md
         §10: 0.80).
     dictionary : EntityDictionary, optional
         The namespace's entities: a claim's name matches a memory mentioning the entity

@@ -23,10 +23,10 @@ from graphmem.store.base import AccessUpdate, MemoryStore
 def counted(
     settings: Settings, ranked: list[RecallHit], hits: Mapping[str, list[Hit]]
 ) -> list[RecallHit]:
-    """What a recall counts as accessed (docs/spec.md §9.12, ``Settings.access_count_top``):
+    """What a recall counts as accessed (docs/spec.md §9.12, ``Settings.read.ranking.access_count_top``):
     its top N results that some retriever found directly and that pass the render gate."""
     direct = {h.memory_id for hs in hits.values() for h in hs if not h.associative}
-    top = ranked[: settings.access_count_top]
+    top = ranked[: settings.read.ranking.access_count_top]
     return [h for h in top if h.memory.id in direct and h.explanation.renderable]
 
 
@@ -45,7 +45,11 @@ def access_updates(
     updates: list[AccessUpdate] = []
     for hit in ranked:
         m = hit.memory
-        boost = cfg.stability_direct_boost if m.id in direct else cfg.stability_associative_boost
+        boost = (
+            cfg.dynamics.stability_direct_boost
+            if m.id in direct
+            else cfg.dynamics.stability_associative_boost
+        )
         since = days_between(now, m.last_accessed_at or m.created_at)
         updates.append(
             AccessUpdate(
@@ -55,10 +59,10 @@ def access_updates(
                     m.stability,
                     since,
                     boost=boost,
-                    interval_days=cfg.spaced_rep_interval_days,
-                    max_factor=cfg.spaced_rep_max,
+                    interval_days=cfg.dynamics.spaced_rep_interval_days,
+                    max_factor=cfg.dynamics.spaced_rep_max,
                 ),
-                salience=salience_on_access(m.salience, step=cfg.salience_access_step),
+                salience=salience_on_access(m.salience, step=cfg.dynamics.salience_access_step),
                 session_id=session_id,
                 reactivate=m.tier == "cold" or not m.retrievable,
             )
@@ -181,7 +185,7 @@ class AccessWriter:
                 thread.join()
 
     def _run(self) -> None:
-        window_s = self._settings.access_write_window_ms / 1000
+        window_s = self._settings.read.ranking.access_write_window_ms / 1000
         while True:
             with self._cond:
                 while not self._queue and not self._closing:
@@ -278,11 +282,11 @@ def reactivate_associated(
             stability=updated_stability(
                 m.stability,
                 max(0.0, (now - (m.last_accessed_at or m.created_at)).total_seconds() / 86_400.0),
-                boost=settings.stability_associative_boost,
-                interval_days=settings.spaced_rep_interval_days,
-                max_factor=settings.spaced_rep_max,
+                boost=settings.dynamics.stability_associative_boost,
+                interval_days=settings.dynamics.spaced_rep_interval_days,
+                max_factor=settings.dynamics.spaced_rep_max,
             ),
-            salience=salience_on_access(m.salience, step=settings.salience_access_step),
+            salience=salience_on_access(m.salience, step=settings.dynamics.salience_access_step),
             session_id=session_id,
             reactivate=True,
         )

@@ -164,7 +164,7 @@ class RecallPipeline:
         now = query.reference_time or self._clock()
         dictionary = self._dictionary(namespace)
         text = query.text
-        if cfg.question_resolution if resolve is None else resolve:
+        if cfg.read.planning.question_resolution if resolve is None else resolve:
             text = resolve_question(text, dictionary.people()).text
         early = self._ahead_pool.submit(self._embed, text, timings) if embed else None
         mark = time.perf_counter()
@@ -177,16 +177,16 @@ class RecallPipeline:
         links = follow_relations(self._store, namespace, query.text, links, dictionary)
         window = parse_time_window(text, now)
         stats = counted.result()
-        plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.top_k)
+        plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.read.fusion.top_k)
         plan = self._override(lexical_evidence(plan, text, links, stats), query)
-        if query.retrievers is None and cfg.answer_type_weight > 0 and expected_answer(text):
+        if query.retrievers is None and cfg.read.rescoring.answer_type_weight > 0 and expected_answer(text):
             plan = dataclasses.replace(
-                plan, weights={**plan.weights, ANSWER_TYPE: cfg.answer_type_weight}
+                plan, weights={**plan.weights, ANSWER_TYPE: cfg.read.rescoring.answer_type_weight}
             )
         timings["plan"] = ms_since(mark)
         # docs/spec.md §9.11: memories flagged unretrievable are fetched too; ranking admits
         # them only as direct hits (and superseded ones only with include_history).
-        include_history = query.include_history or cfg.direct_hit_rank > 0
+        include_history = query.include_history or cfg.read.rescoring.direct_hit_rank > 0
         return _Planned(
             namespace, text, links, window, plan, now, dictionary, include_history, early
         )
@@ -204,7 +204,7 @@ class RecallPipeline:
             embedding=embedding,
             links=planned.links,
             window=planned.window,
-            k=self._settings.candidate_k,
+            k=self._settings.read.fusion.candidate_k,
             include_history=planned.include_history,
             settings=self._settings,
             dictionary=planned.dictionary,
@@ -221,16 +221,16 @@ class RecallPipeline:
             ahead.start_text_search(
                 planned.namespace,
                 planned.text,
-                cfg.candidate_k,
+                cfg.read.fusion.candidate_k,
                 include_history=planned.include_history,
             )
         if "graph" in active and planned.links:
             seeds = [link.entity_id for link in planned.links]
-            if cfg.graph_traversal != "classic":
+            if cfg.read.graph.graph_traversal != "classic":
                 owners = {link.owner for link in planned.links if link.owner is not None}
                 seeds = [s for s in seeds if s not in owners]
             if seeds:
-                ahead.start_relation_subgraph(planned.namespace, seeds, cfg.max_hops)
+                ahead.start_relation_subgraph(planned.namespace, seeds, cfg.read.graph.max_hops)
         return ahead
 
     def retrieve(
@@ -253,7 +253,7 @@ class RecallPipeline:
         solo = [n for n in names if walk is None or n != "graph"]
         futures = {n: self._pool.submit(self._timed, n, ctx, reads) for n in solo}
         hits: dict[str, list[Hit]] = {}
-        depth = self._settings.name_mask_depth
+        depth = self._settings.read.rescoring.name_mask_depth
         people = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
         read: Future[tuple[dict[str, MaskText], dict[str, MaskText]]] | None = None
         early = Started(None, None)
@@ -315,7 +315,7 @@ class RecallPipeline:
         fused = weighted_rrf(
             {n: [h.memory_id for h in hs] for n, hs in hits.items()},
             plan.weights,
-            k=self._settings.rrf_k,
+            k=self._settings.read.fusion.rrf_k,
         )
         timings["fusion"] = ms_since(mark)
         # A question about a past window is asked from that window's point of view:
@@ -341,7 +341,7 @@ class RecallPipeline:
         cfg = self._settings
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        if cfg.access_write_window_ms == 0:
+        if cfg.read.ranking.access_write_window_ms == 0:
             # the earlier recalls' access updates are in the store before this one ranks
             self._access.wait_written()
         # the question is embedded while the plan's reads (term counts, relations) run
@@ -390,7 +390,7 @@ class RecallPipeline:
         if query.retrievers is not None:
             weights = {n: (w if n in query.retrievers else 0.0) for n, w in weights.items()}
             for n in query.retrievers:
-                weights[n] = weights.get(n) or self._settings.retriever_weights.get(n, 1.0) or 1.0
+                weights[n] = weights.get(n) or self._settings.read.fusion.retriever_weights.get(n, 1.0) or 1.0
         return dataclasses.replace(
             plan,
             weights=weights,

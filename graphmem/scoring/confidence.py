@@ -18,7 +18,7 @@ from graphmem.scoring import _checks
 
 _GROUNDINGS = ("supported", "partial", "unknown")
 # Key type of a settings mapping: ``str`` or a ``Literal`` of names. Mapping keys are
-# invariant, so ``Mapping[str, float]`` would refuse ``Settings.source_levels``.
+# invariant, so ``Mapping[str, float]`` would refuse ``Settings.write.source_levels``.
 _Name = TypeVar("_Name", bound=str)
 
 
@@ -36,11 +36,11 @@ def source_strength(
     levels_observed : sequence of str
         The source level of every turn that states the claim (non-empty).
     levels : mapping of str to float
-        Value of each level in ``[0, 1]`` (``Settings.source_levels``).
+        Value of each level in ``[0, 1]`` (``Settings.write.source_levels``).
     hearsay : bool
         Whether the claim is reported speech; ``s`` is then capped.
     hearsay_cap : float
-        Cap on ``s`` for hearsay, in ``[0, 1]`` (``Settings.hearsay_cap``).
+        Cap on ``s`` for hearsay, in ``[0, 1]`` (``Settings.write.hearsay_cap``).
 
     Returns
     -------
@@ -85,11 +85,11 @@ def extractor_confidence(
         Token log-probabilities (natural log, each ``<= 0``) of the extracted span.
     table : mapping of str to float
         Regex pattern → ``e``; the first pattern that ``re.search``-es the name,
-        case-insensitively, wins (``Settings.extractor_table``).
+        case-insensitively, wins (``Settings.write.extractor_table``).
     unknown : float
-        ``e`` for a model no pattern matches (``Settings.extractor_unknown``).
+        ``e`` for a model no pattern matches (``Settings.write.extractor_unknown``).
     verbatim : float
-        ``e`` for verbatim content (``Settings.extractor_verbatim``).
+        ``e`` for verbatim content (``Settings.write.extractor_verbatim``).
 
     Returns
     -------
@@ -130,8 +130,8 @@ def type_prior(
     """Type prior ``t`` and the ``type_uncertain`` flag (docs/spec.md §2.3).
 
     Returns ``(priors[memory_type], False)`` for a type in ``priors``
-    (``Settings.type_priors``), else ``(uncertain, True)``
-    (``Settings.type_prior_uncertain``): an unknown or None type is stored as an
+    (``Settings.write.type_priors``), else ``(uncertain, True)``
+    (``Settings.write.type_prior_uncertain``): an unknown or None type is stored as an
     uncertain Fact. Priors lie in ``[0, 1]``.
     """
     known: dict[str, float] = {name: value for name, value in priors.items()}
@@ -174,7 +174,7 @@ def confidence(
     n : int
         Independent observations, ``>= 0``.
     weights : tuple of 4 float
-        ``(ws, wr, we, wt)``, each ``>= 0`` (``Settings.confidence_weights``).
+        ``(ws, wr, we, wt)``, each ``>= 0`` (``Settings.write.confidence_weights``).
 
     Returns
     -------
@@ -212,7 +212,7 @@ def apply_grounding(
     grounding : {"supported", "partial", "unknown"}
         Verdict of the grounding check.
     floor : float
-        Lowest confidence a penalty can bring a memory to (``Settings.grounding_floor``).
+        Lowest confidence a penalty can bring a memory to (``Settings.write.grounding_floor``).
     partial_penalty, unknown_penalty : float
         Amount subtracted for each verdict, in ``[0, 1]``.
 
@@ -269,7 +269,7 @@ def confirmed(
     """Evidence after an explicit user confirmation (docs/spec.md §2.10).
 
     Parameters are those of :func:`confidence`, plus ``confirmation_source``
-    (``Settings.confirmation_source``) and ``cap`` (``Settings.confirmation_cap``:
+    (``Settings.write.confirmation_source``) and ``cap`` (``Settings.write.confirmation_cap``:
     even a confirmed memory stays fallible), both in ``[0, 1]``.
 
     Returns

@@ -24,9 +24,9 @@ def spaced_rep_factor(
     days_since_last_access : float
         Days since the memory was last returned by a recall.
     interval_days : float
-        Gap that earns the full base boost, ``> 0`` (``Settings.spaced_rep_interval_days``).
+        Gap that earns the full base boost, ``> 0`` (``Settings.dynamics.spaced_rep_interval_days``).
     max_factor : float
-        Cap on the factor, ``>= 0`` (``Settings.spaced_rep_max``).
+        Cap on the factor, ``>= 0`` (``Settings.dynamics.spaced_rep_max``).
 
     Returns
     -------
@@ -60,8 +60,8 @@ def updated_stability(
     days_since_last_access : float
         Days since the previous access.
     boost : float
-        Base boost, ``>= 0``: ``Settings.stability_direct_boost`` for a direct
-        match, ``Settings.stability_associative_boost`` for one reached by association.
+        Base boost, ``>= 0``: ``Settings.dynamics.stability_direct_boost`` for a direct
+        match, ``Settings.dynamics.stability_associative_boost`` for one reached by association.
     interval_days, max_factor : float
         See :func:`spaced_rep_factor`.
 
@@ -91,7 +91,7 @@ def salience_on_access(salience: float, *, step: float) -> float:
         Current salience in ``[0, 1]``.
     step : float
         Fraction of the remaining headroom gained, in ``[0, 1]``
-        (``Settings.salience_access_step``).
+        (``Settings.dynamics.salience_access_step``).
 
     Returns
     -------
@@ -120,12 +120,12 @@ def decayed_salience(
     days_since_last_access : float
         Days since the last access.
     decay_rate : float
-        ``λ`` per day of the memory's type, ``>= 0`` (``Settings.salience_decay``).
+        ``λ`` per day of the memory's type, ``>= 0`` (``Settings.dynamics.salience_decay``).
     stability : float
         Memory stability in ``[0, 1]``.
     stability_scaling : float
         How much stability slows the decay, in ``[0, 1]``
-        (``Settings.salience_stability_scaling``).
+        (``Settings.dynamics.salience_stability_scaling``).
 
     Returns
     -------
@@ -153,7 +153,7 @@ def composite_relevance(
     salience, confidence : float
         Memory salience and confidence, each in ``[0, 1]``.
     weights : tuple of 3 float
-        ``Settings.composite_weights``, each ``>= 0``.
+        ``Settings.read.ranking.composite_weights``, each ``>= 0``.
 
     Returns
     -------

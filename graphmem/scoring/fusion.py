@@ -31,7 +31,7 @@ def weighted_rrf(
         memory that only such retrievers return is left out of the result
         (so a plan can switch a retriever off by zeroing its weight).
     k : int
-        Smoothing constant, ``>= 0`` (``Settings.rrf_k``, default 60).
+        Smoothing constant, ``>= 0`` (``Settings.read.fusion.rrf_k``, default 60).
 
     Returns
     -------

@@ -1,7 +1,7 @@
 """Maximal Marginal Relevance re-ranking (docs/spec.md §3 "MMR").
 
 Greedy selection of ``argmax λ·rel(m) − (1 − λ)·max_{s ∈ S} cos(m, s)``
-(Carbonell & Goldstein, 1998). ``λ`` comes from ``Settings.mmr_lambda``.
+(Carbonell & Goldstein, 1998). ``λ`` comes from ``Settings.read.ranking.mmr_lambda``.
 """
 
 from __future__ import annotations

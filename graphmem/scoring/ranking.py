@@ -22,11 +22,11 @@ def freshness(age_days: float, half_life_days: float, stability: float, *, floor
     age_days : float
         Days since ``last_observed_at`` (§9.4). A negative age (clock skew) counts as 0.
     half_life_days : float
-        Half-life ``τ`` of the memory's type in days, ``> 0`` (``Settings.half_life_days``).
+        Half-life ``τ`` of the memory's type in days, ``> 0`` (``Settings.read.ranking.half_life_days``).
     stability : float
         Memory stability in ``[0, 1]``; it stretches the half-life up to ``2τ``.
     floor : float
-        Lowest freshness, in ``[0, 1]`` (``Settings.freshness_floor``).
+        Lowest freshness, in ``[0, 1]`` (``Settings.read.ranking.freshness_floor``).
 
     Returns
     -------
@@ -108,7 +108,7 @@ def confidence_gate(confidences: Mapping[str, float], *, min_confidence: float) 
     confidences : mapping of str to float
         Memory id → confidence in ``[0, 1]``.
     min_confidence : float
-        Filter threshold (``Settings.min_confidence``).
+        Filter threshold (``Settings.read.ranking.min_confidence``).
 
     Returns
     -------
@@ -138,7 +138,7 @@ def renderable(confidence: float, *, render_gate: float) -> bool:
     confidence : float
         Memory confidence in ``[0, 1]``.
     render_gate : float
-        ``Settings.render_gate``; results below it are never rendered.
+        ``Settings.read.ranking.render_gate``; results below it are never rendered.
 
     Returns
     -------
@@ -156,7 +156,7 @@ def retrievability_threshold(confidence: float, *, factor: float) -> float:
     confidence : float
         Memory confidence in ``[0, 1]``.
     factor : float
-        ``Settings.retrievability_factor``, ``> 0``.
+        ``Settings.dynamics.retrievability_factor``, ``> 0``.
 
     Returns
     -------
@@ -182,7 +182,7 @@ def is_retrievable(freshness: float, confidence: float, *, factor: float) -> boo
     confidence : float
         Memory confidence in ``[0, 1]``.
     factor : float
-        ``Settings.retrievability_factor``.
+        ``Settings.dynamics.retrievability_factor``.
 
     Returns
     -------
@@ -211,9 +211,9 @@ def unretrievable_after_days(
     confidence : float
         Memory confidence in ``[0, 1]``.
     floor : float
-        ``Settings.freshness_floor``.
+        ``Settings.read.ranking.freshness_floor``.
     factor : float
-        ``Settings.retrievability_factor``.
+        ``Settings.dynamics.retrievability_factor``.
 
     Returns
     -------
@@ -271,7 +271,7 @@ def rank_score(
     access_boost : float
         ``>= 1`` (:func:`access_boost`).
     freshness_mode, access_mode : {"weight", "tiebreak"}
-        ``Settings.freshness_mode`` and ``Settings.access_mode``.
+        ``Settings.read.ranking.freshness_mode`` and ``Settings.read.ranking.access_mode``.
 
     Raises
     ------

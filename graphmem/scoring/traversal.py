@@ -22,7 +22,7 @@ def hop_score(hops: int, *, hop_scores: tuple[float, float, float]) -> float:
     hops : int
         Path length in relations, ``>= 1``.
     hop_scores : tuple of 3 float
-        Scores for 1, 2 and 3-or-more hops, each ``>= 0`` (``Settings.hop_scores``).
+        Scores for 1, 2 and 3-or-more hops, each ``>= 0`` (``Settings.read.graph.hop_scores``).
 
     Returns
     -------
@@ -99,9 +99,9 @@ def traversal_scores(
     seeds : iterable of str
         Entities linked from the query; seeds absent from the graph are ignored.
     max_hops : int
-        Longest path considered, ``>= 1`` (``Settings.max_hops``).
+        Longest path considered, ``>= 1`` (``Settings.read.graph.max_hops``).
     hop_scores : tuple of 3 float
-        ``Settings.hop_scores``, see :func:`hop_score`.
+        ``Settings.read.graph.hop_scores``, see :func:`hop_score`.
     directed : bool
         Follow relations only from source to target; by default both ways.
 
@@ -162,13 +162,13 @@ def specificity(
     entity_density : float
         Resolved entities / query tokens.
     temporal_precision : float
-        1.0 exact date, 0.7 relative, 0.3 vague, 0 none (``Settings.temporal_precision``).
+        1.0 exact date, 0.7 relative, 0.3 vague, 0 none (``Settings.read.planning.temporal_precision``).
     lexical_rarity : float
         Mean IDF of the query terms / max IDF in the namespace.
     type_cue_strength : float
         1.0 explicit type word, 0.5 implied, 0 none.
     weights : tuple of 4 float
-        ``Settings.specificity_weights``, each ``>= 0``.
+        ``Settings.read.planning.specificity_weights``, each ``>= 0``.
 
     Returns
     -------

@@ -14,7 +14,7 @@ once through :meth:`MemoryStore.scan_memories` (~40 MB of floats per 100k memori
 384 dimensions).
 
 Used by ``graphmem doctor --index-recall`` and ``python -m bench latency``; the alert
-threshold is ``Settings.vector_recall_alert`` (0.95, docs/spec.md §8).
+threshold is ``Settings.guards.vector_recall_alert`` (0.95, docs/spec.md §8).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def index_recall(
         The cut (recall@10 by default, docs/spec.md §10).
     search_k : int, optional
         How many the store is asked for (default ``k``); the semantic retriever asks for
-        ``Settings.candidate_k`` (50) and its top ``k`` are measured.
+        ``Settings.read.fusion.candidate_k`` (50) and its top ``k`` are measured.
     queries : ndarray, optional
         (m, dim) query vectors to use instead of a sample of stored ones.
     seed : int

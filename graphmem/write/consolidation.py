@@ -75,14 +75,14 @@ def lifecycle_state(memory: Memory, now: datetime, settings: Settings) -> tuple[
     (bool, str)
         ``(retrievable, tier)``.
     """
-    half_life = settings.half_life_days[memory.type]
+    half_life = settings.read.ranking.half_life_days[memory.type]
     fresh = freshness(
         _days(now, memory.last_observed_at),
         half_life,
         memory.stability,
-        floor=settings.freshness_floor,
+        floor=settings.read.ranking.freshness_floor,
     )
-    if is_retrievable(fresh, memory.confidence, factor=settings.retrievability_factor):
+    if is_retrievable(fresh, memory.confidence, factor=settings.dynamics.retrievability_factor):
         return True, "hot"
     if memory.tier == "cold":
         return False, "cold"
@@ -90,13 +90,13 @@ def lifecycle_state(memory: Memory, now: datetime, settings: Settings) -> tuple[
         half_life,
         memory.stability,
         memory.confidence,
-        floor=settings.freshness_floor,
-        factor=settings.retrievability_factor,
+        floor=settings.read.ranking.freshness_floor,
+        factor=settings.dynamics.retrievability_factor,
     )
     quiet_days = _days(now, memory.last_observed_at) - after  # unretrievable for this long
     if memory.last_accessed_at is not None:
         quiet_days = min(quiet_days, _days(now, memory.last_accessed_at))
-    return False, ("cold" if quiet_days > settings.cold_after_days else "hot")
+    return False, ("cold" if quiet_days > settings.dynamics.cold_after_days else "hot")
 
 
 def consolidate(
@@ -236,9 +236,13 @@ def _association_links(
         return []
     matrix = np.asarray([m.embedding for m in sources], dtype=np.float32)
     rows = store.vector_search(
-        namespace, matrix, settings.association_k + 1, include_history=True, include_cold=True
+        namespace,
+        matrix,
+        settings.dynamics.association_k + 1,
+        include_history=True,
+        include_cold=True,
     )
-    threshold = settings.consolidation_similarity
+    threshold = settings.dynamics.consolidation_similarity
     neighbours = {
         hit.memory_id
         for source, hits in zip(sources, rows, strict=True)

@@ -90,7 +90,7 @@ def update_wins(
     ``new_observed_at`` stay current?
 
     The later observation wins unless the other's confidence exceeds it by more than
-    ``margin`` (``Settings.update_margin``, default 0.15, range 0–0.5). Equal times
+    ``margin`` (``Settings.write.update_margin``, default 0.15, range 0–0.5). Equal times
     count the first argument (the claim arriving now) as the later one.
 
     >>> from datetime import UTC, datetime

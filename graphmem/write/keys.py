@@ -13,7 +13,7 @@ time, while the stored content stays the claim itself::
   observed (the session date);
 - the neighbouring turns are those of the same session, ``before`` turns
   before it and ``after`` turns after it (each cut to ``max_neighbour_chars``);
-- the claim is written ``Settings.key_claim_repeats`` times (3) when it has
+- the claim is written ``Settings.write.key_claim_repeats`` times (3) when it has
   neighbours: each neighbour's key quotes it once, and without the repeat a
   turn's neighbours matched its words as well as the turn itself did and
   crowded the top 10 (multi-hop questions, which need several turns, lost most);
@@ -113,7 +113,7 @@ def build_key(
         Each neighbouring turn is cut to this many characters (at a word).
     claim_repeats : int
         Times the claim is written when the context has neighbouring turns
-        (``Settings.key_claim_repeats``; ≥ 1): each neighbour's key quotes the
+        (``Settings.write.key_claim_repeats``; ≥ 1): each neighbour's key quotes the
         claim once, so without the repeat a hit's neighbours match its words as
         well as the hit does.
 
@@ -268,10 +268,10 @@ def rebuild_keys(
     everything = [m for page in memory_pages(store, namespace, page_size) for m in page]
     keys = keys_of_stored(
         everything,
-        before=settings.key_turns_before,
-        after=settings.key_turns_after,
-        enabled=settings.contextual_keys,
-        claim_repeats=settings.key_claim_repeats,
+        before=settings.write.key_turns_before,
+        after=settings.write.key_turns_after,
+        enabled=settings.write.contextual_keys,
+        claim_repeats=settings.write.key_claim_repeats,
     )
     stale = {m.id for m in everything if m.key != keys[m.id]}
     total, done, changed = len(everything), 0, 0

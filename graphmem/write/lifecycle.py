@@ -36,9 +36,9 @@ def confirm_memory(
         memory.n,
         memory.extractor_confidence,
         memory.type_prior,
-        weights=settings.confidence_weights,
-        confirmation_source=settings.confirmation_source,
-        cap=settings.confirmation_cap,
+        weights=settings.write.confidence_weights,
+        confirmation_source=settings.write.confirmation_source,
+        cap=settings.write.confirmation_cap,
     )
     observation = Observation(
         session_id=session_id or CONFIRMATION_SESSION,
@@ -98,16 +98,18 @@ def forget_session_batch(
             batch.prune_entity_ids.extend(m.entity_id for m in memory.mentions)
             deleted.append(memory.id)
             continue
-        s = max(settings.source_levels[o.source_level] for o in remaining)
+        s = max(settings.write.source_levels[o.source_level] for o in remaining)
         if memory.hearsay:
-            s = min(s, settings.hearsay_cap)
+            s = min(s, settings.write.hearsay_cap)
         n = sum(1 for o in remaining if o.independent)
         conf = compute_confidence(
             settings, s, n, memory.extractor_confidence, memory.type_prior, memory.grounding
         )
         if any(o.source_level == "confirmed" and o.turn_id is None for o in remaining):
-            conf = min(conf, settings.confirmation_cap)
-        level = max(remaining, key=lambda o: settings.source_levels[o.source_level]).source_level
+            conf = min(conf, settings.write.confirmation_cap)
+        level = max(
+            remaining, key=lambda o: settings.write.source_levels[o.source_level]
+        ).source_level
         batch.memories.append(
             memory.model_copy(
                 update={

@@ -86,7 +86,7 @@ class Matcher:
         """The lowest cosine a stored neighbour is examined at: the tier-3 band, or the
         negation band below it (:meth:`negates`)."""
         cfg = self._settings
-        return min(cfg.dedup_escalate, cfg.consolidation_similarity)
+        return min(cfg.write.dedup_escalate, cfg.dynamics.consolidation_similarity)
 
     def negates(
         self, claim: Claim, item: Prepared, memory: Memory, known: EntityDictionary
@@ -113,7 +113,7 @@ class Matcher:
         if verdict.reason is not Reason.NEGATION:
             return None
         overlap = frame_overlap(claim.content, memory.content)
-        return verdict if overlap >= self._settings.consistency_frame_overlap else None
+        return verdict if overlap >= self._settings.guards.consistency_frame_overlap else None
 
     def find_duplicate(
         self,
@@ -173,8 +173,8 @@ class Matcher:
                 break
             verdict = classify_similarity(
                 score,
-                duplicate=self._settings.dedup_duplicate,
-                escalate=self._settings.dedup_escalate,
+                duplicate=self._settings.write.dedup_duplicate,
+                escalate=self._settings.write.dedup_escalate,
             )
             if verdict is not Verdict.DUPLICATE:
                 if verdict is Verdict.AMBIGUOUS:
@@ -265,7 +265,7 @@ class Matcher:
             rivals.setdefault(rival.id, rival)
             state.why.setdefault(rival.id, reason)
         losers: list[str] = []
-        margin = self._settings.update_margin
+        margin = self._settings.write.update_margin
         for ident in sorted(rivals):
             rival = state.memories.get(ident, rivals[ident])
             if not rival.is_current or ident == (correction.id if correction else None):

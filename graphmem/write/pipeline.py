@@ -156,7 +156,7 @@ class WritePipeline:
             raise InvalidMemoryError(
                 "the correction has the same content as the memory it corrects", field="content"
             )
-        if self._settings.contextual_keys:
+        if self._settings.write.contextual_keys:
             assign_keys(prepared, self._settings)
         vectors = self._embed(prepared)
         state = BatchState()
@@ -188,10 +188,10 @@ class WritePipeline:
     def _embed(self, prepared: list[Prepared]) -> Vector:
         """One embedding row per prepared candidate, shape checked."""
         vectors = self._embedder.embed([p.candidate.content for p in prepared])
-        if vectors.shape != (len(prepared), self._settings.embedding_dim):
+        if vectors.shape != (len(prepared), self._settings.embedding.embedding_dim):
             raise InvalidMemoryError(
                 f"embedder returned shape {vectors.shape}, expected "
-                f"({len(prepared)}, {self._settings.embedding_dim})",
+                f"({len(prepared)}, {self._settings.embedding.embedding_dim})",
                 field="embedding",
             )
         return vectors
@@ -298,9 +298,9 @@ def assign_keys(prepared: Sequence[Prepared], settings: Settings) -> None:
     ]
     keys = build_keys(
         items,
-        before=settings.key_turns_before,
-        after=settings.key_turns_after,
-        claim_repeats=settings.key_claim_repeats,
+        before=settings.write.key_turns_before,
+        after=settings.write.key_turns_after,
+        claim_repeats=settings.write.key_claim_repeats,
     )
     for p, key in zip(turns, keys, strict=True):
         if sessions[p.candidate.session_id] > 1:

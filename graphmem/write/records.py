@@ -47,7 +47,7 @@ def create_memory(
         observations=(item.observation,),
         grounding=c.grounding,
         confidence=item.confidence,
-        salience=c.salience if c.salience is not None else settings.salience_initial,
+        salience=c.salience if c.salience is not None else settings.dynamics.salience_initial,
         created_at=now,
         last_observed_at=item.observation.observed_at,
         event_time=c.event_time or derived_event_time(c.content, item.observation.observed_at),
@@ -72,7 +72,7 @@ def merge_memory(
     all_mentions = tuple(dict.fromkeys((*old.mentions, *mentions)))
     if already_recorded(obs, old.observations):
         return old.model_copy(update={"mentions": all_mentions})
-    window = timedelta(hours=settings.independence_window_hours)
+    window = timedelta(hours=settings.write.independence_window_hours)
     independent = item.n > 0 and is_independent(obs, old.observations, window=window)
     obs = obs.model_copy(update={"independent": independent})
     n = old.n + (item.n if independent else 0)

@@ -22,13 +22,13 @@ def compute_confidence(
     settings: Settings, s: float, n: int, e: float, t: float, grounding: str
 ) -> float:
     """docs/spec.md §2.5 then §2.6: the stored confidence of a memory."""
-    raw = confidence(s, n, e, t, weights=settings.confidence_weights)
+    raw = confidence(s, n, e, t, weights=settings.write.confidence_weights)
     return apply_grounding(
         raw,
         grounding,
-        floor=settings.grounding_floor,
-        partial_penalty=settings.grounding_penalty_partial,
-        unknown_penalty=settings.grounding_penalty_unknown,
+        floor=settings.write.grounding_floor,
+        partial_penalty=settings.write.grounding_penalty_partial,
+        unknown_penalty=settings.write.grounding_penalty_unknown,
     )
 
 
@@ -54,21 +54,21 @@ def prepare_candidate(
     known_type = candidate.type in MEMORY_TYPES
     t, uncertain = type_prior(
         candidate.type if known_type else None,
-        priors=cfg.type_priors,
-        uncertain=cfg.type_prior_uncertain,
+        priors=cfg.write.type_priors,
+        uncertain=cfg.write.type_prior_uncertain,
     )
     s = source_strength(
         [candidate.source_level],
-        levels=cfg.source_levels,
+        levels=cfg.write.source_levels,
         hearsay=candidate.hearsay,
-        hearsay_cap=cfg.hearsay_cap,
+        hearsay_cap=cfg.write.hearsay_cap,
     )
     e = extractor_confidence(
         candidate.extractor,
         candidate.logprobs,
-        table=cfg.extractor_table,
-        unknown=cfg.extractor_unknown,
-        verbatim=cfg.extractor_verbatim,
+        table=cfg.write.extractor_table,
+        unknown=cfg.write.extractor_unknown,
+        verbatim=cfg.write.extractor_verbatim,
     )
     if candidate.extractor_confidence is not None and candidate.logprobs is None:
         e = candidate.extractor_confidence
@@ -113,15 +113,15 @@ def inferred_relation_cap(settings: Settings, memory: Memory) -> float:
     e = extractor_confidence(
         "ner",
         None,
-        table=cfg.extractor_table,
-        unknown=cfg.extractor_unknown,
-        verbatim=cfg.extractor_verbatim,
+        table=cfg.write.extractor_table,
+        unknown=cfg.write.extractor_unknown,
+        verbatim=cfg.write.extractor_verbatim,
     )
     return compute_confidence(
         cfg,
-        cfg.source_levels["strong_inference"],
+        cfg.write.source_levels["strong_inference"],
         memory.n,
         e,
-        cfg.type_priors["Relation"],
+        cfg.write.type_priors["Relation"],
         "supported",
     )

@@ -132,7 +132,7 @@ def test_variant_plans(memory: GraphMem, conv: Conversation) -> None:
     fixed = cached.plan_for(PLANNER_OFF, settings)
     assert (fixed.name, fixed.weights, fixed.k, fixed.mmr, fixed.rerank) == (
         "hybrid",
-        settings.retriever_weights,
+        settings.read.fusion.retriever_weights,
         10,
         False,
         False,

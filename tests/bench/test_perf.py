@@ -34,7 +34,7 @@ STAGES = {"embed", "plan", "retrievers", "fusion", "hydration", "ranking", "tota
 @pytest.fixture
 def memory(tmp_path: Path) -> GraphMem:
     settings = Settings(data_dir=tmp_path / "store", embedded_warn_size=100)
-    return GraphMem(settings, embedder=HashEmbedder(settings.embedding_dim))
+    return GraphMem(settings, embedder=HashEmbedder(settings.embedding.embedding_dim))
 
 
 def test_bench_latency_runs_and_reports_the_documented_keys(memory: GraphMem) -> None:

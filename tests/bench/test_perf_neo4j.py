@@ -40,7 +40,7 @@ def memory(neo4j_server: Neo4jServer, neo4j_driver: Driver, tmp_path: Path) -> I
         neo4j_allow_no_auth=True,
         data_dir=tmp_path,
     )
-    with GraphMem(settings, embedder=HashEmbedder(settings.embedding_dim)) as mem:
+    with GraphMem(settings, embedder=HashEmbedder(settings.embedding.embedding_dim)) as mem:
         yield mem
 
 

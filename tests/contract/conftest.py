@@ -46,7 +46,10 @@ def store_factory(store_kind: str, request: pytest.FixtureRequest, tmp_path: Pat
 
         def embedded() -> MemoryStore:
             return EmbeddedStore(
-                tmp_path / "store", dim=DIM, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b
+                tmp_path / "store",
+                dim=DIM,
+                bm25_k1=settings.read.fusion.bm25_k1,
+                bm25_b=settings.read.fusion.bm25_b,
             )
 
         return embedded

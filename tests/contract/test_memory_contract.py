@@ -242,7 +242,9 @@ def test_recall_explains_itself(memory: GraphMem, ns: str) -> None:
     assert result.linked_entities == ("Mia",)  # the possessive is not part of the name
     e = top.explanation
     assert {"semantic", "bm25", "entity"} <= set(e.retrievers)
-    assert result.weights["entity"] == Settings().entity_centric_weight  # the plan's weights
+    assert (
+        result.weights["entity"] == Settings().read.planning.entity_centric_weight
+    )  # the plan's weights
 
 
 # SPEC §3's ranking constants: RRF k = 60, retriever weights 1 / 1 / 1 / 1 / 0.8 (graph),

@@ -45,7 +45,10 @@ def source(tmp_path: Path) -> Iterator[GraphMem]:
     """A facade on a fresh embedded store (the export side of the cross-store case)."""
     settings = Settings()
     store = EmbeddedStore(
-        tmp_path / "source", dim=DIM, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b
+        tmp_path / "source",
+        dim=DIM,
+        bm25_k1=settings.read.fusion.bm25_k1,
+        bm25_b=settings.read.fusion.bm25_b,
     )
     memory = facade(store)
     memory.open()

@@ -29,7 +29,9 @@ def _stalling_apply(conn: sqlite3.Connection, ns: str, batch: WriteBatch, *, que
 
 def main(path: str, namespace: str, entity: str) -> None:
     settings = Settings()
-    store = EmbeddedStore(path, dim=384, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b)
+    store = EmbeddedStore(
+        path, dim=384, bm25_k1=settings.read.fusion.bm25_k1, bm25_b=settings.read.fusion.bm25_b
+    )
     _embedded_forget.apply_batch = _stalling_apply  # type: ignore[assignment]
     with GraphMem(settings, store=store, embedder=HashEmbedder()) as gm:
         gm.forget_entity(namespace, entity)

@@ -68,7 +68,9 @@ class _AnnouncingStore(EmbeddedStore):
 
 def main(path: str, namespace: str) -> None:
     settings = Settings()
-    store = _AnnouncingStore(path, dim=DIM, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b)
+    store = _AnnouncingStore(
+        path, dim=DIM, bm25_k1=settings.read.fusion.bm25_k1, bm25_b=settings.read.fusion.bm25_b
+    )
     gm = GraphMem(settings, store=store, embedder=HashEmbedder(DIM), clock=lambda: T0)
     gm.open()
     b = store.stats(namespace)["sessions"]

@@ -38,7 +38,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _store(path: Path) -> EmbeddedStore:
     settings = Settings()
-    return EmbeddedStore(path, dim=writer.DIM, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b)
+    return EmbeddedStore(
+        path,
+        dim=writer.DIM,
+        bm25_k1=settings.read.fusion.bm25_k1,
+        bm25_b=settings.read.fusion.bm25_b,
+    )
 
 
 def _kill_one_run(path: Path, rng: random.Random) -> tuple[str, set[int]]:

@@ -66,7 +66,9 @@ def test_a_forget_killed_mid_transaction_leaves_the_store_as_it_was(tmp_path: Pa
     settings = Settings()
 
     def store() -> EmbeddedStore:
-        return EmbeddedStore(path, dim=384, bm25_k1=settings.bm25_k1, bm25_b=settings.bm25_b)
+        return EmbeddedStore(
+            path, dim=384, bm25_k1=settings.read.fusion.bm25_k1, bm25_b=settings.read.fusion.bm25_b
+        )
 
     with _facade(store()) as gm:
         before = _fill(gm, ns)

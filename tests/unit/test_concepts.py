@@ -144,7 +144,7 @@ def test_graph_retriever_walks_concepts_and_index_follows_writes() -> None:
         assert indexes.get(memory.store, "c", small) is None
         few = settings.model_copy(update={"graph_concept_min_memories": 100})
         assert indexes.get(memory.store, "c", few) is None
-        assert result.weights["graph"] == settings.graph_concept_fusion_weight
+        assert result.weights["graph"] == settings.read.graph.graph_concept_fusion_weight
 
 
 def test_the_size_check_counts_no_further_than_the_walks_range() -> None:

@@ -176,7 +176,7 @@ def test_hearsay_is_capped(stub: tuple[str, StubState], tmp_path: Path) -> None:
     with _memory(tmp_path, url) as memory:
         memory.remember_text(NS, CONVERSATION)
         stored = _contents(memory)
-        cap = memory.settings.hearsay_cap
+        cap = memory.settings.write.hearsay_cap
     assert stored["Lena ran the Harbor 10K."].source_strength <= cap
     assert stored["Nadia works at Corvid Bakery."].source_strength > cap
 
@@ -260,7 +260,7 @@ def test_logprobs_rejected_then_e_from_the_model_table(
     with _memory(tmp_path, url) as memory:
         memory.remember_text(NS, "I work at Corvid Bakery now.")
         (stored,) = memory.list_memories(NS)
-        unknown = memory.settings.extractor_unknown
+        unknown = memory.settings.write.extractor_unknown
     # json_schema + logprobs (400), json_object + logprobs (400), json_object alone
     assert [("logprobs" in r, r["response_format"]["type"]) for r in state.requests] == [
         (True, "json_schema"),

@@ -57,7 +57,7 @@ class StarStore:
         return hits[:k]
 
 
-def context(k: int) -> RetrievalContext:
+def context(k: int, **overrides: Any) -> RetrievalContext:
     return RetrievalContext(
         namespace="ns",
         text="what about the hub?",
@@ -67,7 +67,7 @@ def context(k: int) -> RetrievalContext:
         k=k,
         include_history=False,
         # SPEC §3's scoring alone; the relation walk only (no concept index in this store)
-        settings=Settings(graph_traversal="classic", graph_concepts=False),
+        settings=Settings(graph_traversal="classic", graph_concepts=False, **overrides),
     )
 
 
@@ -96,3 +96,12 @@ def test_memory_mentioning_two_reached_entities_takes_the_better_score() -> None
     store = StarStore({"a": [], "b": ["shared"], "c": ["shared", "c1"]})
     hits = GraphRetriever().retrieve(store, context(k=10))  # type: ignore[arg-type]
     assert [(h.memory_id, round(h.score, 6)) for h in hits] == [("shared", 0.6), ("c1", 0.3)]
+
+
+def test_the_walk_keeps_graph_max_reached_entities() -> None:
+    # the cap on reached entities is a setting (read.graph.graph_max_reached): at 2, the
+    # weakest neighbour c (0.3) is cut before its memories are asked for
+    store = StarStore({"a": ["a1"], "b": ["b1"], "c": ["c1"]})
+    hits = GraphRetriever().retrieve(store, context(k=10, graph_max_reached=2))  # type: ignore[arg-type]
+    assert [(h.memory_id, round(h.score, 6)) for h in hits] == [("a1", 0.9), ("b1", 0.6)]
+    assert all("c" not in batch for batch in store.asked)

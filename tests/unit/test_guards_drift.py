@@ -194,7 +194,7 @@ def test_one_sense_over_a_short_period_is_not_drift() -> None:
         )
     ]
     priya = Entity(id="e-priya", namespace="ns", name="Priya")
-    span = Settings().drift_min_span_days
+    span = Settings().guards.drift_min_span_days
     assert span == 30.0
     found = entity_drift(
         priya, week, distance=DISTANCE, relation_overlap=OVERLAP, min_memories=3,

@@ -17,7 +17,7 @@ def test_a_question_about_the_user_alone_is_hybrid() -> None:
     user = EntityLink("u", "I", 0.95, is_user=True)
     plan = choose_plan("Which truck am I driving now?", (user,), None, STATS, Settings(), k=10)
     assert plan.name == "hybrid"
-    assert plan.weights["entity"] == Settings().retriever_weights["entity"]
+    assert plan.weights["entity"] == Settings().read.fusion.retriever_weights["entity"]
 
 
 def test_the_same_link_to_someone_else_is_entity_centric() -> None:
@@ -30,4 +30,7 @@ def test_the_attribute_rule_leaves_multi_valued_attributes_to_relevance() -> Non
     settings = Settings()
     assert attribute_window("What pets does Melanie have?", settings) == 0
     assert attribute_window("What are Caroline's hobbies?", settings) == 0
-    assert attribute_window("Where does Melanie live now?", settings) == settings.attribute_window
+    assert (
+        attribute_window("Where does Melanie live now?", settings)
+        == settings.read.rescoring.attribute_window
+    )

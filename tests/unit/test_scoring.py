@@ -46,7 +46,7 @@ from graphmem.scoring.ranking import RankScore, rank_order, rank_score
 from graphmem.settings import Settings
 
 S = Settings()
-W = S.confidence_weights
+W = S.write.confidence_weights
 unit = st.floats(min_value=0.0, max_value=1.0)
 days = st.floats(min_value=0.0, max_value=10_000.0)
 # SPEC §3's retriever weights (the shipped defaults are calibrated; see settings.py).
@@ -58,9 +58,9 @@ def extractor(name: str | None, logprobs: list[float] | None = None) -> float:
     return extractor_confidence(
         name,
         logprobs,
-        table=S.extractor_table,
-        unknown=S.extractor_unknown,
-        verbatim=S.extractor_verbatim,
+        table=S.write.extractor_table,
+        unknown=S.write.extractor_unknown,
+        verbatim=S.write.extractor_verbatim,
     )
 
 
@@ -68,9 +68,9 @@ def grounded(conf: float, verdict: str) -> float:
     return apply_grounding(
         conf,
         verdict,
-        floor=S.grounding_floor,
-        partial_penalty=S.grounding_penalty_partial,
-        unknown_penalty=S.grounding_penalty_unknown,
+        floor=S.write.grounding_floor,
+        partial_penalty=S.write.grounding_penalty_partial,
+        unknown_penalty=S.write.grounding_penalty_unknown,
     )
 
 
@@ -79,8 +79,8 @@ def stability_after(stability: float, days_since: float, boost: float) -> float:
         stability,
         days_since,
         boost=boost,
-        interval_days=S.spaced_rep_interval_days,
-        max_factor=S.spaced_rep_max,
+        interval_days=S.dynamics.spaced_rep_interval_days,
+        max_factor=S.dynamics.spaced_rep_max,
     )
 
 
@@ -105,14 +105,18 @@ def test_repetition_boost_matches_spec_9_2(n: int, expected: float) -> None:
 
 
 def test_seed_001_appendix_c_end_to_end() -> None:
-    s = source_strength(["direct"], levels=S.source_levels, hearsay_cap=S.hearsay_cap)
+    s = source_strength(["direct"], levels=S.write.source_levels, hearsay_cap=S.write.hearsay_cap)
     e = extractor("claude-3-haiku-20240307")
-    t, uncertain = type_prior("Preference", priors=S.type_priors, uncertain=S.type_prior_uncertain)
+    t, uncertain = type_prior(
+        "Preference", priors=S.write.type_priors, uncertain=S.write.type_prior_uncertain
+    )
     assert (s, e, t, uncertain) == (0.95, 0.80, 0.75, False)
     conf = confidence(s, 3, e, t, weights=W)
     assert conf == pytest.approx(0.8187, abs=1e-4)
 
-    fresh = freshness(90.0, S.half_life_days["Preference"], 0.0, floor=S.freshness_floor)
+    fresh = freshness(
+        90.0, S.read.ranking.half_life_days["Preference"], 0.0, floor=S.read.ranking.freshness_floor
+    )
     assert fresh == pytest.approx(0.5, abs=1e-12)
     boost = access_boost(4)
     assert boost == pytest.approx(2.609, abs=5e-4)
@@ -156,7 +160,7 @@ def test_rank_order_breaks_ties_by_freshness_boost_confidence_then_id() -> None:
 def test_seed_000_spam_ceiling_stays_below_min_confidence() -> None:
     conf = confidence(0.20, 1000, 0.50, 0.50, weights=W)
     assert conf == pytest.approx(0.440, abs=1e-3)
-    assert conf < S.min_confidence
+    assert conf < S.read.ranking.min_confidence
 
 
 def test_seed_001_first_mention_maximum_without_r_term() -> None:
@@ -165,8 +169,10 @@ def test_seed_001_first_mention_maximum_without_r_term() -> None:
 
 
 def test_seed_003_stability_worked_example() -> None:
-    assert stability_after(0.3, 10.0, S.stability_direct_boost) == pytest.approx(0.443, abs=1e-3)
-    assert stability_after(0.3, 10.0, S.stability_associative_boost) == pytest.approx(
+    assert stability_after(0.3, 10.0, S.dynamics.stability_direct_boost) == pytest.approx(
+        0.443, abs=1e-3
+    )
+    assert stability_after(0.3, 10.0, S.dynamics.stability_associative_boost) == pytest.approx(
         0.343, abs=1e-3
     )
 
@@ -176,21 +182,23 @@ def test_seed_003_stability_worked_example() -> None:
 )
 def test_seed_003_spaced_rep_table(days_since: float, expected: float) -> None:
     factor = spaced_rep_factor(
-        days_since, interval_days=S.spaced_rep_interval_days, max_factor=S.spaced_rep_max
+        days_since,
+        interval_days=S.dynamics.spaced_rep_interval_days,
+        max_factor=S.dynamics.spaced_rep_max,
     )
     assert factor == pytest.approx(expected, abs=5e-3)
 
 
 def test_spec_9_5_retrievability_examples() -> None:
-    tau = S.half_life_days["Preference"]
-    factor = S.retrievability_factor
+    tau = S.read.ranking.half_life_days["Preference"]
+    factor = S.dynamics.retrievability_factor
     assert retrievability_threshold(0.85, factor=factor) == pytest.approx(0.225)
-    fresh_90 = freshness(90.0, tau, 0.0, floor=S.freshness_floor)
+    fresh_90 = freshness(90.0, tau, 0.0, floor=S.read.ranking.freshness_floor)
     assert fresh_90 == pytest.approx(0.5)
     assert is_retrievable(fresh_90, 0.85, factor=factor)
 
     assert retrievability_threshold(0.45, factor=factor) == pytest.approx(0.825)
-    fresh_45 = freshness(45.0, tau, 0.0, floor=S.freshness_floor)
+    fresh_45 = freshness(45.0, tau, 0.0, floor=S.read.ranking.freshness_floor)
     assert fresh_45 == pytest.approx(0.7071, abs=1e-4)  # 2^-0.5
     assert not is_retrievable(fresh_45, 0.45, factor=factor)
     assert retrievability_threshold(0.0, factor=factor) == 1.0
@@ -229,7 +237,7 @@ def test_extractor_logprobs_and_precedence() -> None:
 
 
 def test_source_strength_max_and_hearsay() -> None:
-    levels, cap = S.source_levels, S.hearsay_cap
+    levels, cap = S.write.source_levels, S.write.hearsay_cap
     assert (
         source_strength(
             ["weak_inference", "confirmed", "confirmed"], levels=levels, hearsay_cap=cap
@@ -246,7 +254,7 @@ def test_source_strength_max_and_hearsay() -> None:
 
 def test_type_prior_known_and_unknown() -> None:
     def prior(name: str | None) -> tuple[float, bool]:
-        return type_prior(name, priors=S.type_priors, uncertain=S.type_prior_uncertain)
+        return type_prior(name, priors=S.write.type_priors, uncertain=S.write.type_prior_uncertain)
 
     assert prior("Entity") == (0.90, False)
     assert prior("Relation") == (0.70, False)
@@ -276,8 +284,8 @@ def test_merge_never_lowers_and_confirmation() -> None:
         0.80,
         0.75,
         weights=W,
-        confirmation_source=S.confirmation_source,
-        cap=S.confirmation_cap,
+        confirmation_source=S.write.confirmation_source,
+        cap=S.write.confirmation_cap,
     )
     # 0.45·0.80 + 0.20·r(3) + 0.25·0.80 + 0.10·0.75 = 0.36 + 0.11619 + 0.2 + 0.075
     assert (s, n) == (0.80, 3)
@@ -302,14 +310,16 @@ def test_merge_never_lowers_and_confirmation() -> None:
         lambda: access_boost(-1),
         lambda: final_weight(0.1, 0.5, 0.9),
         lambda: weighted_rrf({"bm25": ["a"]}, {"bm25": -1.0}, k=60),
-        lambda: hop_score(0, hop_scores=S.hop_scores),
+        lambda: hop_score(0, hop_scores=S.read.graph.hop_scores),
         lambda: path_confidence([]),
         lambda: path_confidence([0.5, 1.2]),
-        lambda: traversal_scores([("a", "b", 0.5)], ["a"], max_hops=0, hop_scores=S.hop_scores),
+        lambda: traversal_scores(
+            [("a", "b", 0.5)], ["a"], max_hops=0, hop_scores=S.read.graph.hop_scores
+        ),
         lambda: mmr({"a": -1.0}, {}, k=1, lam=0.7),
         lambda: mmr({"a": 1.0}, {}, k=1, lam=1.5),
         lambda: salience_on_access(1.2, step=0.1),
-        lambda: composite_relevance(1.5, 0.5, 0.5, weights=S.composite_weights),
+        lambda: composite_relevance(1.5, 0.5, 0.5, weights=S.read.ranking.composite_weights),
     ],
 )
 def test_invalid_inputs_raise_value_error(call: object) -> None:
@@ -321,19 +331,22 @@ def test_invalid_inputs_raise_value_error(call: object) -> None:
 
 
 def test_freshness_floor_clock_skew_and_stability() -> None:
-    tau = S.half_life_days["Event"]
-    assert freshness(-3.0, tau, 0.0, floor=S.freshness_floor) == 1.0
-    assert freshness(3650.0, tau, 0.0, floor=S.freshness_floor) == S.freshness_floor
+    tau = S.read.ranking.half_life_days["Event"]
+    assert freshness(-3.0, tau, 0.0, floor=S.read.ranking.freshness_floor) == 1.0
+    assert (
+        freshness(3650.0, tau, 0.0, floor=S.read.ranking.freshness_floor)
+        == S.read.ranking.freshness_floor
+    )
     assert freshness(60.0, tau, 1.0, floor=0.0) == pytest.approx(0.5)  # τ_eff = 2τ
 
 
 def test_confidence_gate_and_render_gate() -> None:
-    gate = S.min_confidence
+    gate = S.read.ranking.min_confidence
     assert confidence_gate({"a": 0.9, "b": 0.5, "c": 0.49}, min_confidence=gate) == {"a", "b"}
     assert confidence_gate({"a": 0.3, "b": 0.45}, min_confidence=gate) == {"a", "b"}
     assert confidence_gate({}, min_confidence=gate) == set()
-    assert renderable(0.4, render_gate=S.render_gate)
-    assert not renderable(0.39, render_gate=S.render_gate)
+    assert renderable(0.4, render_gate=S.read.ranking.render_gate)
+    assert not renderable(0.39, render_gate=S.read.ranking.render_gate)
 
 
 def test_weighted_rrf_weights_and_ties() -> None:
@@ -359,7 +372,7 @@ def test_weighted_rrf_weights_and_ties() -> None:
 
 def test_traversal_hand_built_graph() -> None:
     edges = [("A", "B", 0.9), ("B", "C", 0.5), ("A", "C", 0.4), ("C", "D", 0.8), ("C", "D", 0.2)]
-    scores = traversal_scores(edges, ["A"], max_hops=3, hop_scores=S.hop_scores)
+    scores = traversal_scores(edges, ["A"], max_hops=3, hop_scores=S.read.graph.hop_scores)
     # B: 1.0·0.9 (1 hop). C: max(1.0·0.4, 0.6·min(0.9, 0.5) = 0.3) = 0.4 (1 hop).
     # D: max(0.6·min(0.4, 0.8) = 0.24, 0.35·min(0.9, 0.5, 0.8) = 0.175) = 0.24 (2 hops).
     assert scores.keys() == {"B", "C", "D"}
@@ -367,10 +380,17 @@ def test_traversal_hand_built_graph() -> None:
     assert scores["C"] == (pytest.approx(0.4), 1)
     assert scores["D"] == (pytest.approx(0.24), 2)
     # max_hops limits the reach; directed edges are followed one way only.
-    assert traversal_scores(edges, ["A"], max_hops=1, hop_scores=S.hop_scores).keys() == {"B", "C"}
-    assert traversal_scores(edges, ["D"], max_hops=3, hop_scores=S.hop_scores, directed=True) == {}
+    assert traversal_scores(
+        edges, ["A"], max_hops=1, hop_scores=S.read.graph.hop_scores
+    ).keys() == {"B", "C"}
+    assert (
+        traversal_scores(
+            edges, ["D"], max_hops=3, hop_scores=S.read.graph.hop_scores, directed=True
+        )
+        == {}
+    )
     # a second seed is excluded, and reaching C from it is better than from A.
-    both = traversal_scores(edges, ["A", "B"], max_hops=3, hop_scores=S.hop_scores)
+    both = traversal_scores(edges, ["A", "B"], max_hops=3, hop_scores=S.read.graph.hop_scores)
     assert both.keys() == {"C", "D"}
     assert both["C"] == (pytest.approx(0.5), 1)
 
@@ -378,20 +398,25 @@ def test_traversal_hand_built_graph() -> None:
 def test_traversal_ties_prefer_fewer_hops() -> None:
     # X-Y 0.6 gives 1.0·0.6; X-Z-Y via 1.0 edges gives 0.6·1.0 at 2 hops: same score.
     edges = [("X", "Y", 0.6), ("X", "Z", 1.0), ("Z", "Y", 1.0)]
-    assert traversal_scores(edges, ["X"], max_hops=2, hop_scores=S.hop_scores)["Y"] == (
+    assert traversal_scores(edges, ["X"], max_hops=2, hop_scores=S.read.graph.hop_scores)["Y"] == (
         pytest.approx(0.6),
         1,
     )
 
 
 def test_hop_score_and_path_confidence() -> None:
-    assert [hop_score(h, hop_scores=S.hop_scores) for h in (1, 2, 3, 7)] == [1.0, 0.6, 0.35, 0.35]
+    assert [hop_score(h, hop_scores=S.read.graph.hop_scores) for h in (1, 2, 3, 7)] == [
+        1.0,
+        0.6,
+        0.35,
+        0.35,
+    ]
     assert path_confidence([0.8, 0.8, 0.8]) == 0.8  # min, not 0.512
     assert path_confidence([0.9, 0.3, 0.7]) == 0.3
 
 
 def test_specificity_weights_and_clipping() -> None:
-    ws = S.specificity_weights
+    ws = S.read.planning.specificity_weights
     # 0.35·0.5 + 0.25·0.7 + 0.25·0.4 + 0.15·1.0 = 0.175 + 0.175 + 0.1 + 0.15
     assert specificity(0.5, 0.7, 0.4, 1.0, weights=ws) == pytest.approx(0.6)
     assert specificity(3.0, 1.0, 1.2, -1.0, weights=ws) == pytest.approx(0.85)
@@ -405,7 +430,7 @@ def test_mmr_prefers_diverse_second_item() -> None:
         "b": np.array([0.0, 1.0]),
     }
     # a_dup: 0.7·0.95 − 0.3·0.999 ≈ 0.365; b: 0.7·0.8 − 0.3·0 = 0.56.
-    assert mmr(relevance, embeddings, k=3, lam=S.mmr_lambda) == ["a", "b", "a_dup"]
+    assert mmr(relevance, embeddings, k=3, lam=S.read.ranking.mmr_lambda) == ["a", "b", "a_dup"]
     assert mmr(relevance, embeddings, k=3, lam=1.0) == ["a", "a_dup", "b"]
     assert mmr(relevance, embeddings, k=0, lam=0.7) == []
 
@@ -421,14 +446,20 @@ def test_mmr_ties_by_id_and_missing_embeddings() -> None:
 
 
 def test_salience_access_decay_and_composite() -> None:
-    assert salience_on_access(0.5, step=S.salience_access_step) == pytest.approx(0.55)
+    assert salience_on_access(0.5, step=S.dynamics.salience_access_step) == pytest.approx(0.55)
     # e^(−0.05·(1 − 0.5·0.4)·10) = e^(−0.4) = 0.67032
     decayed = decayed_salience(
-        1.0, 10.0, decay_rate=0.05, stability=0.4, stability_scaling=S.salience_stability_scaling
+        1.0,
+        10.0,
+        decay_rate=0.05,
+        stability=0.4,
+        stability_scaling=S.dynamics.salience_stability_scaling,
     )
     assert decayed == pytest.approx(0.67032, abs=1e-5)
     # 0.6·0.8 + 0.2·0.5 + 0.2·0.9 = 0.48 + 0.1 + 0.18
-    assert composite_relevance(0.8, 0.5, 0.9, weights=S.composite_weights) == pytest.approx(0.76)
+    assert composite_relevance(
+        0.8, 0.5, 0.9, weights=S.read.ranking.composite_weights
+    ) == pytest.approx(0.76)
 
 
 # --- properties ------------------------------------------------------------
@@ -457,11 +488,11 @@ def test_repetition_boost_strictly_increasing_below_one(n: int) -> None:
     assert 0.0 <= repetition_boost(n) < repetition_boost(n + 1) < 1.0
 
 
-@given(days, days, unit, unit, st.sampled_from(sorted(S.half_life_days.values())))
+@given(days, days, unit, unit, st.sampled_from(sorted(S.read.ranking.half_life_days.values())))
 def test_freshness_bounded_and_monotone(
     age: float, age2: float, stab: float, stab2: float, tau: float
 ) -> None:
-    floor = S.freshness_floor
+    floor = S.read.ranking.freshness_floor
     young, old = sorted((age, age2))
     weak, strong = sorted((stab, stab2))
     value = freshness(young, tau, weak, floor=floor)
@@ -470,7 +501,13 @@ def test_freshness_bounded_and_monotone(
     assert freshness(young, tau, strong, floor=floor) >= value
 
 
-@given(unit, days, st.sampled_from([S.stability_direct_boost, S.stability_associative_boost, 1.0]))
+@given(
+    unit,
+    days,
+    st.sampled_from(
+        [S.dynamics.stability_direct_boost, S.dynamics.stability_associative_boost, 1.0]
+    ),
+)
 def test_stability_stays_in_unit_interval(
     stability: float, days_since: float, boost: float
 ) -> None:
@@ -494,23 +531,34 @@ ids = st.sampled_from([f"m{i}" for i in range(12)])
 
 @given(
     st.dictionaries(
-        st.sampled_from(list(S.retriever_weights)), st.lists(ids, max_size=10), min_size=1
+        st.sampled_from(list(S.read.fusion.retriever_weights)),
+        st.lists(ids, max_size=10),
+        min_size=1,
     ),
     ids,
-    st.sampled_from(list(S.retriever_weights)),
+    st.sampled_from(list(S.read.fusion.retriever_weights)),
     st.integers(min_value=0, max_value=10),
 )
 def test_rrf_never_decreases_when_added_to_a_ranking(
     rankings: dict[str, list[str]], memory: str, retriever: str, position: int
 ) -> None:
-    before = dict(weighted_rrf(rankings, S.retriever_weights, k=S.rrf_k)).get(memory, 0.0)
+    before = dict(
+        weighted_rrf(rankings, S.read.fusion.retriever_weights, k=S.read.fusion.rrf_k)
+    ).get(memory, 0.0)
     extended = dict(rankings)
     current = list(extended.get(retriever, []))
     if memory in current:
         return
     current.insert(min(position, len(current)), memory)
     extended[retriever] = current
-    after = dict(weighted_rrf(extended, S.retriever_weights, k=S.rrf_k)).get(memory, 0.0)
+    after = dict(
+        weighted_rrf(extended, S.read.fusion.retriever_weights, k=S.read.fusion.rrf_k)
+    ).get(memory, 0.0)
     assert after >= before
-    scores = [score for _, score in weighted_rrf(extended, S.retriever_weights, k=S.rrf_k)]
+    scores = [
+        score
+        for _, score in weighted_rrf(
+            extended, S.read.fusion.retriever_weights, k=S.read.fusion.rrf_k
+        )
+    ]
     assert scores == sorted(scores, reverse=True)

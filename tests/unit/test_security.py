@@ -21,7 +21,7 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_there_is_no_default_password() -> None:
-    assert Settings().neo4j_password is None
+    assert Settings().store.neo4j_password is None
     compose = (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
     assert 'NEO4J_AUTH: "neo4j/${GRAPHMEM_NEO4J_PASSWORD:-' in compose  # from the environment
     for path in (ROOT / "graphmem").rglob("*.py"):
@@ -37,7 +37,7 @@ def test_make_store_passes_the_no_auth_choice(allowed: bool) -> None:
     assert isinstance(store, Neo4jStore)
     assert store._allow_no_auth is allowed
     assert store.executor.password == "pw-123456"
-    assert Settings().neo4j_allow_no_auth is False  # refused unless asked for
+    assert Settings().store.neo4j_allow_no_auth is False  # refused unless asked for
 
 
 def test_the_password_is_secret_in_settings() -> None:

@@ -93,7 +93,10 @@ def test_expected_versions_must_name_written_or_deleted_memories() -> None:
 
 def test_conflict_and_timeout_settings_reach_their_users() -> None:
     defaults = Settings()
-    assert (defaults.write_conflict_attempts, defaults.neo4j_transaction_timeout_s) == (8, 30.0)
+    assert (defaults.write.write_conflict_attempts, defaults.store.neo4j_transaction_timeout_s) == (
+        8,
+        30.0,
+    )
     settings = Settings(neo4j_uri="bolt://127.0.0.1:7687", neo4j_transaction_timeout_s=2.5)
     assert Neo4jStore.from_settings(settings).executor.timeout_s == 2.5
     with pytest.raises(ValueError):

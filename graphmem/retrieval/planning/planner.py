@@ -94,10 +94,10 @@ def choose_plan(
     nor exploratory: it is a question about someone (hybrid).
 
     A question whose answer gathers several memories (:func:`asks_for_several`,
-    ``Settings.aggregate_questions``) gets its plan with ``aggregate`` set: the
+    ``Settings.read.planning.aggregate_questions``) gets its plan with ``aggregate`` set: the
     ranking gives it no session support."""
     plan = _pick_plan(text, links, window, stats, settings, k=k)
-    if settings.aggregate_questions and asks_for_several(text):
+    if settings.read.planning.aggregate_questions and asks_for_several(text):
         return replace(plan, aggregate=True)
     return plan
 
@@ -114,45 +114,45 @@ def _pick_plan(
     """Compute specificity and pick the plan (docs/spec.md §3). ``k`` is the requested size."""
     terms = tokenize(text)
     density = min(1.0, len(links) / max(1, len(terms)))
-    precision = settings.temporal_precision[window.precision] if window else 0.0
+    precision = settings.read.planning.temporal_precision[window.precision] if window else 0.0
     rarity = lexical_rarity(terms, stats)
     cue = type_cue_strength(terms)
-    score = specificity(density, precision, rarity, cue, weights=settings.specificity_weights)
+    score = specificity(density, precision, rarity, cue, weights=settings.read.planning.specificity_weights)
     signals = {
         "entity_density": density,
         "temporal_precision": precision,
         "lexical_rarity": rarity,
         "type_cue_strength": cue,
     }
-    base = dict(settings.retriever_weights)
+    base = dict(settings.read.fusion.retriever_weights)
     if concepts_apply(settings, stats.n_docs):
         # the graph list carries the concept walk (graphmem.retrieval.retrievers.concepts)
-        base["graph"] = settings.graph_concept_fusion_weight
-    if window is None and settings.event_time_ranking and asks_when(text):
+        base["graph"] = settings.read.graph.graph_concept_fusion_weight
+    if window is None and settings.read.planning.event_time_ranking and asks_when(text):
         # a 'when' question's temporal list: its neighbours that carry an event time
         # (graphmem.retrieval.retrievers.temporal), at their own weight
-        base["temporal"] = settings.when_weight
-    if score >= settings.specificity_precise:
+        base["temporal"] = settings.read.planning.when_weight
+    if score >= settings.read.planning.specificity_precise:
         weights = {
             name: (base[name] if name in ("semantic", "entity") else 0.0) for name in RETRIEVERS
         }
-        return Plan("precise", weights, min(k, settings.precise_k), False, False, score, signals)
+        return Plan("precise", weights, min(k, settings.read.planning.precise_k), False, False, score, signals)
     if any(link.via is not None for link in links):
         # the question walks a stored relation ("Maya's sister"): its answer is what the
         # graph reaches, which no lexical or semantic list ranks
-        base["graph"] = settings.relational_graph_weight
+        base["graph"] = settings.read.planning.relational_graph_weight
         return Plan("relational", base, k, False, False, score, signals)
     if any(
-        link.confidence > settings.entity_plan_confidence and not link.is_user
+        link.confidence > settings.read.planning.entity_plan_confidence and not link.is_user
         for link in links
     ):
-        base["entity"] = settings.entity_centric_weight
+        base["entity"] = settings.read.planning.entity_centric_weight
         return Plan("entity-centric", base, k, False, False, score, signals)
     if window is not None:
-        base["temporal"] = settings.temporal_anchored_weight
+        base["temporal"] = settings.read.planning.temporal_anchored_weight
         return Plan("temporal-anchored", base, k, False, False, score, signals)
     about_user = any(link.is_user for link in links)
-    if score < settings.specificity_exploratory and not about_user:
+    if score < settings.read.planning.specificity_exploratory and not about_user:
         # a question about the user ("Which truck am I driving now?") is not vague
         return Plan("exploratory", base, k, True, True, score, signals)
     return Plan("hybrid", base, k, False, False, score, signals)

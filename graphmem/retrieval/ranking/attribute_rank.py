@@ -55,9 +55,9 @@ def _first_linked(question: str, known: EntityDictionary | None) -> Entity | Non
 def attribute_window(question: str, settings: Settings) -> int:
     """How many ranked candidates the rule looks through for ``question``: the
     setting ``attribute_window`` when the question asks about an attribute, else 0."""
-    if settings.attribute_window <= 0 or not _asked(question):
+    if settings.read.rescoring.attribute_window <= 0 or not _asked(question):
         return 0
-    return settings.attribute_window
+    return settings.read.rescoring.attribute_window
 
 
 def question_first(
@@ -74,7 +74,7 @@ def question_first(
     if window:
         order = attribute_first(order, question, known)[0]
     order = list(order[:cut])
-    return owner_first(order, question, known)[0] if settings.attribute_window > 0 else order
+    return owner_first(order, question, known)[0] if settings.read.rescoring.attribute_window > 0 else order
 
 
 def attribute_first(

@@ -66,18 +66,18 @@ def weight_formula(settings: Settings, plan: Plan, query: RecallQuery) -> str:
     """How this recall's weights are computed, in words, for its explanation."""
     if query.profile == "composite":
         return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
-    plain = without_session_support(plan) or settings.session_support <= 0.0
+    plain = without_session_support(plan) or settings.read.fusion.session_support <= 0.0
     relevance = "RRF" if plain else "(RRF + session support)"
-    if plan.aggregate and settings.session_support > 0.0 and not plan.mmr:
+    if plan.aggregate and settings.read.fusion.session_support > 0.0 and not plan.mmr:
         relevance = "RRF (no session support: the answer gathers several memories)"
     factors = [relevance]
     ties: list[str] = []
-    (factors if settings.freshness_mode == "weight" else ties).append("freshness")
-    (factors if settings.access_mode == "weight" else ties).append("access boost")
+    (factors if settings.read.ranking.freshness_mode == "weight" else ties).append("freshness")
+    (factors if settings.read.ranking.access_mode == "weight" else ties).append("access boost")
     formula = "weight = " + " × ".join(factors)
     if ties:
         formula += f"; ties broken by {', then '.join(ties)}"
-    if settings.update_rank_margin >= 0.0:
+    if settings.read.rescoring.update_rank_margin >= 0.0:
         formula += "; a newer contradicting memory ranks above the older one"
     return formula
 
@@ -143,7 +143,7 @@ class Ranker:
         # A reranker sees the top max(k, rerank_depth) (MMR included): reordering only the
         # k it returns could not bring in anything the fusion ranked just below k.
         rerank = plan.rerank and not isinstance(self._reranker, NoopReranker)
-        cut = max(plan.k, cfg.rerank_depth) if rerank else plan.k
+        cut = max(plan.k, cfg.read.rescoring.rerank_depth) if rerank else plan.k
         found = self._score(namespace, query, plan, hits, rrf, now, embedding, timings)
         ids = rank_order(found.scores, {f.memory_id: f.confidence for f in found.pool})
         if plan.mmr and ids:
@@ -155,7 +155,7 @@ class Ranker:
                     if found.memories[i].embedding is not None
                 },
                 k=cut,
-                lam=cfg.mmr_lambda,
+                lam=cfg.read.ranking.mmr_lambda,
             )
         window = 0 if query.profile == "composite" else attribute_window(query.text, cfg)
         ids = ids[: max(cut, window)]
@@ -163,7 +163,7 @@ class Ranker:
         if not need_vectors:
             mark = time.perf_counter()
             # the embeddings of what is returned tell near-duplicate claims (newer over older)
-            with_vectors = cfg.update_rank_margin >= 0.0 and query.profile != "composite"
+            with_vectors = cfg.read.rescoring.update_rank_margin >= 0.0 and query.profile != "composite"
             memories = {
                 m.id: m
                 for m in self._store.get_memories(namespace, ids, with_embeddings=with_vectors)
@@ -204,10 +204,10 @@ class Ranker:
         else:  # score every candidate on its rank fields; hydrate only what is returned
             fields = {f.memory_id: f for f in self._store.rank_fields(namespace, list(rrf))}
         timings["hydration"] = ms_since(mark)
-        direct = direct_hits(hits, cfg.direct_hit_rank)
+        direct = direct_hits(hits, cfg.read.rescoring.direct_hit_rank)
         pool = [f for f in fields.values() if admissible(f, query, direct)]
         kept = confidence_gate(
-            {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.min_confidence
+            {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.read.ranking.min_confidence
         )
         pool = [f for f in pool if f.memory_id in kept]
         support = (
@@ -219,9 +219,9 @@ class Ranker:
         for f in pool:
             fresh = freshness(
                 days_between(now, f.last_observed_at),
-                cfg.half_life_days[f.type],
+                cfg.read.ranking.half_life_days[f.type],
                 f.stability,
-                floor=cfg.freshness_floor,
+                floor=cfg.read.ranking.freshness_floor,
             )
             boost = access_boost(f.access_count)
             if query.profile == "composite":
@@ -232,8 +232,8 @@ class Ranker:
                     rrf[f.memory_id] + support.get(f.memory_id, 0.0),
                     fresh,
                     boost,
-                    freshness_mode=cfg.freshness_mode,
-                    access_mode=cfg.access_mode,
+                    freshness_mode=cfg.read.ranking.freshness_mode,
+                    access_mode=cfg.read.ranking.access_mode,
                 )
         return _Candidates(pool, scores, support, memories)
 
@@ -248,7 +248,7 @@ class Ranker:
         :func:`graphmem.retrieval.ranking.currency.prefer_newer`). Returns the order and, per
         moved memory, the id of the older one it now outranks."""
         cfg = self._settings
-        if cfg.update_rank_margin < 0.0 or len(order) <= 1 or query.profile == "composite":
+        if cfg.read.rescoring.update_rank_margin < 0.0 or len(order) <= 1 or query.profile == "composite":
             return order, {}
         by_id = {m.id: m for m in order}
         known = self._known(namespace)
@@ -263,10 +263,10 @@ class Ranker:
             claims,
             {m.id: m.last_observed_at for m in order},
             {h.memory_id: h.score for h in hits.get("semantic", [])},
-            margin=cfg.update_rank_margin,
+            margin=cfg.read.rescoring.update_rank_margin,
             vectors=vectors,
-            near=cfg.consolidation_similarity,
-            related=cfg.update_rank_similarity,
+            near=cfg.dynamics.consolidation_similarity,
+            related=cfg.read.rescoring.update_rank_similarity,
             related_vectors=self._subject_masked(claims, vectors),
         )
         return [by_id[i] for i in ranked_ids], newer_than
@@ -336,7 +336,7 @@ class Ranker:
             confidence=m.confidence,
             weight=score.weight,
             rerank=rerank_note,
-            renderable=renderable(m.confidence, render_gate=self._settings.render_gate),
+            renderable=renderable(m.confidence, render_gate=self._settings.read.ranking.render_gate),
             session_support=found.support.get(m.id),
             newer_than=newer_than.get(m.id),
             formula=formula,
@@ -351,16 +351,16 @@ class Ranker:
         """Session support of the admitted candidates (graphmem.retrieval.rescoring.support): one
         store call for their sessions, none when the setting is off."""
         cfg = self._settings
-        if cfg.session_support <= 0.0 or not scores:
+        if cfg.read.fusion.session_support <= 0.0 or not scores:
             return {}
         sessions = self._store.memory_sessions(namespace, list(scores))
         return session_support(
             scores,
             sessions,
-            weight=cfg.session_support,
-            depth=cfg.session_support_depth,
-            above_chance=cfg.session_support_mode == "above_chance",
-            noise=cfg.session_support_noise,
+            weight=cfg.read.fusion.session_support,
+            depth=cfg.read.fusion.session_support_depth,
+            above_chance=cfg.read.fusion.session_support_mode == "above_chance",
+            noise=cfg.read.fusion.session_support_noise,
         )
 
     def _composite(self, m: Memory, embedding: Vector, now: datetime) -> float:
@@ -370,11 +370,11 @@ class Ranker:
         sal = decayed_salience(
             m.salience,
             days_between(now, m.last_accessed_at or m.last_observed_at),
-            decay_rate=cfg.salience_decay[m.type],
+            decay_rate=cfg.dynamics.salience_decay[m.type],
             stability=m.stability,
-            stability_scaling=cfg.salience_stability_scaling,
+            stability_scaling=cfg.dynamics.salience_stability_scaling,
         )
-        return composite_relevance(max(0.0, sim), sal, m.confidence, weights=cfg.composite_weights)
+        return composite_relevance(max(0.0, sim), sal, m.confidence, weights=cfg.read.ranking.composite_weights)
 
 
 def admissible(f: RankFields, query: RecallQuery, direct: set[str]) -> bool:

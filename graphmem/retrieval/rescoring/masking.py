@@ -363,11 +363,18 @@ def masked_lists(
     :func:`deep_masked`'s. ``known``: memories already read with their embeddings
     (``memories`` and more; default ``memories``), which :func:`deep_masked` reads no
     more."""
-    budget = Budget(settings.name_mask_budget)
+    budget = Budget(settings.read.rescoring.name_mask_budget)
     out = rescore(
-        hits, ctx.text, ctx.embedding, names, memories, vectors, settings.name_mask_depth, budget
+        hits,
+        ctx.text,
+        ctx.embedding,
+        names,
+        memories,
+        vectors,
+        settings.read.rescoring.name_mask_depth,
+        budget,
     )
-    depth = settings.verbatim_mask_depth
+    depth = settings.read.rescoring.verbatim_mask_depth
     if depth <= 0 or "semantic" not in out or not verbatim_transcript(memories):
         return out
     deep = deep_masked(
@@ -376,7 +383,7 @@ def masked_lists(
         names,
         vectors,
         depth=depth,
-        subject_bonus=settings.verbatim_subject_bonus,
+        subject_bonus=settings.read.rescoring.verbatim_subject_bonus,
         known=memories if known is None else known,
         budget=budget,
     )

@@ -24,7 +24,7 @@ walk over people reaches everything and ranks nothing. Concepts are finer nodes:
 The index is built from the store on the first recall of a namespace (memories
 read in pages; a memory already parsed is not parsed again) and rebuilt when the
 namespace's memory count changes. Only namespaces of
-``Settings.graph_concept_min_memories`` to ``graph_concept_max_memories`` memories
+``Settings.read.graph.graph_concept_min_memories`` to ``graph_concept_max_memories`` memories
 are indexed (:func:`concepts_apply`): in a few dozen memories a "concept" in 2 of
 them is chance, and building reads every memory. Where the walk runs, the planner
 gives the graph list ``graph_concept_fusion_weight``.
@@ -244,8 +244,10 @@ def concepts_apply(settings: Settings, memories: int) -> bool:
     setting ``graph_concepts`` on, the extra ``nlp`` installed, and ``memories``
     within ``graph_concept_min_memories`` .. ``graph_concept_max_memories``."""
     return (
-        settings.graph_concepts
-        and settings.graph_concept_min_memories <= memories <= settings.graph_concept_max_memories
+        settings.read.graph.graph_concepts
+        and settings.read.graph.graph_concept_min_memories
+        <= memories
+        <= settings.read.graph.graph_concept_max_memories
         and memories > 0
         and nlp_available()
     )
@@ -269,10 +271,12 @@ class ConceptIndexes:
         is kept for the store behind it, so it is built once, not on every recall."""
         store = backing_store(store)
         # counted up to one past the walk's range: a larger namespace is not read whole
-        count = store.count_memories(namespace, at_most=settings.graph_concept_max_memories + 1)
+        count = store.count_memories(
+            namespace, at_most=settings.read.graph.graph_concept_max_memories + 1
+        )
         if not concepts_apply(settings, count):
             return None
-        max_df = settings.graph_concept_max_df
+        max_df = settings.read.graph.graph_concept_max_df
         with self._lock:
             entries = self._stores.setdefault(store, {})
             entry = entries.get(namespace)

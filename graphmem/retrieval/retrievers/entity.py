@@ -46,7 +46,7 @@ class EntityRetriever:
             include_history=ctx.include_history,
         )
         names = {link.entity_id: link.surface for link in ctx.links}
-        weight = ctx.settings.entity_mention_weight
+        weight = ctx.settings.read.fusion.entity_mention_weight
         hits = [
             Hit(
                 r.memory_id,

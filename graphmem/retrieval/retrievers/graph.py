@@ -16,7 +16,7 @@ store: the same relations). Then, in Python, the same on both stores:
    those that mention the reached entity, score ``path score × (0.75 + 0.25
    × their own cosine to the query, relative to the best)``; memories already
    in the entity retriever's top ``k`` for the query entities (the seeds' own
-   memories) count ``Settings.graph_seed_share`` (0: left out) unless they
+   memories) count ``Settings.read.graph.graph_seed_share`` (0: left out) unless they
    assert a path relation, so the seeds do not crowd the list; a mention that
    asserts other relations (not on the path) counts half; memories below half
    the best score are left out.
@@ -35,7 +35,7 @@ store: the same relations). Then, in Python, the same on both stores:
    the relation walk runs beside the other retrievers, the concept walk after the
    semantic list (:func:`start_seeded_walk`); alone, the raw cosine's nearest.
 
-``Settings.graph_traversal = "classic"`` keeps docs/spec.md §3's scoring alone (hop
+``Settings.read.graph.graph_traversal = "classic"`` keeps docs/spec.md §3's scoring alone (hop
 decay × weakest link; every one-hop neighbour ties; no concepts), for the ablation.
 
 The relational links ("Maya's sister") are read before the plan
@@ -64,7 +64,6 @@ from graphmem.scoring import guided_traversal, traversal_scores
 from graphmem.store.base import EntityHit, MemoryStore
 from graphmem.text import tokenize
 
-_MAX_REACHED = 50
 # Threads of a retriever's pool: it runs the query for the seeds' own memories and the
 # concept-index lookup beside the walk (store calls that wait on the server, not on this
 # process).
@@ -119,7 +118,7 @@ class GraphRetriever:
         then the relation walk's other memories; the top ``k``. On LoCoMo the relation
         walk's unmatched paths only add loosely related memories (a person's
         neighbours), while the concept walk reaches the same topic in other sessions."""
-        if ctx.settings.graph_traversal == "classic":
+        if ctx.settings.read.graph.graph_traversal == "classic":
             return self._classic_walk(store, ctx)
         return self.with_concepts(store, ctx, self.relation_walk(store, ctx), None)
 
@@ -129,7 +128,10 @@ class GraphRetriever:
         ``graph_concept_seed_source``): it runs :meth:`relation_walk` beside the other
         retrievers, then :meth:`with_concepts` with the semantic list's ids."""
         cfg = ctx.settings
-        return cfg.graph_concept_seed_source == "semantic list" and cfg.graph_traversal != "classic"
+        return (
+            cfg.read.graph.graph_concept_seed_source == "semantic list"
+            and cfg.read.graph.graph_traversal != "classic"
+        )
 
     def relation_walk(self, store: MemoryStore, ctx: RetrievalContext) -> RelationWalk:
         """The relation walk (and, where the concept walk may run, the namespace's
@@ -137,7 +139,9 @@ class GraphRetriever:
         # the question walked a stored relation ("Maya's sister"): it is answered along
         # relations, and the relational plan weighs this list 3x, so a topic neighbour
         # would outrank the chain's last memory
-        walks = ctx.settings.graph_concepts and not any(link.via is not None for link in ctx.links)
+        walks = ctx.settings.read.graph.graph_concepts and not any(
+            link.via is not None for link in ctx.links
+        )
         # the namespace's concept index (a count round trip; the build on a first recall)
         # is looked up while the relations are walked
         index = (
@@ -189,9 +193,9 @@ class GraphRetriever:
         nearest = [mid for mid in seeds if mid in index]
         walked = index.walk(
             question,
-            nearest[: cfg.graph_concept_seeds],
-            alpha=cfg.graph_concept_alpha,
-            concept_weight=cfg.graph_concept_weight,
+            nearest[: cfg.read.graph.graph_concept_seeds],
+            alpha=cfg.read.graph.graph_concept_alpha,
+            concept_weight=cfg.read.graph.graph_concept_weight,
             k=ctx.k,
         )
         return [
@@ -213,7 +217,7 @@ class GraphRetriever:
         if not ctx.links:
             return []
         seeds = [link.entity_id for link in ctx.links]
-        relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
+        relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.read.graph.max_hops)
         return self._classic(store, ctx, seeds, relations) if relations else []
 
     def _related(self, store: MemoryStore, ctx: RetrievalContext) -> tuple[list[Hit], set[str]]:
@@ -236,7 +240,7 @@ class GraphRetriever:
             embedding=ctx.embedding,
             include_history=False,
         )
-        relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.max_hops)
+        relations = store.relation_subgraph(ctx.namespace, seeds, ctx.settings.read.graph.max_hops)
         if not relations:
             return [], set()
         cosines = {
@@ -248,11 +252,13 @@ class GraphRetriever:
         reached = guided_traversal(
             path_steps(ctx, relations, cosines),
             seeds,
-            max_hops=ctx.settings.max_hops,
-            hop_scores=ctx.settings.hop_scores,
+            max_hops=ctx.settings.read.graph.max_hops,
+            hop_scores=ctx.settings.read.graph.hop_scores,
             avoid=owners,
         )
-        best = sorted(reached.values(), key=lambda r: (-r.score, r.entity_id))[:_MAX_REACHED]
+        best = sorted(reached.values(), key=lambda r: (-r.score, r.entity_id))[
+            : ctx.settings.read.graph.graph_max_reached
+        ]
         if not best:
             return [], set()
         evidence = path_evidence(ctx, best)
@@ -321,10 +327,12 @@ class GraphRetriever:
         reached = traversal_scores(
             ((r.source_id, r.target_id, r.confidence) for r in relations),
             seeds,
-            max_hops=ctx.settings.max_hops,
-            hop_scores=ctx.settings.hop_scores,
+            max_hops=ctx.settings.read.graph.max_hops,
+            hop_scores=ctx.settings.read.graph.hop_scores,
         )
-        best = sorted(reached.items(), key=lambda item: (-item[1][0], item[0]))[:_MAX_REACHED]
+        best = sorted(reached.items(), key=lambda item: (-item[1][0], item[0]))[
+            : ctx.settings.read.graph.graph_max_reached
+        ]
         if not best:
             return []
         scores = dict(best)

@@ -16,19 +16,6 @@ from graphmem.text import tokenize
 
 __all__ = ["path_candidates", "path_evidence", "path_hits", "path_steps", "render_path"]
 
-# A reached memory's own relevance (cosine to the query, relative to the best) moves its
-# path score by at most this share: the path, not the wording, is what the graph knows.
-_OWN_SHARE = 0.25
-# A memory that mentions the reached entity but asserts other relations ("Alice works at
-# Quarry Systems" reached through Kofi's WORKS_AT) is about something else: this share.
-_OFF_PATH_SHARE = 0.5
-# Memories scoring below this share of the best are left out of the graph list: with
-# rank fusion a long tail of weak paths would count like evidence.
-_KEEP_SHARE = 0.5
-# A predicate the question names ("work" → WORKS_AT) outweighs the asserting memory's
-# similarity, which it shares with every other relation that memory asserts.
-_SEMANTIC_SHARE = 0.7
-
 
 def render_path(ctx: RetrievalContext, path: Reached) -> str:
     """``Maya —SISTER_OF→ Priya Raman —WORKS_AT→ Lumen Labs`` (``←…—`` for a relation
@@ -83,12 +70,14 @@ def path_steps(
     query_stems = question_stems(ctx)
     low = min(cosines.values(), default=0.0)
     spread = (max(cosines.values(), default=0.0) - low) or 1.0
-    floor = ctx.settings.graph_edge_floor
+    floor = ctx.settings.read.graph.graph_edge_floor
 
     def relevance(predicate: str, memory_id: str) -> float:
         semantic = (cosines[memory_id] - low) / spread if memory_id in cosines else 0.0
         term = predicate_match(predicate, query_stems)
-        return floor + (1.0 - floor) * max(term, _SEMANTIC_SHARE * semantic)
+        return floor + (1.0 - floor) * max(
+            term, ctx.settings.read.graph.graph_semantic_share * semantic
+        )
 
     return [
         PathStep(
@@ -151,13 +140,15 @@ def path_candidates(
             (by_entity[e] for e in row.entity_ids if e in by_entity),
             key=lambda r: (r.score, r.entity_id),
         )
-        share = 1.0 if row.memory_id not in crowd else ctx.settings.graph_seed_share
+        share = 1.0 if row.memory_id not in crowd else ctx.settings.read.graph.graph_seed_share
         if share <= 0.0:
             continue  # the entity retriever ranks it already
         if row.memory_id in asserting_ids and row.memory_id not in {
             step.memory_id for step in path.steps
         }:
-            share *= _OFF_PATH_SHARE  # about another relation of the entity reached
+            share *= (
+                ctx.settings.read.graph.graph_off_path_share
+            )  # about another relation of the entity reached
         score = path.score * share
         if row.memory_id not in candidates or score > candidates[row.memory_id][0]:
             candidates[row.memory_id] = (score, path, False)
@@ -174,9 +165,13 @@ def path_hits(
     hits: list[Hit] = []
     top_score = max((c[0] for c in candidates.values()), default=0.0)
     for mid, (score, path, asserts) in candidates.items():
-        if score < _KEEP_SHARE * top_score:
+        if score < ctx.settings.read.graph.graph_keep_share * top_score:
             continue  # far weaker than the question's best path: noise to the fusion
-        own = 1.0 - _OWN_SHARE + _OWN_SHARE * sims.get(mid, 0.0) / best_sim
+        own = (
+            1.0
+            - ctx.settings.read.graph.graph_own_share
+            + ctx.settings.read.graph.graph_own_share * sims.get(mid, 0.0) / best_sim
+        )
         hits.append(
             Hit(
                 mid,

@@ -35,7 +35,7 @@ class TemporalRetriever:
     def retrieve(self, store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
         window = ctx.window
         if window is None:
-            if ctx.settings.event_time_ranking and asks_when(ctx.text):
+            if ctx.settings.read.planning.event_time_ranking and asks_when(ctx.text):
                 return _event_times(store, ctx)
             return []
         rows = store.time_window_search(
@@ -55,14 +55,14 @@ def _event_times(store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
     weighted RRF (ties by id)."""
     dense = SemanticRetriever().retrieve(store, ctx)
     lexical = BM25Retriever().retrieve(store, ctx)
-    weights = ctx.settings.retriever_weights
+    weights = ctx.settings.read.fusion.retriever_weights
     fused = weighted_rrf(
         {
             "semantic": [h.memory_id for h in dense],
             "bm25": [h.memory_id for h in lexical],
         },
         {"semantic": weights.get("semantic", 1.0), "bm25": weights.get("bm25", 1.0)},
-        k=ctx.settings.rrf_k,
+        k=ctx.settings.read.fusion.rrf_k,
     )
     top = fused[: ctx.k]
     if not top:

@@ -60,7 +60,7 @@ class EmbeddedStore(ComposedStore):
         Embedding dimension, ``>= 1``; writes and searches with another are
         rejected.
     bm25_k1, bm25_b : float
-        BM25 parameters (``Settings.bm25_k1`` = 1.2, ``Settings.bm25_b`` = 0.75).
+        BM25 parameters (``Settings.read.fusion.bm25_k1`` = 1.2, ``Settings.read.fusion.bm25_b`` = 0.75).
 
     Raises
     ------
@@ -106,10 +106,10 @@ class EmbeddedStore(ComposedStore):
         ``embedding_dim``, ``bm25_k1``, ``bm25_b``), as :meth:`Neo4jStore.from_settings`
         is for Neo4j."""
         return cls(
-            settings.data_dir,
-            dim=settings.embedding_dim,
-            bm25_k1=settings.bm25_k1,
-            bm25_b=settings.bm25_b,
+            settings.store.data_dir,
+            dim=settings.embedding.embedding_dim,
+            bm25_k1=settings.read.fusion.bm25_k1,
+            bm25_b=settings.read.fusion.bm25_b,
         )
 
     # -- lifecycle ------------------------------------------------------------

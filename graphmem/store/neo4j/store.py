@@ -200,20 +200,20 @@ class Neo4jStore(ComposedStore):
     @classmethod
     def from_settings(cls, settings: Settings) -> Neo4jStore:
         """A store configured by :class:`graphmem.settings.Settings` (``neo4j_uri`` must be set)."""
-        if not settings.neo4j_uri:
+        if not settings.store.neo4j_uri:
             raise ConfigurationError("GRAPHMEM_NEO4J_URI is not set")
-        password = settings.neo4j_password
+        password = settings.store.neo4j_password
         return cls(
-            settings.neo4j_uri,
-            user=settings.neo4j_user,
+            settings.store.neo4j_uri,
+            user=settings.store.neo4j_user,
             password=None if password is None else password.get_secret_value(),
-            database=settings.neo4j_database,
-            dim=settings.embedding_dim,
-            allow_no_auth=settings.neo4j_allow_no_auth,
-            transaction_timeout_s=settings.neo4j_transaction_timeout_s,
-            vector_quantization=settings.neo4j_vector_quantization,
-            hnsw_m=settings.neo4j_vector_hnsw_m,
-            hnsw_ef_construction=settings.neo4j_vector_hnsw_ef_construction,
+            database=settings.store.neo4j_database,
+            dim=settings.embedding.embedding_dim,
+            allow_no_auth=settings.store.neo4j_allow_no_auth,
+            transaction_timeout_s=settings.store.neo4j_transaction_timeout_s,
+            vector_quantization=settings.store.neo4j_vector_quantization,
+            hnsw_m=settings.store.neo4j_vector_hnsw_m,
+            hnsw_ef_construction=settings.store.neo4j_vector_hnsw_ef_construction,
         )
 
     # -- lifecycle ------------------------------------------------------------
