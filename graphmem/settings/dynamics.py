@@ -19,18 +19,27 @@ class DynamicsSettings(Concern):
         0.1,
         ge=0.0,
         le=1.0,
-        description="Stability gained per direct access, times the spaced-repetition factor (docs/spec.md §4).",
+        description=(
+            "Stability gained per direct access, times the spaced-repetition factor (docs/spec.md "
+            "§4)."
+        ),
     )
     stability_associative_boost: float = Field(
         0.03,
         ge=0.0,
         le=1.0,
-        description="Stability gained per associative access, times the spaced-repetition factor (docs/spec.md §4).",
+        description=(
+            "Stability gained per associative access, times the spaced-repetition factor "
+            "(docs/spec.md §4)."
+        ),
     )
     spaced_rep_interval_days: float = Field(
         7.0,
         gt=0.0,
-        description="Spaced repetition: days since the last access that make the factor 1 (docs/spec.md §4).",
+        description=(
+            "Spaced repetition: days since the last access that make the factor 1 (docs/spec.md "
+            "§4)."
+        ),
     )
     spaced_rep_max: float = Field(
         2.0, ge=0.0, description="Spaced repetition: the factor's cap (docs/spec.md §4)."
@@ -45,7 +54,9 @@ class DynamicsSettings(Concern):
         0.1,
         ge=0.0,
         le=1.0,
-        description="Share of the distance to 1 that each access adds to salience (docs/spec.md §4).",
+        description=(
+            "Share of the distance to 1 that each access adds to salience (docs/spec.md §4)."
+        ),
     )
     salience_decay: dict[MemoryTypeName, float] = Field(
         default={
@@ -55,7 +66,10 @@ class DynamicsSettings(Concern):
             "Relation": 0.01,
             "Event": 0.10,
         },
-        description="Salience decay rate λ per day per memory type (docs/spec.md §4); a partial mapping changes only the keys given.",
+        description=(
+            "Salience decay rate λ per day per memory type (docs/spec.md §4); a partial mapping "
+            "changes only the keys given."
+        ),
     )
     salience_stability_scaling: float = Field(
         0.5,
@@ -67,7 +81,10 @@ class DynamicsSettings(Concern):
         0.75,
         ge=0.60,
         le=0.85,
-        description="Cosine from which consolidation links associations and the consistency scan pairs memories (docs/spec.md §4, §8).",
+        description=(
+            "Cosine from which consolidation links associations and the consistency scan pairs "
+            "memories (docs/spec.md §4, §8)."
+        ),
     )
     retrievability_factor: float = Field(1.5, gt=0.0, description="θ = min(1, f·(1 − conf)).")
     cold_after_days: float = Field(

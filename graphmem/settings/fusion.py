@@ -59,7 +59,11 @@ class FusionSettings(Concern):
             "temporal": 1.5,
             "graph": 0.1,
         },
-        description="RRF weight of each retriever's list (docs/spec.md §3: 1 / 1 / 1 / 1 / 0.8), calibrated on LoCoMo dev (see the comment in graphmem/settings/fusion.py; docs/scoring.md).",
+        description=(
+            "RRF weight of each retriever's list (docs/spec.md §3: 1 / 1 / 1 / 1 / 0.8), "
+            "calibrated on LoCoMo dev (see the comment in graphmem/settings/fusion.py; "
+            "docs/scoring.md)."
+        ),
     )
     session_support: float = Field(
         0.3,

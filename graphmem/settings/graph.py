@@ -21,11 +21,16 @@ class GraphSettings(Concern):
         3,
         ge=1,
         le=3,
-        description='Most relation hops the graph traversal follows (docs/spec.md §3 "Graph traversal").',
+        description=(
+            'Most relation hops the graph traversal follows (docs/spec.md §3 "Graph traversal").'
+        ),
     )
     hop_scores: tuple[float, float, float] = Field(
         default=(1.0, 0.6, 0.35),
-        description='Graph traversal: score of a path of one, two and three or more hops (docs/spec.md §3 "Graph traversal").',
+        description=(
+            "Graph traversal: score of a path of one, two and three or more hops (docs/spec.md §3 "
+            '"Graph traversal").'
+        ),
     )
     graph_traversal: Literal["guided", "classic"] = Field(
         "guided",

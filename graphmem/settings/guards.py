@@ -80,5 +80,8 @@ class GuardsSettings(Concern):
         0.95,
         ge=0.90,
         le=0.99,
-        description="Vector-index recall@10 below which `graphmem doctor --index-recall` alerts (docs/spec.md §10).",
+        description=(
+            "Vector-index recall@10 below which `graphmem doctor --index-recall` alerts "
+            "(docs/spec.md §10)."
+        ),
     )

@@ -67,19 +67,27 @@ class PlanningSettings(Concern):
         0.8,
         ge=0.7,
         le=0.9,
-        description='Specificity from which the precise plan is used (docs/spec.md §3 "Query planner").',
+        description=(
+            'Specificity from which the precise plan is used (docs/spec.md §3 "Query planner").'
+        ),
     )
     specificity_exploratory: float = Field(
         0.4,
         ge=0.3,
         le=0.5,
-        description='Specificity below which the exploratory plan is used; < specificity_precise (docs/spec.md §3 "Query planner").',
+        description=(
+            "Specificity below which the exploratory plan is used; < specificity_precise "
+            '(docs/spec.md §3 "Query planner").'
+        ),
     )
     entity_plan_confidence: float = Field(
         0.85,
         ge=0.7,
         le=0.9,
-        description='Linked-entity confidence above which the entity-centric plan is used (docs/spec.md §3 "Query planner").',
+        description=(
+            "Linked-entity confidence above which the entity-centric plan is used (docs/spec.md §3"
+            ' "Query planner").'
+        ),
     )
     precise_k: int = Field(
         5,
@@ -105,7 +113,9 @@ class PlanningSettings(Concern):
     temporal_anchored_weight: float = Field(
         2.25,
         ge=0.0,
-        description="Temporal weight in the temporal-anchored plan (docs/spec.md §3: 1.5; 1.5× the base).",
+        description=(
+            "Temporal weight in the temporal-anchored plan (docs/spec.md §3: 1.5; 1.5× the base)."
+        ),
     )
     temporal_precision: dict[str, float] = Field(
         default={"exact": 1.0, "relative": 0.7, "vague": 0.3},

@@ -25,7 +25,10 @@ class RankingSettings(Concern):
             "Preference": 90.0,
             "Event": 30.0,
         },
-        description='Freshness half-life τ in days per memory type (docs/spec.md §3 "Final weight"); a partial mapping changes only the keys given.',
+        description=(
+            'Freshness half-life τ in days per memory type (docs/spec.md §3 "Final weight"); a '
+            "partial mapping changes only the keys given."
+        ),
     )
     freshness_floor: float = Field(
         0.1,
@@ -84,13 +87,19 @@ class RankingSettings(Concern):
         0.5,
         ge=0.3,
         le=0.8,
-        description='Candidates below this confidence are dropped unless none reaches it (docs/spec.md §3 "Confidence gates").',
+        description=(
+            "Candidates below this confidence are dropped unless none reaches it (docs/spec.md §3 "
+            '"Confidence gates").'
+        ),
     )
     render_gate: float = Field(
         0.4,
         ge=0.0,
         le=1.0,
-        description='Results below this confidence are returned but never rendered into context (docs/spec.md §3 "Confidence gates").',
+        description=(
+            "Results below this confidence are returned but never rendered into context "
+            '(docs/spec.md §3 "Confidence gates").'
+        ),
     )
     mmr_lambda: float = Field(
         0.7,
@@ -100,7 +109,9 @@ class RankingSettings(Concern):
     )
     composite_weights: tuple[float, float, float] = Field(
         default=(0.6, 0.2, 0.2),
-        description="profile='composite': weights of similarity, salience and confidence (docs/spec.md §4).",
+        description=(
+            "profile='composite': weights of similarity, salience and confidence (docs/spec.md §4)."
+        ),
     )
 
     @field_validator("half_life_days", mode="before")

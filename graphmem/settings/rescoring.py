@@ -127,7 +127,8 @@ class RescoringSettings(Concern):
         ge=0,
         le=1000,
         description=(
-            "docs/spec.md §9.11: a current memory flagged unretrievable (or cold) stays out of broad"
+            "docs/spec.md §9.11: a current memory flagged unretrievable (or cold) stays out of"
+            " broad"
             " context but is still returned when the semantic, BM25 or entity retriever ranks"
             " it in its top N for the question (then reactivated if recorded). 0: never."
         ),
@@ -142,7 +143,8 @@ class RescoringSettings(Concern):
     reranker_model: str | None = Field(
         None,
         description=(
-            "A sentence-transformers CrossEncoder to rerank with (docs/spec.md §3 'Rerank'): a local"
+            "A sentence-transformers CrossEncoder to rerank with (docs/spec.md §3 'Rerank'): a"
+            " local"
             " path, or a model name already in the offline Hugging Face cache. None: the"
             " no-op reranker. Loaded on first use; one that cannot be loaded raises"
             " ConfigurationError."

@@ -48,7 +48,10 @@ class WriteSettings(Concern):
             "weak_inference": 0.50,
             "speculation": 0.30,
         },
-        description="Source strength s per source level (docs/spec.md §2.1); a partial mapping changes only the keys given.",
+        description=(
+            "Source strength s per source level (docs/spec.md §2.1); a partial mapping changes "
+            "only the keys given."
+        ),
     )
     hearsay_cap: float = Field(0.50, ge=0.0, le=1.0, description="Source cap for reported speech.")
     extractor_table: dict[str, float] = Field(
@@ -60,13 +63,19 @@ class WriteSettings(Concern):
             r"gpt-?3\.5": 0.65,
             r"^ner$": 0.70,  # the offline spaCy extractor (docs/spec.md §11)
         },
-        description="Extractor confidence e by model name: regex (case-insensitive, first match wins) -> e (docs/spec.md §2.2).",
+        description=(
+            "Extractor confidence e by model name: regex (case-insensitive, first match wins) -> e"
+            " (docs/spec.md §2.2)."
+        ),
     )
     extractor_unknown: float = Field(
         0.65,
         ge=0.0,
         le=1.0,
-        description="Extractor confidence e of a model no extractor_table pattern matches (docs/spec.md §2.2).",
+        description=(
+            "Extractor confidence e of a model no extractor_table pattern matches (docs/spec.md "
+            "§2.2)."
+        ),
     )
     extractor_verbatim: float = Field(1.0, ge=0.0, le=1.0, description="docs/spec.md §9.8.")
     type_priors: dict[MemoryTypeName, float] = Field(
@@ -77,23 +86,35 @@ class WriteSettings(Concern):
             "Preference": 0.75,
             "Relation": 0.70,
         },
-        description="Type prior t per memory type (docs/spec.md §2.3); a partial mapping changes only the keys given.",
+        description=(
+            "Type prior t per memory type (docs/spec.md §2.3); a partial mapping changes only the "
+            "keys given."
+        ),
     )
     type_prior_uncertain: float = Field(
         0.75,
         ge=0.0,
         le=1.0,
-        description="Type prior t of a memory of type 'unknown', stored as a Fact marked type_uncertain (docs/spec.md §2.3).",
+        description=(
+            "Type prior t of a memory of type 'unknown', stored as a Fact marked type_uncertain "
+            "(docs/spec.md §2.3)."
+        ),
     )
     confidence_weights: tuple[float, float, float, float] = Field(
         default=(0.45, 0.20, 0.25, 0.10),
-        description="Weights of s, r(n), e and t in confidence = min(1, w1·s + w2·r(n) + w3·e + w4·t) (docs/spec.md §2.5).",
+        description=(
+            "Weights of s, r(n), e and t in confidence = min(1, w1·s + w2·r(n) + w3·e + w4·t) "
+            "(docs/spec.md §2.5)."
+        ),
     )
     grounding_floor: float = Field(
         0.3,
         ge=0.1,
         le=0.5,
-        description="Confidence never goes below this through a grounding penalty (docs/spec.md §2.6, §9.3).",
+        description=(
+            "Confidence never goes below this through a grounding penalty (docs/spec.md §2.6, "
+            "§9.3)."
+        ),
     )
     grounding_penalty_partial: float = Field(
         0.15,
@@ -111,25 +132,34 @@ class WriteSettings(Concern):
         0.92,
         ge=0.85,
         le=0.98,
-        description="Dedup tier 2: cosine above which a candidate is a duplicate (docs/spec.md §2.7).",
+        description=(
+            "Dedup tier 2: cosine above which a candidate is a duplicate (docs/spec.md §2.7)."
+        ),
     )
     dedup_escalate: float = Field(
         0.85,
         ge=0.75,
         le=0.92,
-        description="Dedup tier 2: cosine from which a candidate is ambiguous and goes to the judge; <= dedup_duplicate (docs/spec.md §2.7).",
+        description=(
+            "Dedup tier 2: cosine from which a candidate is ambiguous and goes to the judge; <= "
+            "dedup_duplicate (docs/spec.md §2.7)."
+        ),
     )
     independence_window_hours: float = Field(
         1.0,
         ge=0.0,
-        description="A duplicate from another session within this many hours counts as independent only when worded differently (docs/spec.md §2.8).",
+        description=(
+            "A duplicate from another session within this many hours counts as independent only "
+            "when worded differently (docs/spec.md §2.8)."
+        ),
     )
     update_margin: float = Field(
         0.15,
         ge=0.0,
         le=0.5,
         description=(
-            "docs/spec.md §9.9: when two claims conflict, the later observation stays current unless"
+            "docs/spec.md §9.9: when two claims conflict, the later observation stays current "
+            "unless"
             " the older memory's confidence exceeds the newer one's by more than this margin"
             " (an explicit correction supersedes regardless)."
         ),
@@ -138,7 +168,10 @@ class WriteSettings(Concern):
         0.80,
         ge=0.0,
         le=1.0,
-        description="Source strength an explicit confirmation raises a memory to at least (docs/spec.md §2).",
+        description=(
+            "Source strength an explicit confirmation raises a memory to at least (docs/spec.md "
+            "§2)."
+        ),
     )
     confirmation_cap: float = Field(
         0.99,
