@@ -20,6 +20,7 @@ from datetime import datetime
 
 from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
+from graphmem.language.answer_type import expected_answer
 from graphmem.language.question_type import resolve_question
 from graphmem.language.timeparse import TimeWindow, parse_time_window
 from graphmem.models import RecallHit, RecallQuery, RecallResult
@@ -30,14 +31,9 @@ from graphmem.retrieval.planning.planner import Plan, choose_plan, lexical_evide
 from graphmem.retrieval.planning.relations import follow_relations
 from graphmem.retrieval.ranking.ranker import Ranker, ms_since, weight_formula
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
-from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, expected_answer, with_answer_type
+from graphmem.retrieval.rescoring import masking
+from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, with_answer_type
 from graphmem.retrieval.rescoring.mask_ahead import MaskAhead, Started
-from graphmem.retrieval.rescoring.masking import (
-    RESCORED,
-    MaskedEmbeddings,
-    masked_lists,
-    masked_people,
-)
 from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
 from graphmem.retrieval.retrievers.graph import start_seeded_walk
 from graphmem.scoring import weighted_rrf
@@ -81,7 +77,7 @@ class RecallPipeline:
         self._clock = clock
         self._dictionary = dictionary
         self._reranker: Reranker = reranker or NoopReranker()
-        self._masked = MaskedEmbeddings.for_store(embedder, settings, store)
+        self._masked = masking.MaskedEmbeddings.for_store(embedder, settings, store)
         self._ranker = Ranker(store, settings, self._reranker, dictionary, self._masked)
         self._retrievers = {r.name: r for r in retrievers or stage.default_retrievers()}
         self._start_pools()
@@ -254,17 +250,19 @@ class RecallPipeline:
         futures = {n: self._pool.submit(self._timed, n, ctx, reads) for n in solo}
         hits: dict[str, list[Hit]] = {}
         depth = self._settings.read.rescoring.name_mask_depth
-        people = masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
+        people = masking.masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
         read: Future[tuple[dict[str, MaskText], dict[str, MaskText]]] | None = None
         early = Started(None, None)
         if people:
             early = self._mask_ahead.start(reads, self._store, ctx, people)
         if people:
-            for name in RESCORED:
+            for name in masking.RESCORED:
                 if name in futures:
                     hits[name], timings[f"retriever.{name}"] = futures[name].result()
             ids = list(
-                dict.fromkeys(h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
+                dict.fromkeys(
+                    h.memory_id for n in masking.RESCORED for h in hits.get(n, [])[:depth]
+                )
             )
             if ids:
                 read = self._pool.submit(early.read, self._store, ctx.namespace, ids, timings)
@@ -276,7 +274,7 @@ class RecallPipeline:
             candidates, known = read.result()
             early.wait_question()
             self._mask_ahead.learn(ctx.namespace, candidates)
-            hits = masked_lists(
+            hits = masking.masked_lists(
                 reads, ctx, people, candidates, hits, self._masked, self._settings, known
             )
             timings["name_mask"] = ms_since(mark)  # what the recall waited for after retrieval

@@ -8,8 +8,9 @@ import pytest
 
 from graphmem import GraphMem, Settings
 from graphmem.entities import EntityDictionary
+from graphmem.language.answer_type import expected_answer
 from graphmem.models import Entity
-from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, answer_type_list, expected_answer
+from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, answer_type_list
 from graphmem.retrieval.retrievers import Hit
 from tests.contract.builders import make_memory
 

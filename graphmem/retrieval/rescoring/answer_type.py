@@ -12,8 +12,8 @@ already carry what the cue asks for: the kinds of the entities they mention (a
 candidate's entities, or the ``ner`` extractor's spaCy labels: ORG →
 Organization, GPE / LOC / FAC → Place) and their own type (Preference).
 
-:func:`expected_answer` reads the cue (a few fixed patterns, no model);
-:func:`answer_type_list` ranks the recall's candidates that carry the expected
+:func:`graphmem.language.answer_type.expected_answer` reads the cue (a few fixed
+patterns, no model); :func:`answer_type_list` ranks the recall's candidates that carry the expected
 type — an entity of an expected kind in a slot other than the subject, and not
 one the question itself names, or a memory of an expected type — in the order of
 the (name-masked) semantic list, memories that also mention an entity the
@@ -25,83 +25,20 @@ no such type (LoCoMo's turns and observations are all Facts), is unchanged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from graphmem.entities import EntityDictionary
+from graphmem.language.answer_type import AnswerType, expected_answer
 from graphmem.models import Memory
 from graphmem.retrieval.rescoring.masking import RESCORED
 from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore
 
-__all__ = [
-    "ANSWER_TYPE",
-    "AnswerType",
-    "answer_type_list",
-    "expected_answer",
-    "with_answer_type",
-]
+__all__ = ["ANSWER_TYPE", "answer_type_list", "with_answer_type"]
 
 #: The fused list's name (in ``RecallResult.weights`` and the explanation).
 ANSWER_TYPE = "answer_type"
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerType:
-    """What the answer to a question should carry.
-
-    ``kinds``: entity kinds (``Entity.kind``), one of which a memory must mention in
-    a slot other than the subject; ``types``: memory types (``Memory.type``);
-    ``cue``: the words that set it, for the explanation.
-    """
-
-    kinds: frozenset[str] = frozenset()
-    types: frozenset[str] = frozenset()
-    cue: str = ""
-
-
-_WH_WORK = re.compile(
-    r"\bwhere\b.*\b(?:work|works|working|worked|employed)\b"
-    r"|\bemployer\b"
-    r"|\bwho\b.*\bworks?\s+for\b"
-    r"|\b(?:which|what)\s+(?:company|firm|organi[sz]ation|employer)\b",
-)
-_WH_LIVE = re.compile(
-    r"\bwhere\b.*\b(?:live|lives|living|lived|reside|resides|based|moved?|moving)\b"
-    r"|\b(?:which|what)\s+(?:city|town|country)\b.*\b(?:live|lives|living|lived|reside|resides"
-    r"|based|moved?|moving)\b",
-)
-_PREFERENCE = re.compile(
-    r"\b(?:favou?rite|hobby|hobbies|prefers?|preference|enjoys?)\b"
-    r"|\b(?:likes?|loves?)\s+to\b"
-    # "What does Noor like?", not "What does the house look like?"
-    r"|\b(?:does|do|did)\s+[\w'’ -]+?(?<!look)(?<!sound)(?<!feel)(?<!seem)(?<!taste)(?<!smell)"
-    r"\s+(?:like|love)\s*\?",
-)
-
-
-def expected_answer(question: str) -> AnswerType | None:
-    """The answer type a question's cue asks for, or ``None`` without a cue.
-
-    >>> expected_answer("Where does Tomas work?").kinds
-    frozenset({'Organization'})
-    >>> sorted(expected_answer("Which city does Dana live in?").kinds)
-    ['Place']
-    >>> expected_answer("What does Noor like to drink?").types
-    frozenset({'Preference'})
-    >>> expected_answer("What did Dana say about the trip?") is None
-    True
-    """
-    text = " ".join(question.casefold().replace("’", "'").split())
-    if (match := _WH_WORK.search(text)) is not None:
-        return AnswerType(kinds=frozenset({"Organization"}), cue=match.group())
-    if (match := _WH_LIVE.search(text)) is not None:
-        return AnswerType(kinds=frozenset({"Place"}), cue=match.group())
-    if (match := _PREFERENCE.search(text)) is not None:
-        return AnswerType(types=frozenset({"Preference"}), cue=match.group())
-    return None
 
 
 def _carries(
