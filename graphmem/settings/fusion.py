@@ -70,29 +70,29 @@ class FusionSettings(Concern):
         ge=0.0,
         le=1.0,
         description=(
-            "Session support (graphmem.retrieval.support): a candidate gains this share of"
-            " the fused mass its session(s) hold among the session_support_depth best-fused"
+            "Session support (graphmem.retrieval.rescoring.support): a candidate gains this share"
+            " of the fused mass its session(s) hold among the session_support_depth best-fused"
             " candidates (off for plans that diversify with MMR); 0 turns it off. Evidence"
             " clusters: the turns around an answer and the facts of its session are relevant"
-            " together. LoCoMo dev, leave-one-conversation-out (bench/calibrate.py --grid"
-            " session: 0/0.1/0.2/0.3 x depth 10/20 x rrf_k 10/20 x entity-centric 0.5/1):"
-            " held-out R@10 turns 0.662 -> 0.692, observations 0.754 -> 0.776; the folds chose"
-            " 0.2 or 0.3 (within 0.001 on all five), depth 10 always; multi-hop All@10 on"
-            " turns unchanged (0.134 -> 0.141): evidence spread over sessions gains nothing."
-            " Then 0.3 with the finite-population factor and session_support_noise 1"
-            " (bench/calibrate.py replay: R@10 turns 0.695 -> 0.699, observations 0.777 ->"
-            " 0.779; lifecycle plain fresh current@1 0.859 -> 0.877, as with support off)."
+            " together. LoCoMo dev, leave-one-conversation-out (bench/calibrate.py --grid session:"
+            " 0/0.1/0.2/0.3 x depth 10/20 x rrf_k 10/20 x entity-centric 0.5/1): held-out R@10"
+            " turns 0.662 -> 0.692, observations 0.754 -> 0.776; the folds chose 0.2 or 0.3 (within"
+            " 0.001 on all five), depth 10 always; multi-hop All@10 on turns unchanged (0.134 ->"
+            " 0.141): evidence spread over sessions gains nothing. Then 0.3 with the"
+            " finite-population factor and session_support_noise 1 (bench/calibrate.py replay: R@10"
+            " turns 0.695 -> 0.699, observations 0.777 -> 0.779; lifecycle plain fresh current@1"
+            " 0.859 -> 0.877, as with support off)."
         ),
     )
     session_support_mode: Literal["above_chance", "mass"] = Field(
         "above_chance",
         description=(
-            "'above_chance' (default): a session lends only the mass its memories hold among"
-            " the best-fused candidates beyond its share of all candidates"
-            " (graphmem.retrieval.support). 'mass': all of it, which lifts a large old"
-            " session (a person's first conversation, stale facts included) for every"
-            " question. LoCoMo dev (bench/calibrate.py replay, weight 0.2, depth 10): R@10"
-            " turns 0.695 either way, observations 0.776 -> 0.777."
+            "'above_chance' (default): a session lends only the mass its memories hold among the"
+            " best-fused candidates beyond its share of all candidates"
+            " (graphmem.retrieval.rescoring.support). 'mass': all of it, which lifts a large old"
+            " session (a person's first conversation, stale facts included) for every question."
+            " LoCoMo dev (bench/calibrate.py replay, weight 0.2, depth 10): R@10 turns 0.695 either"
+            " way, observations 0.776 -> 0.777."
         ),
     )
     session_support_noise: float = Field(
@@ -100,11 +100,11 @@ class FusionSettings(Concern):
         ge=0.0,
         le=5.0,
         description=(
-            "'above_chance' mode: standard deviations of the chance count a session's"
-            " excess must clear (graphmem.retrieval.support). In a namespace of a few"
-            " sessions (one person's conversations) some session always holds a little"
-            " more than its share of the best candidates; that lifted a person's first"
-            " session over the answer (lifecycle bench)."
+            "'above_chance' mode: standard deviations of the chance count a session's excess must"
+            " clear (graphmem.retrieval.rescoring.support). In a namespace of a few sessions (one"
+            " person's conversations) some session always holds a little more than its share of the"
+            " best candidates; that lifted a person's first session over the answer (lifecycle"
+            " bench)."
         ),
     )
     session_support_depth: int = Field(

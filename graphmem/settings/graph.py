@@ -55,11 +55,11 @@ class GraphSettings(Concern):
     graph_concepts: bool = Field(
         True,
         description=(
-            "Graph retriever: after the relation walk, a personalised PageRank"
-            " over the namespace's memory-concept graph (graphmem.retrieval.concepts:"
-            " noun-chunk heads and phrases, non-person named entities and content verbs,"
-            " IDF-weighted), seeded by the question's concepts and its nearest memories."
-            " Needs the extra graphmem[nlp] (spaCy); off without it."
+            "Graph retriever: after the relation walk, a personalised PageRank over the namespace's"
+            " memory-concept graph (graphmem.retrieval.retrievers.concepts: noun-chunk heads and"
+            " phrases, non-person named entities and content verbs, IDF-weighted), seeded by the"
+            " question's concepts and its nearest memories. Needs the extra graphmem[nlp] (spaCy);"
+            " off without it."
         ),
     )
     graph_concept_min_memories: int = Field(
@@ -118,17 +118,17 @@ class GraphSettings(Concern):
     graph_concept_seed_source: Literal["semantic list", "nearest"] = Field(
         "semantic list",
         description=(
-            "Concept walk: where its seed memories come from. 'semantic list': the"
-            " semantic list's top as the recall ranks it (by the name-masked cosine where"
-            " the question names a person, graphmem.retrieval.masking), the walk run after"
-            " that list (the relation walk still beside the other retrievers); 'nearest':"
-            " the raw cosine's nearest (also where the recall runs no semantic list). On"
-            " turns the raw cosine ranks a person's name ('Caroline: ...' is in every turn"
-            " she says), so the walk spread from her chatty turns. LoCoMo dev, real"
-            " pipeline replayed (bench/real_replay.py), graph list weight 1.5, R@10 turns /"
-            " observations: nearest 0.758 / 0.831 (graph share -0.003 / +0.015), semantic"
-            " list 0.769 / 0.833 (+0.008 / +0.017); every leave-one-conversation-out fold"
-            " chose it (weights 1 / 1.5 / 2, seeds raw / masked / fused / BM25)."
+            "Concept walk: where its seed memories come from. 'semantic list': the semantic list's"
+            " top as the recall ranks it (by the name-masked cosine where the question names a"
+            " person, graphmem.retrieval.rescoring.masking), the walk run after that list (the"
+            " relation walk still beside the other retrievers); 'nearest': the raw cosine's nearest"
+            " (also where the recall runs no semantic list). On turns the raw cosine ranks a"
+            " person's name ('Caroline: ...' is in every turn she says), so the walk spread from"
+            " her chatty turns. LoCoMo dev, real pipeline replayed (bench/real_replay.py), graph"
+            " list weight 1.5, R@10 turns / observations: nearest 0.758 / 0.831 (graph share -0.003"
+            " / +0.015), semantic list 0.769 / 0.833 (+0.008 / +0.017); every"
+            " leave-one-conversation-out fold chose it (weights 1 / 1.5 / 2, seeds raw / masked /"
+            " fused / BM25)."
         ),
     )
     graph_edge_floor: float = Field(

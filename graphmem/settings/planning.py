@@ -21,10 +21,10 @@ class PlanningSettings(Concern):
     question_resolution: bool = Field(
         True,
         description=(
-            "Before a question is searched, a short form of a person's name ('Mel' for"
-            " Melanie: a prefix of exactly one person's name) and a pronoun in a question"
-            " that names nobody, in a namespace with one person, become that person's name"
-            " (graphmem.retrieval.question)."
+            "Before a question is searched, a short form of a person's name ('Mel' for Melanie: a"
+            " prefix of exactly one person's name) and a pronoun in a question that names nobody,"
+            " in a namespace with one person, become that person's name"
+            " (graphmem.language.question_type)."
         ),
     )
     event_time_ranking: bool = Field(
@@ -39,12 +39,11 @@ class PlanningSettings(Concern):
     aggregate_questions: bool = Field(
         True,
         description=(
-            "A question whose answer gathers several memories ('How many ...', 'What books"
-            " has Tim read?', '... both ...'; graphmem.retrieval.question.asks_for_several)"
-            " gets no session support: its evidence lies in several sessions. LoCoMo dev"
-            " (cached lists, chosen in every leave-one-conversation-out fold): R@10 turns"
-            " 0.742 -> 0.747, observations 0.805 -> 0.808; multi-hop All@10 0.113 -> 0.162"
-            " and 0.265 -> 0.294."
+            "A question whose answer gathers several memories ('How many ...', 'What books has Tim"
+            " read?', '... both ...'; graphmem.language.question_type.asks_for_several) gets no"
+            " session support: its evidence lies in several sessions. LoCoMo dev (cached lists,"
+            " chosen in every leave-one-conversation-out fold): R@10 turns 0.742 -> 0.747,"
+            " observations 0.805 -> 0.808; multi-hop All@10 0.113 -> 0.162 and 0.265 -> 0.294."
         ),
     )
     when_weight: float = Field(

@@ -47,8 +47,9 @@ class RankingSettings(Concern):
             "'tiebreak': weight = RRF × access boost, freshness orders equal weights."
         ),
     )
-    # Access and currency (BENCHMARKS.md §3, docs/spec.md §9.9, §9.11, §9.12): what is current must
-    # win and use must not degrade recall; measured on the lifecycle bench and LoCoMo together.
+    # Access and currency (docs/benchmarks.md "Memory over time", docs/spec.md §9.9, §9.11,
+    # §9.12): what is current must win and use must not degrade recall; measured on the
+    # lifecycle bench and LoCoMo together.
     access_mode: Literal["weight", "tiebreak"] = Field(
         "tiebreak",
         description=(

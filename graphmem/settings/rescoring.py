@@ -21,10 +21,10 @@ class RescoringSettings(Concern):
         ge=0,
         le=1000,
         description=(
-            "Name-masked similarity (graphmem.retrieval.masking): when a question names a"
-            " person, the top N of the semantic and entity lists are re-ordered by the cosine"
-            " of question and memory with that person's names masked, so the name every one"
-            " of their memories carries does not decide which one matches. 0 turns it off."
+            "Name-masked similarity (graphmem.retrieval.rescoring.masking): when a question names a"
+            " person, the top N of the semantic and entity lists are re-ordered by the cosine of"
+            " question and memory with that person's names masked, so the name every one of their"
+            " memories carries does not decide which one matches. 0 turns it off."
         ),
     )
     name_mask_budget: int = Field(
@@ -32,11 +32,11 @@ class RescoringSettings(Concern):
         ge=0,
         le=1000,
         description=(
-            "Most masked texts one recall embeds at query time (graphmem.retrieval.masking):"
-            " the masked texts of memories are embedded when they are written and kept in"
-            " the vector cache (vector_cache_path), so a recall normally embeds only its"
-            " masked question; a masked text in no cache past this budget keeps its memory's"
-            " unmasked vector. Measured on LoCoMo dev: docs/performance.md."
+            "Most masked texts one recall embeds at query time"
+            " (graphmem.retrieval.rescoring.masking): the masked texts of memories are embedded"
+            " when they are written and kept in the vector cache (vector_cache_path), so a recall"
+            " normally embeds only its masked question; a masked text in no cache past this budget"
+            " keeps its memory's unmasked vector. Measured on LoCoMo dev: docs/performance.md."
         ),
     )
     verbatim_mask_depth: int = Field(
@@ -44,19 +44,20 @@ class RescoringSettings(Concern):
         ge=0,
         le=1000,
         description=(
-            "Name masking over verbatim transcripts (graphmem.retrieval.masking.deep_masked):"
-            " when a question names a person and most of the candidates name masking reads are"
-            " transcript turns (verbatim text with a speaker label, 'Caroline: ...'; not"
-            " extracted claims, not unlabelled notes), the semantic list is the question's N"
-            " nearest memories by the raw cosine re-ordered by the name-masked cosine (one more"
-            " vector search and read; the masked texts are embedded, cached), not only the top"
-            " name_mask_depth of 50. A turn's speaker label outweighs its words in the raw"
-            " cosine, so the answering turns stayed below the window. 0 turns it off. LoCoMo"
-            " dev turns, pipeline replayed with the concept walk re-seeded, chosen"
-            " leave-one-conversation-out from 100 / 200 x verbatim_subject_bonus 0 / 0.05 / 0.1"
-            " (every fold: 200, 0.05): held-out R@10 0.768 -> 0.784, multi-hop All@10 0.183 ->"
-            " 0.268, temporal 0.894 -> 0.894 (with 1000 in the grid the folds chose it: 0.782;"
-            " 200 costs less). On observations (extracted claims) every depth lost 0.002-0.009."
+            "Name masking over verbatim transcripts"
+            " (graphmem.retrieval.rescoring.masking.deep_masked): when a question names a person"
+            " and most of the candidates name masking reads are transcript turns (verbatim text"
+            " with a speaker label, 'Caroline: ...'; not extracted claims, not unlabelled notes),"
+            " the semantic list is the question's N nearest memories by the raw cosine re-ordered"
+            " by the name-masked cosine (one more vector search and read; the masked texts are"
+            " embedded, cached), not only the top name_mask_depth of 50. A turn's speaker label"
+            " outweighs its words in the raw cosine, so the answering turns stayed below the"
+            " window. 0 turns it off. LoCoMo dev turns, pipeline replayed with the concept walk"
+            " re-seeded, chosen leave-one-conversation-out from 100 / 200 x verbatim_subject_bonus"
+            " 0 / 0.05 / 0.1 (every fold: 200, 0.05): held-out R@10 0.768 -> 0.784, multi-hop"
+            " All@10 0.183 -> 0.268, temporal 0.894 -> 0.894 (with 1000 in the grid the folds chose"
+            " it: 0.782; 200 costs less). On observations (extracted claims) every depth lost"
+            " 0.002-0.009."
         ),
     )
     verbatim_subject_bonus: float = Field(
@@ -76,14 +77,13 @@ class RescoringSettings(Concern):
         ge=0.0,
         le=5.0,
         description=(
-            "Expected answer type (graphmem.retrieval.answer_type): when a question's cue"
-            " names what answers it (where ... work -> an Organization, where ... live -> a"
-            " Place, like / favourite / hobby -> a Preference), the candidates carrying that"
-            " type (an entity of that kind outside the subject slot, or that memory type)"
-            " are fused as one more list with this RRF weight; 0 turns it off. Lifecycle"
-            " bench: the vocabulary gaps the small model does not bridge"
-            " ('Where does someone work?' scores 0.36 against 'lives in Denver now' and 0.32"
-            " against 'is a librarian at Cobalt Robotics')."
+            "Expected answer type (graphmem.retrieval.rescoring.answer_type): when a question's cue"
+            " names what answers it (where ... work -> an Organization, where ... live -> a Place,"
+            " like / favourite / hobby -> a Preference), the candidates carrying that type (an"
+            " entity of that kind outside the subject slot, or that memory type) are fused as one"
+            " more list with this RRF weight; 0 turns it off. Lifecycle bench: the vocabulary gaps"
+            " the small model does not bridge ('Where does someone work?' scores 0.36 against"
+            " 'lives in Denver now' and 0.32 against 'is a librarian at Cobalt Robotics')."
         ),
     )
     answer_type_depth: int = Field(
@@ -100,14 +100,14 @@ class RescoringSettings(Concern):
         ge=-1.0,
         le=1.0,
         description=(
-            "docs/spec.md §9.9 at read time (graphmem.retrieval.currency): among the returned"
-            " memories, a newer one that contradicts an older one (docs/spec.md §9.10 rule, same"
-            " subject) ranks directly above it when its cosine to the question is at most"
-            " this much below the older one's; verbatim memories (source text such as a"
-            " dialogue turn, not one claim) are left as they are. -1 turns it off. With"
-            " name-masked similarity, 0.05 -> 0.15 on the lifecycle bench (40 people, plain,"
-            " fresh): current@1 0.928 -> 0.949, stale_outranks 0.054 -> 0.005; LoCoMo R@10"
-            " unchanged (the rule reorders only the returned window; turns are verbatim)."
+            "docs/spec.md §9.9 at read time (graphmem.retrieval.ranking.currency): among the"
+            " returned memories, a newer one that contradicts an older one (docs/spec.md §9.10"
+            " rule, same subject) ranks directly above it when its cosine to the question is at"
+            " most this much below the older one's; verbatim memories (source text such as a"
+            " dialogue turn, not one claim) are left as they are. -1 turns it off. With name-masked"
+            " similarity, 0.05 -> 0.15 on the lifecycle bench (40 people, plain, fresh): current@1"
+            " 0.928 -> 0.949, stale_outranks 0.054 -> 0.005; LoCoMo R@10 unchanged (the rule"
+            " reorders only the returned window; turns are verbatim)."
         ),
     )
     update_rank_similarity: float = Field(
@@ -115,11 +115,10 @@ class RescoringSettings(Concern):
         ge=-1.0,
         le=1.0,
         description=(
-            "Newer over older (update_rank_margin): when the question decides, the two"
-            " claims' own cosine with their subject's name masked (graphmem.retrieval.masking)"
-            " must be at least this; claims at (unmasked) cosine >="
-            " consolidation_similarity (the consistency scan's pairs) need no question."
-            " -1: no test."
+            "Newer over older (update_rank_margin): when the question decides, the two claims' own"
+            " cosine with their subject's name masked (graphmem.retrieval.rescoring.masking) must"
+            " be at least this; claims at (unmasked) cosine >= consolidation_similarity (the"
+            " consistency scan's pairs) need no question. -1: no test."
         ),
     )
     direct_hit_rank: int = Field(
