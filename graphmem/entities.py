@@ -18,12 +18,8 @@ from typing import Protocol, runtime_checkable
 
 from graphmem.language.voice import FIRST_PERSON_WORDS, USER_ALIAS, nickname
 from graphmem.models import Entity, EntityMention, RelationInput
+from graphmem.settings import Settings, field_info
 from graphmem.text import entity_id, normalize
-
-#: Link confidence by how the surface matched (the entity-centric plan needs > 0.85).
-LINK_EXACT = 1.0
-LINK_ALIAS = 0.95
-LINK_FIRST_NAME = 0.9
 
 _WORD = re.compile(r"[\w][\w'’.-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
@@ -53,6 +49,29 @@ class EntityLink:
     is_user: bool = False  # the namespace's user (docs/spec.md §9.14): "I", "my", or their name
 
 
+@dataclass(frozen=True)
+class LinkConfidences:
+    """Link confidence by how a surface matched, each in [0, 1] with ``first_name <=
+    alias <= exact`` (settings ``read.planning.link_*``, docs/configuration.md; the
+    entity-centric plan needs more than ``entity_plan_confidence``)."""
+
+    exact: float
+    alias: float
+    first_name: float
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LinkConfidences:
+        """The link confidences ``settings`` give."""
+        planning = settings.read.planning
+        return cls(planning.link_exact, planning.link_alias, planning.link_first_name)
+
+
+#: The link confidences of the default settings.
+DEFAULT_LINKS = LinkConfidences(
+    *(field_info(name).default for name in ("link_exact", "link_alias", "link_first_name"))
+)
+
+
 class EntityDictionary:
     """Surface form → entity id for one namespace.
 
@@ -60,9 +79,14 @@ class EntityDictionary:
     ----------
     entities : iterable of Entity
         The namespace's entities (``MemoryStore.list_entities``).
+    links : LinkConfidences
+        What a name, an alias and a first name link at (default: the default settings').
     """
 
-    def __init__(self, entities: Iterable[Entity] = ()) -> None:
+    def __init__(
+        self, entities: Iterable[Entity] = (), links: LinkConfidences = DEFAULT_LINKS
+    ) -> None:
+        self.links = links
         self._forms: dict[str, tuple[str, float]] = {}
         self._entities: dict[str, Entity] = {}
         # First words of the multi-word forms, and the most words in a form: link()
@@ -77,14 +101,14 @@ class EntityDictionary:
         """Register ``entity``'s name, aliases and first name (weaker than exact)."""
         self._entities[entity.id] = entity
         self._people = None
-        self._put(entity.name, entity.id, LINK_EXACT)
+        self._put(entity.name, entity.id, self.links.exact)
         for alias in entity.aliases:
-            self._put(alias, entity.id, LINK_ALIAS)
+            self._put(alias, entity.id, self.links.alias)
         words = normalize(entity.name).split()
         # first-name aliasing only for people (or kind unknown): "Priya" is Priya Raman,
         # "Lumen" is not Lumen Labs
         if entity.kind in _PERSON_KINDS and len(words) > 1 and words[0] not in _STOP_FIRST_NAMES:
-            self._put(words[0], entity.id, LINK_FIRST_NAME)
+            self._put(words[0], entity.id, self.links.first_name)
 
     def _put(self, surface: str, ident: str, confidence: float) -> None:
         key = normalize(surface)
@@ -143,7 +167,7 @@ class EntityDictionary:
         while i < len(words):
             if user is not None and normalize(words[i]) in FIRST_PERSON_WORDS:
                 if user.id not in found:  # "Where do I live?", "my dog": the user
-                    found[user.id] = EntityLink(user.id, words[i], LINK_ALIAS, is_user=True)
+                    found[user.id] = EntityLink(user.id, words[i], self.links.alias, is_user=True)
                 i += 1
                 continue
             matched = 0
@@ -251,9 +275,10 @@ def resolve_mentions(
                 hit = known.resolve(alias)
                 if hit is not None:
                     break
-        if hit is not None and hit[1] < LINK_ALIAS and _first_name_of_person(mention, hit, known):
-            hit = (hit[0], LINK_ALIAS)  # "Alice's sister" of Alice Moreno: the same person
-        if hit is not None and hit[1] >= LINK_ALIAS:
+        as_alias = known.links.alias
+        if hit is not None and hit[1] < as_alias and _first_name_of_person(mention, hit, known):
+            hit = (hit[0], as_alias)  # "Alice's sister" of Alice Moreno: the same person
+        if hit is not None and hit[1] >= as_alias:
             ident = hit[0]
             entity = known.get(ident)
             if entity is not None:
@@ -287,10 +312,10 @@ def _first_name_of_person(
     mention: EntityMention, hit: tuple[str, float], known: EntityDictionary
 ) -> bool:
     """A one-word mention that is a known person's first name ("Alice" for Alice Moreno,
-    linked at :data:`LINK_FIRST_NAME`) is that person, not a new entity."""
+    linked at its first-name confidence) is that person, not a new entity."""
     entity = known.get(hit[0])
     return (
-        hit[1] >= LINK_FIRST_NAME
+        hit[1] >= known.links.first_name
         and len(mention.name.split()) == 1
         and mention.kind in _PERSON_KINDS
         and entity is not None

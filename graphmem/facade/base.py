@@ -18,7 +18,7 @@ from typing import Self, TypeVar
 from pydantic import ValidationError
 
 from graphmem.embedding import Embedder, EmbedderWrapper, make_embedder, unwrap
-from graphmem.entities import EntityDictionary, EntityExtractor
+from graphmem.entities import EntityDictionary, EntityExtractor, LinkConfidences
 from graphmem.errors import (
     ClosedError,
     EmbedderMismatchError,
@@ -303,7 +303,10 @@ class FacadeBase:
         with self._lock:
             found = self._dictionaries.get(namespace)
             if found is None:
-                found = EntityDictionary(self.store.list_entities(namespace))
+                found = EntityDictionary(
+                    self.store.list_entities(namespace),
+                    LinkConfidences.from_settings(self.settings),
+                )
                 self._dictionaries[namespace] = found
             return found
 

@@ -121,8 +121,38 @@ class PlanningSettings(Concern):
         description='Specificity\'s temporal precision per time expression kind: exact, relative, vague (docs/spec.md §3 "Query planner").',
     )
 
+    link_exact: float = Field(
+        1.0,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Link confidence of a surface that is an entity's name (graphmem.entities; the"
+            " entity-centric plan needs more than entity_plan_confidence)."
+        ),
+    )
+    link_alias: float = Field(
+        0.95,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Link confidence of a surface that is an entity's alias, or 'I' / 'my' for the"
+            " user; a written mention linked at least this well is that entity."
+        ),
+    )
+    link_first_name: float = Field(
+        0.9,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Link confidence of a person's first name alone ('Priya' for Priya Raman);"
+            " link_first_name <= link_alias <= link_exact."
+        ),
+    )
+
     @model_validator(mode="after")
     def _specificity_order(self) -> PlanningSettings:
         if self.specificity_exploratory >= self.specificity_precise:
             raise ValueError("specificity_exploratory must be < specificity_precise")
+        if not self.link_first_name <= self.link_alias <= self.link_exact:
+            raise ValueError("link confidences must be link_first_name <= link_alias <= link_exact")
         return self

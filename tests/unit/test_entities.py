@@ -4,28 +4,30 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
-from graphmem.entities import (
-    LINK_ALIAS,
-    LINK_EXACT,
-    LINK_FIRST_NAME,
-    EntityDictionary,
-    resolve_mentions,
-)
+from graphmem.entities import EntityDictionary, LinkConfidences, resolve_mentions
 from graphmem.extract import CapitalizedNameExtractor
 from graphmem.models import Entity, EntityMention
+from graphmem.settings import Settings
 from graphmem.text import entity_id
 
+# link confidences of the default settings (docs/configuration.md, read.planning.link_*)
+LINK_EXACT, LINK_ALIAS, LINK_FIRST_NAME = 1.0, 0.95, 0.9
 
-def _dictionary() -> EntityDictionary:
+
+def _dictionary(settings: Settings | None = None) -> EntityDictionary:
+    links = LinkConfidences.from_settings(settings or Settings())
     return EntityDictionary(
         [
             Entity(id="e-car", namespace="n", name="Caroline Smith", aliases=("Caro",)),
             Entity(id="e-mel", namespace="n", name="Melanie", aliases=("Mel",)),
             Entity(id="e-nyc", namespace="n", name="New York City", aliases=("NYC",)),
-        ]
+        ],
+        links,
     )
 
 
@@ -39,6 +41,23 @@ def test_links_names_aliases_possessives_first_names() -> None:
     assert links["e-mel"].confidence == LINK_ALIAS
     assert links["e-nyc"].confidence == LINK_EXACT  # longest match wins over "New"
     assert set(links) == {"e-car", "e-mel", "e-nyc"}
+
+
+def test_link_confidences_are_settings() -> None:
+    # read.planning.link_*: a first name linked below the alias confidence still resolves a
+    # one-word person mention to that person; the order first name <= alias <= exact holds
+    settings = Settings(link_exact=0.99, link_alias=0.8, link_first_name=0.7)
+    links = {
+        link.entity_id: link.confidence
+        for link in _dictionary(settings).link("Did Caroline's friend Mel visit New York City?")
+    }
+    assert links == {"e-car": 0.7, "e-mel": 0.8, "e-nyc": 0.99}
+    resolved, _ = resolve_mentions(
+        "n", [EntityMention(name="Caroline", kind="Person")], _dictionary(settings)
+    )
+    assert [ident for ident, _ in resolved] == ["e-car"]
+    with pytest.raises(ValidationError, match="link_first_name <= link_alias"):
+        Settings(link_alias=0.8, link_first_name=0.9)
 
 
 def test_no_link_for_unknown_names() -> None:
