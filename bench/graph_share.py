@@ -16,7 +16,9 @@ ranking to say, per corpus:
     REPLAY_DIR=/tmp/replay python bench/graph_share.py ../shared/data/locomo-dev.json \
         --corpus turns observations [--questions]
 
-Dev is also LoCoMo's reporting set: these are diagnostics, not a tuning run.
+Dev is also LoCoMo's reporting set: these are diagnostics, not a tuning run. The
+question cache is pickled: after a change to the retrievers (or a module move, which
+fails the unpickling) delete ``REPLAY_DIR/asked-*.pkl`` or set ``QTAG`` to a new tag.
 """
 
 from __future__ import annotations
