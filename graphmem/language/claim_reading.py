@@ -62,6 +62,10 @@ class Claim:
     aliases : tuple of (str, str)
         Other names of the ``names``, as (alias, name) pairs: "Moncho works at Los
         Altos" names Ramón Mendoza by the name everyone calls him.
+    places : tuple of str
+        The ``names`` that are places (entity kind Place): in the user's voice a place
+        is where the claim happens, never whom it is about ("Handed the Osaka flat
+        back. I'm renting in Fukuoka now.").
     """
 
     content: str
@@ -71,6 +75,7 @@ class Claim:
     names: tuple[str, ...] = ()
     user: str | None = None
     aliases: tuple[tuple[str, str], ...] = ()
+    places: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, claim: ClaimLike, names: Iterable[str] = (), user: str | None = None) -> Claim:
@@ -79,10 +84,27 @@ class Claim:
 
 
 def user_words(claim: Claim) -> tuple[str, ...] | None:
-    """The user's name as words when ``claim`` opens in the first person (docs/spec.md §9.14)."""
-    if claim.subject or not is_first_person(claim.content) or possessive_other(claim.content):
+    """The user's name as words when ``claim`` opens in the first person, or opens with a
+    past-tense verb that is not one of its names: a note without its subject ("Shifted
+    to Taupō for the new role.") is the speaker's (docs/spec.md §9.14)."""
+    if claim.subject or possessive_other(claim.content):
+        return None
+    if not is_first_person(claim.content) and not _opens_with_own_verb(claim):
         return None
     return tuple(clean(w) for w in WORD.findall(claim.user or IMPLICIT_USER)) or None
+
+
+_PAST_OPENER = re.compile(r"^\s*([A-Z][a-z]{2,}ed)\b(?!['’])")
+
+
+def _opens_with_own_verb(claim: Claim) -> bool:
+    """Does the claim open with a past-tense verb ("Handed …", "Shifted …") rather than
+    a name that happens to end the same way ("Ahmed …", one of ``claim.names``)?"""
+    found = _PAST_OPENER.match(claim.content)
+    if found is None:
+        return False
+    word = found.group(1).casefold()
+    return not any(word in name.casefold().split() for name in claim.names)
 
 
 WORD = re.compile(r"[A-Za-z\u00c0-\u024f][\w'’-]*|\d[\d,.:/-]*\d|\d", re.UNICODE)

@@ -171,7 +171,8 @@ def claim_of(memory: StoredClaim, dictionary: EntityLookup) -> Claim:
         user.name if user is not None else None,
     )
     aliases = tuple((alias, e.name) for e in entities for alias in e.aliases if alias != USER_ALIAS)
-    return replace(claim, aliases=aliases) if aliases else claim
+    places = tuple(dict.fromkeys(e.name for e in entities if e.kind == "Place"))
+    return replace(claim, aliases=aliases, places=places) if aliases or places else claim
 
 
 def _same_name(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -337,8 +338,11 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     if user is not None:
         return user
     text = claim.content.casefold().replace("’", "'")
+    voiced = bool(claim.places) and speaks_for_user(claim.content)
     best: tuple[int, tuple[str, ...]] | None = None
     for name, canonical in (*((n, n) for n in claim.names), *claim.aliases):
+        if voiced and canonical in claim.places:
+            continue  # "Handed the Osaka flat back. I'm renting …": the user's, not Osaka's
         words = tuple(clean(w) for w in WORD.findall(name))
         found = re.search(r"\b" + re.escape(name.casefold()) + r"\b", text)
         if found is None and len(words) > 1 and len(words[0]) > 2:

@@ -365,13 +365,13 @@ class Matcher:
 
 def _subjects(memory: Memory, known: EntityDictionary) -> list[str]:
     """The entity ids ``memory`` is about: its subject mentions, else every mention,
-    else the namespace's user when it speaks in the user's voice and names nobody
-    ("it's apixaban I take, not warfarin")."""
+    and the namespace's user when it speaks in the user's voice ("it's apixaban I
+    take, not warfarin"; "Handed the Osaka flat back. I'm renting in Fukuoka now.")."""
     subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
     subjects = subjects or [m.entity_id for m in memory.mentions]
     user = known.user()
-    if not subjects and user is not None and speaks_for_user(memory.content):
-        subjects = [user.id]
+    if user is not None and user.id not in subjects and speaks_for_user(memory.content):
+        subjects = [*subjects, user.id]
     return subjects
 
 
