@@ -23,10 +23,11 @@ _ci = case_insensitive
 # (key, pattern, ended): a match states the attribute; group "v" is the value if any.
 RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased(?= in| at| out)|"
-                      r"[Ss]ettled|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
+                      r"[Ss]ettled|[Ss]hifted|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
                       r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place|[Bb]ungalow|"
                       r"[Vv]illa|[Rr]ent\w*|"
                       r"[Nn]ow|[Bb]ack)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
+    ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved|relocated)\b"), False),
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
@@ -80,6 +81,11 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                  r"since\b|for\b|too\b|though\b|these\b|so\b|except\b|mostly\b|in\b|on\b|"
                  r"at\b|after\b|because\b|when\b|last\b|this\b|until\b|ever\b|"
                  r"full-time\b|nowadays\b))"), False),
+    # a note that opens with the diet ("Strictly vegetarian, and no eggs either.")
+    ("diet", _ci(r"^\s*(?:(?:strictly|fully|mostly|completely|still|now)\s+)?"
+                 r"(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|gluten-free|"
+                 r"dairy-free|halal|kosher)\b(?=\s*(?:[,.;:!(-]|$|and\b|since\b|for\b|now\b))"),
+     False),
     ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based)\s+(?:diet|now)\b"
                  r"(?!\s+(?:group|club|community|blog|recipes?|cookbook|page|channel|friends?))"),
      False),

@@ -66,6 +66,9 @@ class Claim:
         The ``names`` that are places (entity kind Place): in the user's voice a place
         is where the claim happens, never whom it is about ("Handed the Osaka flat
         back. I'm renting in Fukuoka now.").
+    people : tuple of str, optional
+        The ``names`` that are people (entity kind Person), when the kinds are known
+        (a stored memory read with its namespace's entities); ``None``: unknown.
     """
 
     content: str
@@ -76,6 +79,7 @@ class Claim:
     user: str | None = None
     aliases: tuple[tuple[str, str], ...] = ()
     places: tuple[str, ...] = ()
+    people: tuple[str, ...] | None = None
 
     @classmethod
     def of(cls, claim: ClaimLike, names: Iterable[str] = (), user: str | None = None) -> Claim:

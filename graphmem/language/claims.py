@@ -172,7 +172,8 @@ def claim_of(memory: StoredClaim, dictionary: EntityLookup) -> Claim:
     )
     aliases = tuple((alias, e.name) for e in entities for alias in e.aliases if alias != USER_ALIAS)
     places = tuple(dict.fromkeys(e.name for e in entities if e.kind == "Place"))
-    return replace(claim, aliases=aliases, places=places) if aliases or places else claim
+    people = tuple(dict.fromkeys(e.name for e in entities if e.kind == "Person"))
+    return replace(claim, aliases=aliases, places=places, people=people)
 
 
 def _same_name(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -343,6 +344,10 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     for name, canonical in (*((n, n) for n in claim.names), *claim.aliases):
         if voiced and canonical in claim.places:
             continue  # "Handed the Osaka flat back. I'm renting …": the user's, not Osaka's
+        if claim.people is not None and canonical not in claim.people and text.find(
+            name.casefold()
+        ) > 0:
+            continue  # "Night shifts at the University Hospital": a place of work, not a subject
         words = tuple(clean(w) for w in WORD.findall(name))
         found = re.search(r"\b" + re.escape(name.casefold()) + r"\b", text)
         if found is None and len(words) > 1 and len(words[0]) > 2:
@@ -354,9 +359,14 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
             best = (found.start(), tuple(clean(w) for w in WORD.findall(canonical)))
     if best is not None:
         return best[1]
+    user = tuple(clean(w) for w in WORD.findall(claim.user or IMPLICIT_USER)) or None
     if not claim.subject and speaks_for_user(claim.content):
         # no known name, the user's voice: "Doctor's got me on warfarin for my heart"
-        return tuple(clean(w) for w in WORD.findall(claim.user or IMPLICIT_USER)) or None
+        return user
+    if claim.people is not None:
+        # the namespace's entities are known and the text names none of them: a note
+        # without its subject ("Strictly vegetarian, and no eggs either.") is the user's
+        return user
     return features(claim).opener
 
 

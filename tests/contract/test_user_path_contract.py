@@ -256,3 +256,15 @@ def test_a_correction_stays_about_its_subject_when_it_does_not_name_it(
     _, new = memory.correct(ns, first, "Correction: the practice is in Tlajomulco, not Tlaquepaque.")
     about = {m.entity_id for m in new.mentions if m.role == "subject"}
     assert len(about) == 1 and about <= ramon
+
+
+def test_a_note_in_the_users_voice_updates_the_users_own_claim(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # the place it names is where it happens, not whom it is about
+    memory.set_user(ns, "Haruka Mori")
+    old = said(memory, clock, ns, "I live in Osaka, in a tiny flat near Tenma station.", 0)
+    new = said(
+        memory, clock, ns, "Handed the Osaka flat back. I'm renting near Ohori Park in Fukuoka now.", 30
+    )
+    assert memory.get(ns, old).superseded_by == new

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from graphmem.language.attributes import attributes_of, is_eventlike, primary, replaces
+from graphmem.language.claim_reading import Claim
+from graphmem.language.claims import subject_of
 from graphmem.language.endings import ends
 from graphmem.language.questions import SAFETY, question_attributes
 from graphmem.language.voice import (
@@ -185,3 +187,68 @@ def test_who_is_speaking() -> None:
     assert not is_transcript("verbatim", "Alice works at Microsoft.")
     assert not is_transcript("gpt-4o", "Caroline: I went to a support group.")
     assert not is_transcript("verbatim", "Correction: user's allergy is to tree nuts.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "subject"),
+    [
+        # a place the user's note names is where it happens, not whom it is about
+        (
+            Claim(
+                "Handed the Osaka flat back. I'm renting near Ohori Park in Fukuoka now.",
+                names=("Osaka", "Ohori Park", "Fukuoka"),
+                places=("Osaka", "Ohori Park", "Fukuoka"),
+                people=(),
+                user="Haruka Mori",
+            ),
+            ("haruka", "mori"),
+        ),
+        # a note that opens with a past-tense verb is the speaker's
+        (Claim("Shifted to Taupō for the new role.", user="Kiri Walker"), ("kiri", "walker")),
+        # ... unless that word is one of its names
+        (
+            Claim("Ahmed moved to Cairo.", names=("Ahmed",), people=("Ahmed",), user="Kiri Walker"),
+            ("ahmed",),
+        ),
+        # the namespace's entities known, none named: the note is the user's
+        (
+            Claim("Strictly vegetarian, and no eggs either.", people=(), user="Priya Nair"),
+            ("priya", "nair"),
+        ),
+        (
+            Claim(
+                "Night shifts at the University Hospital, cardiology ward.",
+                names=("University Hospital",),
+                people=(),
+                user="Zofia Nowak",
+            ),
+            ("zofia", "nowak"),
+        ),
+        # a person named first is still the subject; an organisation that opens the text too
+        (
+            Claim("Tests showed Dana is not allergic.", names=("Dana",), people=("Dana",), user="U"),
+            ("dana",),
+        ),
+        (Claim("Acme hired Lena.", names=("Acme", "Lena"), people=("Lena",), user="U"), ("acme",)),
+    ],
+)
+def test_whom_a_note_in_the_users_namespace_is_about(claim: Claim, subject: tuple[str, ...]) -> None:
+    assert subject_of(claim) == subject
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("Strictly vegetarian, and no eggs either.", "diet", "vegetarian"),
+        ("Vegan since 2019.", "diet", "vegan"),
+        ("Home is Rotorua, by the lake.", "residence", "rotorua"),
+        ("Shifted to Taupō for the new role.", "residence", "taupō"),
+    ],
+)
+def test_a_note_that_opens_with_its_attribute_states_it(text: str, key: str, value: str) -> None:
+    stated = primary(text)
+    assert stated is not None and (stated.key, stated.value) == (key, value)
+
+
+def test_a_diet_word_that_names_something_else_is_not_a_diet() -> None:
+    assert all(a.key != "diet" for a in attributes_of("Vegan restaurants are my thing."))
