@@ -58,9 +58,18 @@ def print_recall(console: Console, result: RecallResult, *, explain: bool = Fals
     console.print(table)
     if explain:
         for i, hit in enumerate(result.hits, start=1):
-            graph = hit.explanation.retrievers.get("graph")
+            e = hit.explanation
+            graph = e.retrievers.get("graph")
             if graph is not None and graph.detail:
                 console.print(f"  #{i} graph: {graph.detail}", markup=False, highlight=False)
+            if e.reordered:
+                console.print(f"  #{i} {e.reordered}", markup=False, highlight=False)
+            if e.newer_than:
+                console.print(
+                    f"  #{i} moved above {e.newer_than[:8]}: an older memory it contradicts",
+                    markup=False,
+                    highlight=False,
+                )
         for note in result.notes:
             console.print(f"[dim]{note}[/]")
         console.print("[dim]columns sema..grap = rank in each retriever[/]")

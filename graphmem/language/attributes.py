@@ -75,6 +75,7 @@ _LABELS = {
     "diet": "the subject's diet",
     "allergy": "the subject's allergies",
     "medication": "the subject's medication",
+    "health": "the subject's health",
     "partner": "the subject's partner",
     "phone": "the subject's phone number",
     "email": "the subject's email address",

@@ -129,13 +129,15 @@ class Compatibility:
 
 
 class NamedEntity(Protocol):
-    """An entity as the rule reads it (:class:`~graphmem.models.Entity`): its name and
-    other names."""
+    """An entity as the rule reads it (:class:`~graphmem.models.Entity`): its name, other
+    names and kind ("Person", "Place", ...)."""
 
     @property
     def name(self) -> str: ...
     @property
     def aliases(self) -> Sequence[str]: ...
+    @property
+    def kind(self) -> str: ...
 
 
 class EntityLookup(Protocol):
@@ -344,9 +346,11 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     for name, canonical in (*((n, n) for n in claim.names), *claim.aliases):
         if voiced and canonical in claim.places:
             continue  # "Handed the Osaka flat back. I'm renting …": the user's, not Osaka's
-        if claim.people is not None and canonical not in claim.people and text.find(
-            name.casefold()
-        ) > 0:
+        if (
+            claim.people is not None
+            and canonical not in claim.people
+            and text.find(name.casefold()) > 0
+        ):
             continue  # "Night shifts at the University Hospital": a place of work, not a subject
         words = tuple(clean(w) for w in WORD.findall(name))
         found = re.search(r"\b" + re.escape(name.casefold()) + r"\b", text)

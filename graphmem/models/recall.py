@@ -77,6 +77,12 @@ class Explanation(BaseModel):
         description="The id of an older memory with a contradicting claim that this newer"
         " one was moved above (graphmem.retrieval.ranking.currency), if any.",
     )
+    reordered: str | None = Field(
+        default=None,
+        description="Why a rule about the question moved this memory (the asked attribute's"
+        " claims up, memories about someone close to the asked person down;"
+        " graphmem.retrieval.ranking.attribute_rank), if one did.",
+    )
     formula: str = Field(
         default="",
         description="How ``weight`` was computed for this recall (profile and modes).",

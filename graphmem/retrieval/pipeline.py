@@ -29,7 +29,8 @@ from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
 from graphmem.retrieval.planning.planner import Plan, choose_plan, lexical_evidence
 from graphmem.retrieval.planning.relations import follow_relations
-from graphmem.retrieval.ranking.ranker import Ranker, ms_since, weight_formula
+from graphmem.retrieval.ranking.formula import weight_formula
+from graphmem.retrieval.ranking.ranker import Ranker, ms_since
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
 from graphmem.retrieval.rescoring import masking
 from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, with_answer_type

@@ -268,3 +268,12 @@ def test_a_note_in_the_users_voice_updates_the_users_own_claim(
         memory, clock, ns, "Handed the Osaka flat back. I'm renting near Ohori Park in Fukuoka now.", 30
     )
     assert memory.get(ns, old).superseded_by == new
+
+
+def test_a_memory_a_question_rule_moved_says_why(memory: GraphMem, clock: Clock, ns: str) -> None:
+    memory.set_user(ns, "Haruka Mori")
+    said(memory, clock, ns, "I'm allergic to fish, even a little dashi.", 0)
+    home = said(memory, clock, ns, "I live in Osaka, near Tenma station.", 1)
+    result = memory.recall(ns, "Where do I live?", k=3)
+    reasons = {h.memory.id: h.explanation.reordered for h in result.hits}
+    assert reasons[home] is not None and "where the subject lives" in reasons[home]

@@ -22,14 +22,20 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import SINGLE_VALUED, attributes_of
+from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.questions import SAFETY, question_attributes
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
 from graphmem.settings import Settings
 
-__all__ = ["attribute_first", "attribute_window", "owner_first", "question_first", "question_subject"]
+__all__ = [
+    "attribute_first",
+    "attribute_window",
+    "owner_first",
+    "question_first",
+    "question_subject",
+]
 
 
 def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
@@ -67,14 +73,30 @@ def question_first(
     window: int,
     cut: int,
     settings: Settings,
-) -> list[Memory]:
+) -> tuple[list[Memory], dict[str, str]]:
     """The two rules of this module in turn: with a ``window`` (:func:`attribute_window`),
     :func:`attribute_first` over it; then the first ``cut`` memories, with
-    :func:`owner_first` (off when ``settings.attribute_window`` is 0)."""
+    :func:`owner_first` (off when ``settings.attribute_window`` is 0).
+
+    Returns the new order and, per memory a rule moved, why (for ``recall --explain``)."""
+    why: dict[str, str] = {}
     if window:
-        order = attribute_first(order, question, known)[0]
+        order, moved = attribute_first(order, question, known)
+        why.update(
+            (
+                ident,
+                f"moved up: the question asks for {Attribute(key, True, '').label}, which it states",
+            )
+            for ident, key in moved.items()
+        )
     order = list(order[:cut])
-    return owner_first(order, question, known)[0] if settings.read.rescoring.attribute_window > 0 else order
+    if settings.read.rescoring.attribute_window > 0:
+        order, down = owner_first(order, question, known)
+        why.update(
+            (ident, "moved down: about someone close to the asked person, not the person")
+            for ident in down
+        )
+    return order, why
 
 
 def attribute_first(
@@ -149,8 +171,8 @@ def owner_first(
     own: list[Memory] = []
     others: list[Memory] = []
     for memory in order:
-        kin = None if is_transcript(memory.extractor, memory.content) else kin_subject(
-            memory.content
+        kin = (
+            None if is_transcript(memory.extractor, memory.content) else kin_subject(memory.content)
         )
         if kin is not None and not names_agree(tuple(kin.casefold().split()), subject):
             others.append(memory)

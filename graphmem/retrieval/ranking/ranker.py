@@ -27,7 +27,8 @@ from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, Retriev
 from graphmem.retrieval.planning.planner import Plan
 from graphmem.retrieval.ranking.attribute_rank import attribute_window, question_first
 from graphmem.retrieval.ranking.currency import prefer_newer
-from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
+from graphmem.retrieval.ranking.formula import weight_formula, without_session_support
+from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker, reranked
 from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE
 from graphmem.retrieval.rescoring.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.rescoring.support import session_support
@@ -54,32 +55,6 @@ def days_between(later: datetime, earlier: datetime | None) -> float:
 def ms_since(mark: float) -> float:
     """Milliseconds since ``mark`` (a :func:`time.perf_counter` value)."""
     return (time.perf_counter() - mark) * 1000.0
-
-
-def without_session_support(plan: Plan) -> bool:
-    """No session prior for a plan that diversifies (MMR), walks a relation (evidence in
-    other sessions) or gathers several memories (``plan.aggregate``)."""
-    return plan.mmr or plan.name == "relational" or plan.aggregate
-
-
-def weight_formula(settings: Settings, plan: Plan, query: RecallQuery) -> str:
-    """How this recall's weights are computed, in words, for its explanation."""
-    if query.profile == "composite":
-        return "weight = w1·similarity + w2·salience + w3·confidence (composite profile)"
-    plain = without_session_support(plan) or settings.read.fusion.session_support <= 0.0
-    relevance = "RRF" if plain else "(RRF + session support)"
-    if plan.aggregate and settings.read.fusion.session_support > 0.0 and not plan.mmr:
-        relevance = "RRF (no session support: the answer gathers several memories)"
-    factors = [relevance]
-    ties: list[str] = []
-    (factors if settings.read.ranking.freshness_mode == "weight" else ties).append("freshness")
-    (factors if settings.read.ranking.access_mode == "weight" else ties).append("access boost")
-    formula = "weight = " + " × ".join(factors)
-    if ties:
-        formula += f"; ties broken by {', then '.join(ties)}"
-    if settings.read.rescoring.update_rank_margin >= 0.0:
-        formula += "; a newer contradicting memory ranks above the older one"
-    return formula
 
 
 @dataclass(slots=True)
@@ -163,23 +138,29 @@ class Ranker:
         if not need_vectors:
             mark = time.perf_counter()
             # the embeddings of what is returned tell near-duplicate claims (newer over older)
-            with_vectors = cfg.read.rescoring.update_rank_margin >= 0.0 and query.profile != "composite"
+            with_vectors = (
+                cfg.read.rescoring.update_rank_margin >= 0.0 and query.profile != "composite"
+            )
             memories = {
                 m.id: m
                 for m in self._store.get_memories(namespace, ids, with_embeddings=with_vectors)
             }
             timings["hydration"] += ms_since(mark)
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
+        reordered: dict[str, str] = {}
         if query.profile != "composite":  # the asked attribute's value, the asked person
-            order = question_first(order, query.text, self._known(namespace), window, cut, cfg)
+            order, reordered = question_first(
+                order, query.text, self._known(namespace), window, cut, cfg
+            )
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
-        order, rerank_note = self._rerank(order, query, plan, rerank)
+        order, rerank_note = reranked(self._reranker, order, query.text, plan, rerank)
         formula = weight_formula(cfg, plan, query)
         ranks = {
             name: {h.memory_id: (i + 1, h) for i, h in enumerate(hs)} for name, hs in hits.items()
         }
         return [
-            self._hit(m, plan, ranks, rrf, found, newer_than, rerank_note, formula) for m in order
+            self._hit(m, plan, ranks, rrf, found, (newer_than, reordered), rerank_note, formula)
+            for m in order
         ]
 
     def _score(
@@ -207,7 +188,8 @@ class Ranker:
         direct = direct_hits(hits, cfg.read.rescoring.direct_hit_rank)
         pool = [f for f in fields.values() if admissible(f, query, direct)]
         kept = confidence_gate(
-            {f.memory_id: f.confidence for f in pool}, min_confidence=cfg.read.ranking.min_confidence
+            {f.memory_id: f.confidence for f in pool},
+            min_confidence=cfg.read.ranking.min_confidence,
         )
         pool = [f for f in pool if f.memory_id in kept]
         support = (
@@ -248,7 +230,11 @@ class Ranker:
         :func:`graphmem.retrieval.ranking.currency.prefer_newer`). Returns the order and, per
         moved memory, the id of the older one it now outranks."""
         cfg = self._settings
-        if cfg.read.rescoring.update_rank_margin < 0.0 or len(order) <= 1 or query.profile == "composite":
+        if (
+            cfg.read.rescoring.update_rank_margin < 0.0
+            or len(order) <= 1
+            or query.profile == "composite"
+        ):
             return order, {}
         by_id = {m.id: m for m in order}
         known = self._known(namespace)
@@ -297,19 +283,6 @@ class Ranker:
             out.update(zip(texts, self._masked.embed(list(texts.values())), strict=True))
         return out
 
-    def _rerank(
-        self, order: list[Memory], query: RecallQuery, plan: Plan, rerank: bool
-    ) -> tuple[list[Memory], str]:
-        """The reranker's order of the top candidates, cut to ``plan.k``, and its note."""
-        if rerank:
-            reranked = self._reranker.rerank(query.text, order)
-            position = {mid: i for i, (mid, _) in enumerate(reranked)}
-            order = sorted(order, key=lambda m: position.get(m.id, len(position)))[: plan.k]
-            return order, f"{self._reranker.name} (applied)"
-        if not plan.rerank:
-            return order, "off for this plan"
-        return order, f"{self._reranker.name} (not applied)"
-
     def _hit(
         self,
         m: Memory,
@@ -317,10 +290,11 @@ class Ranker:
         ranks: Mapping[str, Mapping[str, tuple[int, Hit]]],
         rrf: Mapping[str, float],
         found: _Candidates,
-        newer_than: Mapping[str, str],
+        moves: tuple[Mapping[str, str], Mapping[str, str]],
         rerank_note: str,
         formula: str,
     ) -> RecallHit:
+        newer_than, reordered = moves  # the older memory it outranks; why a question rule moved it
         score = found.scores[m.id]
         per = {
             name: RetrieverScore(rank=r[m.id][0], score=r[m.id][1].score, detail=r[m.id][1].detail)
@@ -336,9 +310,12 @@ class Ranker:
             confidence=m.confidence,
             weight=score.weight,
             rerank=rerank_note,
-            renderable=renderable(m.confidence, render_gate=self._settings.read.ranking.render_gate),
+            renderable=renderable(
+                m.confidence, render_gate=self._settings.read.ranking.render_gate
+            ),
             session_support=found.support.get(m.id),
             newer_than=newer_than.get(m.id),
+            reordered=reordered.get(m.id),
             formula=formula,
         )
         return RecallHit(
@@ -374,7 +351,9 @@ class Ranker:
             stability=m.stability,
             stability_scaling=cfg.dynamics.salience_stability_scaling,
         )
-        return composite_relevance(max(0.0, sim), sal, m.confidence, weights=cfg.read.ranking.composite_weights)
+        return composite_relevance(
+            max(0.0, sim), sal, m.confidence, weights=cfg.read.ranking.composite_weights
+        )
 
 
 def admissible(f: RankFields, query: RecallQuery, direct: set[str]) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "NoopReranker",
     "Predictor",
     "Reranker",
+    "reranked",
     "reranker_from_settings",
 ]
 
@@ -139,3 +140,18 @@ def reranker_from_settings(settings: Settings) -> Reranker | None:
     if settings.read.rescoring.reranker_model is None:
         return None
     return CrossEncoderReranker(settings.read.rescoring.reranker_model)
+
+
+def reranked(
+    reranker: Reranker, order: list[Memory], query: str, plan: Any, applies: bool
+) -> tuple[list[Memory], str]:
+    """The reranker's order of the top candidates, cut to ``plan.k``, and the note every
+    explanation carries (applied, off for this plan, or not applied). ``applies``: the
+    plan asks for a rerank and a reranker is configured."""
+    if applies:
+        position = {mid: i for i, (mid, _) in enumerate(reranker.rerank(query, order))}
+        order = sorted(order, key=lambda m: position.get(m.id, len(position)))[: plan.k]
+        return order, f"{reranker.name} (applied)"
+    if not plan.rerank:
+        return order, "off for this plan"
+    return order, f"{reranker.name} (not applied)"
