@@ -26,7 +26,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"[Ss]ettled|[Ss]hifted|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
                       r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place|[Bb]ungalow|"
                       r"[Vv]illa|[Rr]ent\w*|"
-                      r"[Nn]ow|[Bb]ack)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
+                      # "now"/"back" only when no work stands between ("now drives for … in X")
+                      r"(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
+                      r"job|shifts?)\b))\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved|relocated)\b"), False),
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
@@ -56,6 +58,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
                       r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
     ("job_title", _ci(r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
+                      r"(?![\w\s-]{0,40}\bstudent\b)"  # "a computer science student": a school
                       r"(?P<v>(?-i:(?:[a-z-]+\s+){0,2}"
                       r"(?:[a-z-]{3,}(?:er|or|ist|ian)|nurse|chef|"
                       r"doctor|surgeon|pilot|teacher|cook|clerk|guide|medic|midwife|"
@@ -122,7 +125,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"(?:\s+(?:of\s+)?[a-z]+)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
                      r"[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)"), False),
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b"), False),
-    ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying)|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
+    ("school", _ci(r"\b(?:graduated|finished (?:my|his|her|their) (?:degree|studies|master'?s|phd)|"
+                   r"dropped out|left (?:university|uni|college))\b"), True),
+    ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying|ent)|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
                    r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),
     ("car", _ci(r"\b(?:drives?|driving|bought|got) (?:an?|the|his|her|my|their)?\s*(?:new\s+)?"
                 r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|"

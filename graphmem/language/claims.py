@@ -340,6 +340,10 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     user = user_words(claim)
     if user is not None:
         return user
+    if claim.user is not None and claim.people is not None and _PRONOUN_OPENER.match(claim.content):
+        # "She rents a small flat in Vienna", "He and Geneviève have an apartment": in a
+        # namespace about one named person, a note that opens with a pronoun is about them
+        return tuple(clean(w) for w in WORD.findall(claim.user)) or None
     text = claim.content.casefold().replace("’", "'")
     voiced = bool(claim.places) and speaks_for_user(claim.content)
     best: tuple[int, tuple[str, ...]] | None = None
@@ -372,6 +376,9 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
         # without its subject ("Strictly vegetarian, and no eggs either.") is the user's
         return user
     return features(claim).opener
+
+
+_PRONOUN_OPENER = re.compile(r"^\s*(?:he|she|his|her|him)\b(?!['’]s\s+(?:sister|brother))", re.I)
 
 
 def names_agree(a: Sequence[str], b: Sequence[str]) -> bool:

@@ -33,7 +33,11 @@ from graphmem.language.voice import (
         ("Alice works at Microsoft.", "employer", "microsoft"),
         ("I work at AKH Wien now", "employer", "akh wien"),
         ("User drives for Wartrans, out of their depot in Poznań.", "employer", "wartrans"),
-        ("I've moved from Ullevål to Rikshospitalet, same job on the ward", "employer", "rikshospitalet"),
+        (
+            "I've moved from Ullevål to Rikshospitalet, same job on the ward",
+            "employer",
+            "rikshospitalet",
+        ),
         ("She's a senior urban planner now.", "job_title", "senior urban planner"),
         ("I got promoted to QA lead, I have a team of four now!", "job_title", "qa lead"),
         ("Arjun stepped up from CTO to CEO of Krishi Loop.", "job_title", "ceo"),
@@ -48,7 +52,11 @@ from graphmem.language.voice import (
         ("Henrik is second engineer on the Gothenburg–Kiel ferry.", "job_title", "second engineer"),
         ("Henrik made chief engineer in November.", "job_title", "chief engineer"),
         ("Elena's orchestra is the Wiener Symphoniker.", "employer", "wiener symphoniker"),
-        ("Sione's new job is with the Auckland Rugby Union academy.", "employer", "auckland rugby union"),
+        (
+            "Sione's new job is with the Auckland Rugby Union academy.",
+            "employer",
+            "auckland rugby union",
+        ),
         ("Sione is at Kelston Boys' High; he teaches PE there.", "employer", "kelston boys' high"),
         ("User's truck is a Scania R450.", "car", "scania r450"),
         ("User got a new truck from the company: a Volvo FH.", "car", "volvo fh"),
@@ -122,10 +130,18 @@ def test_when_a_newer_claim_replaces_an_older_one(new: str, old: str, replaced: 
     ("new", "old", "ended"),
     [
         ("Elena doesn't do the morning yoga anymore.", "Elena does yoga every morning.", True),
-        ("User has stopped Muay Thai; she hurt her wrist.", "User does Muay Thai twice a week.", True),
+        (
+            "User has stopped Muay Thai; she hurt her wrist.",
+            "User does Muay Thai twice a week.",
+            True,
+        ),
         ("Sold the Corolla. I don't drive anymore.", "I drive an old white Toyota Corolla.", True),
         # the reason is not what ends: "because of his diabetes" ends no diabetes
-        ("He doesn't take sugar anymore because of his diabetes.", "He has type 2 diabetes.", False),
+        (
+            "He doesn't take sugar anymore because of his diabetes.",
+            "He has type 2 diabetes.",
+            False,
+        ),
         # a restatement in negative words is no ending
         ("Repeated it: never aspirin, it gives her asthma.", "She is allergic to aspirin.", False),
         # a shared person's name is no shared topic
@@ -226,13 +242,17 @@ def test_who_is_speaking() -> None:
         ),
         # a person named first is still the subject; an organisation that opens the text too
         (
-            Claim("Tests showed Dana is not allergic.", names=("Dana",), people=("Dana",), user="U"),
+            Claim(
+                "Tests showed Dana is not allergic.", names=("Dana",), people=("Dana",), user="U"
+            ),
             ("dana",),
         ),
         (Claim("Acme hired Lena.", names=("Acme", "Lena"), people=("Lena",), user="U"), ("acme",)),
     ],
 )
-def test_whom_a_note_in_the_users_namespace_is_about(claim: Claim, subject: tuple[str, ...]) -> None:
+def test_whom_a_note_in_the_users_namespace_is_about(
+    claim: Claim, subject: tuple[str, ...]
+) -> None:
     assert subject_of(claim) == subject
 
 
@@ -252,3 +272,42 @@ def test_a_note_that_opens_with_its_attribute_states_it(text: str, key: str, val
 
 def test_a_diet_word_that_names_something_else_is_not_a_diet() -> None:
     assert all(a.key != "diet" for a in attributes_of("Vegan restaurants are my thing."))
+
+
+def test_a_note_that_opens_with_a_pronoun_is_about_the_namespaces_named_user() -> None:
+    flat = Claim("She rents a small flat in Vienna.", names=("Vienna",), people=(), user="Olena K")
+    assert subject_of(flat) == ("olena", "k")
+    both = Claim(
+        "He and Geneviève have an apartment in Limoilou now.",
+        names=("Geneviève", "Limoilou"),
+        people=("Geneviève",),
+        user="Jean-François Roy",
+    )
+    assert subject_of(both) == ("jean-françois", "roy")
+    # without a named user a pronoun stays unresolved: the first name found decides
+    assert subject_of(
+        Claim("He and Geneviève moved.", names=("Geneviève",), people=("Geneviève",))
+    ) == ("geneviève",)
+
+
+def test_graduating_ends_where_someone_studies() -> None:
+    studies = primary("Siti is doing a master's in design at Universitas Gadjah Mada.")
+    done = primary(
+        "Siti graduated from UGM in August and started at Tokopedia as a product designer."
+    )
+    assert studies is not None and studies.key == "school"
+    assert done is not None and (done.key, done.ended) == ("school", True)
+    assert replaces(done, studies, "Siti graduated from UGM in August.") is not None
+    student = primary("User is a final-year computer science student at Trinity College Dublin.")
+    assert student is not None and (student.key, student.value) == (
+        "school",
+        "trinity college dublin",
+    )
+
+
+def test_now_before_a_job_in_a_city_is_not_a_move() -> None:
+    assert all(
+        a.key != "residence"
+        for a in attributes_of("JF now drives for the ambulance cooperative in Québec City.")
+    )
+    assert primary("I'm back in Leeds now.").key == "residence"
