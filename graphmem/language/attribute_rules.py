@@ -30,7 +30,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
                       r"job|shifts?)\b))\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
-    ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved|relocated)\b"), False),
+    # "moved up to the first violins" is a promotion, not a move
+    ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
+                      r"forward)\b)|relocated)\b"), False),
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"), True),

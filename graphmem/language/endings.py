@@ -22,16 +22,19 @@ _ENDING = _ci(
 )
 _STRONG_ENDING = _ci(
     r"\b(?:no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
-    r"broke up|dropped out)\b"
+    r"broke up|dropped out|done with|cut out|(?:has|have)n['’]t (?:touched|had)|"
+    r"not (?:one|a single|a drop of|a sip of))\b|"
+    # a note that opens by refusing a thing: "No aquavit this midsummer, or any other."
+    r"^\s*no\s+(?!one\b|idea\b|problem\b|way\b|doubt\b|matter\b|need\b|worries\b)[a-z]"
 )
 _GENERIC = frozenset(
     ["about", "after", "again", "also", "always", "anymore", "around", "back", "been", "before", "being", "better", "could", "didn't", "does", "doesn't", "doing", "done", "down", "each", "even", "ever", "every", "from", "going", "gone", "good", "great", "have", "having", "here", "into", "just", "know", "last", "like", "little", "long", "look", "made", "make", "many", "more", "most", "much", "must", "need", "never", "next", "night", "nothing", "only", "other", "over", "really", "right", "said", "same", "since", "some", "still", "such", "sure", "take", "than", "that", "their", "them", "then", "there", "these", "they", "thing", "think", "this", "those", "through", "time", "today", "told", "took", "turns", "until", "very", "want", "week", "weeks", "well", "went", "were", "what", "when", "which", "while", "will", "with", "without", "would", "year", "years", "months", "month", "days", "since", "because", "though", "instead", "now", "these", "days", "morning", "evening", "anyone", "everyone", "someone", "actually", "finally", "basically", "properly", "user", "user's", "take", "takes", "taking", "have", "keep", "keeps", "give", "gives", "come", "comes", "says", "tell", "tells", "gets", "does", "living"]
 )  # fmt: skip
 # times are no topic ("stopped the cello in August" ends no birthday in August), nor
 # are the ending cues themselves
-_TIME = (
-    frozenset(MONTHS) | frozenset(WEEKDAYS) | {f"{d}s" for d in WEEKDAYS}
-) | frozenset(["stopped", "quit", "sold", "gave", "given", "split", "broke", "dropped", "anymore", "longer"])
+_TIME = (frozenset(MONTHS) | frozenset(WEEKDAYS) | {f"{d}s" for d in WEEKDAYS}) | frozenset(
+    ["stopped", "quit", "sold", "gave", "given", "split", "broke", "dropped", "anymore", "longer"]
+)
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
@@ -68,12 +71,19 @@ def ends(
     lower-cased). Returns why, or ``None``."""
     if _STRONG_ENDING.search(old) is not None:
         return None
-    clause = next((c for c in _CLAUSE.split(new) if _STRONG_ENDING.search(c)), None)
-    if clause is not None:  # what it ends, not why: "… anymore, because of the diabetes"
-        clause = _REASON.split(clause)[0]
-    if clause is None:
+    # what it ends, not why ("… anymore, because of the diabetes"): the parts of its
+    # clauses, cut at a reason, that carry the cue ("hasn't had a drink since summer and
+    # says she's done with mezcal")
+    parts = [
+        part
+        for clause in _CLAUSE.split(new)
+        for part in _REASON.split(clause)
+        if _STRONG_ENDING.search(part)
+    ]
+    if not parts:
         return None
-    shared = (topics(clause, exclude) & topics(old, exclude)) - subject_words
+    ended = frozenset().union(*(topics(part, exclude) for part in parts))
+    shared = (ended & topics(old, exclude)) - subject_words
     if not shared:
         return None
     return f"the newer claim ends what the older one states ({', '.join(sorted(shared)[:3])})"

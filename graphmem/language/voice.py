@@ -56,7 +56,8 @@ _OPENS_FIRST_PERSON = re.compile(
 
 
 _KIN = (
-    r"(?:(?:little|big|older|younger|elder|baby|twin|best|old|new|late|step|half)\s+)*"
+    r"(?:(?:little|big|older|younger|elder|baby|twin|best|old|new|late|step|half|dear|close|"
+    r"good|childhood|[a-z]+est)\s+)*"
     r"(?:sister|brother|sibling|mother|father|mum|mom|mam|mamma|mama|dad|papa|parents?|wife|"
     r"husband|partner|spouse|son|daughter|kids?|children|child|friend|boss|manager|colleague|"
     r"mate|pal|buddy|bestie|"

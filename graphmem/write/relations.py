@@ -85,6 +85,9 @@ class Relater:
                     have.add(name.casefold())
                     named.append(EntityMention(name=name))
         named = with_nickname(named, candidate.content)  # "Everyone calls him Moncho"
+        owner = _implied_user(candidate, named, known)
+        if owner is not None:
+            named.insert(0, owner)
         resolved, changed = resolve_mentions(namespace, named, known)
         for entity in changed:
             state.entities[entity.id] = entity
@@ -200,6 +203,21 @@ def _first_person_subject(
     if user is None:
         return EntityMention(name=IMPLICIT_USER, kind="Person", role=role)
     return EntityMention(name=user.name, kind=user.kind, role=role)
+
+
+def _implied_user(
+    candidate: MemoryCandidate, named: Sequence[EntityMention], known: EntityDictionary
+) -> EntityMention | None:
+    """The namespace's named user as the subject of a note that names no person ("Strictly
+    vegetarian, and no eggs either.", "Shifted to Taupō for the new role."): in a
+    namespace about one person, a claim about nobody else is theirs (docs/spec.md §9.14).
+    Transcript turns and claims with a triple's subject are left as they are."""
+    user = known.user()
+    if user is None or candidate.subject or is_transcript(candidate.extractor, candidate.content):
+        return None
+    if any(m.kind == "Person" or m.name.casefold() == user.name.casefold() for m in named):
+        return None
+    return EntityMention(name=user.name, kind=user.kind, role="subject")
 
 
 def _triple_relation(

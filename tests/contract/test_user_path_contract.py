@@ -206,8 +206,6 @@ def test_a_correction_corrects_the_claim_wherever_it_was_restated(
     assert hits[0].memory.id == new.id
 
 
-
-
 def test_a_question_for_advice_finds_the_health_claim_however_it_is_said(
     memory: GraphMem, clock: Clock, ns: str
 ) -> None:
@@ -253,7 +251,9 @@ def test_a_correction_stays_about_its_subject_when_it_does_not_name_it(
     first = said(memory, clock, ns, "Ramón opened his own practice, Veterinaria Mendoza.", 0)
     ramon = {m.entity_id for m in memory.get(ns, first).mentions}
     clock.now = T0 + timedelta(days=3)
-    _, new = memory.correct(ns, first, "Correction: the practice is in Tlajomulco, not Tlaquepaque.")
+    _, new = memory.correct(
+        ns, first, "Correction: the practice is in Tlajomulco, not Tlaquepaque."
+    )
     about = {m.entity_id for m in new.mentions if m.role == "subject"}
     assert len(about) == 1 and about <= ramon
 
@@ -265,7 +265,11 @@ def test_a_note_in_the_users_voice_updates_the_users_own_claim(
     memory.set_user(ns, "Haruka Mori")
     old = said(memory, clock, ns, "I live in Osaka, in a tiny flat near Tenma station.", 0)
     new = said(
-        memory, clock, ns, "Handed the Osaka flat back. I'm renting near Ohori Park in Fukuoka now.", 30
+        memory,
+        clock,
+        ns,
+        "Handed the Osaka flat back. I'm renting near Ohori Park in Fukuoka now.",
+        30,
     )
     assert memory.get(ns, old).superseded_by == new
 
@@ -277,3 +281,19 @@ def test_a_memory_a_question_rule_moved_says_why(memory: GraphMem, clock: Clock,
     result = memory.recall(ns, "Where do I live?", k=3)
     reasons = {h.memory.id: h.explanation.reordered for h in result.hits}
     assert reasons[home] is not None and "where the subject lives" in reasons[home]
+
+
+def test_a_note_that_names_nobody_is_the_users_and_a_refusal_ends_it(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # neither note names anyone, nor opens in the first person: both are the user's
+    memory.set_user(ns, "Lars Eriksson")
+    old = said(
+        memory, clock, ns, "A glass of aquavit with the herring at midsummer, that's the best.", 0
+    )
+    new = said(
+        memory, clock, ns, "No aquavit this midsummer, or any other. The new pills forbid it.", 30
+    )
+    assert memory.get(ns, old).superseded_by == new
+    user = memory.user(ns)
+    assert user is not None and user.id in {m.entity_id for m in memory.get(ns, new).mentions}

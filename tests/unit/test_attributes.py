@@ -146,6 +146,26 @@ def test_when_a_newer_claim_replaces_an_older_one(new: str, old: str, replaced: 
         ("Repeated it: never aspirin, it gives her asthma.", "She is allergic to aspirin.", False),
         # a shared person's name is no shared topic
         ("Eirik and I moved, so no more Grünerløkka.", "Eirik named the cat Pepper.", False),
+        # refusals in other words: "no X", "hasn't touched", "not one", "done with"
+        (
+            "No aquavit this midsummer, or any other. Alcohol and the new pills don't agree.",
+            "A glass of aquavit with the herring at midsummer, that's my favourite thing.",
+            True,
+        ),
+        (
+            "Amina hasn't touched a squash racket since the move.",
+            "She plays squash at the Gezira Club three times a week.",
+            True,
+        ),
+        ("Not one glass of soju since the check-up.", "After a shift I like a soju.", True),
+        (
+            "User hasn't had a drink since summer and says she's done with mezcal for good.",
+            "User loves mezcal.",
+            True,
+        ),
+        # "No," answering, and "no idea", refuse nothing
+        ("No, she lives in Paris now.", "She lives in Lyon, in a flat by the river.", False),
+        ("No idea where the keys are.", "The keys are in the drawer.", False),
     ],
 )
 def test_when_a_newer_claim_ends_an_older_one(new: str, old: str, ended: bool) -> None:
@@ -311,3 +331,10 @@ def test_now_before_a_job_in_a_city_is_not_a_move() -> None:
         for a in attributes_of("JF now drives for the ambulance cooperative in Québec City.")
     )
     assert primary("I'm back in Leeds now.").key == "residence"
+
+
+def test_moving_up_in_a_section_is_no_move_and_a_closest_friend_is_someone_else() -> None:
+    assert all(a.key != "residence" for a in attributes_of("Olena moved up to the first violins."))
+    assert primary("Lena moved last month.").key == "residence"
+    assert kin_subject("User's closest friend, Tunde Bakare, lives in Abuja.") == "Tunde Bakare"
+    assert possessive_other("My oldest friend Ana lives in Porto.")
