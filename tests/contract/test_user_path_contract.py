@@ -297,3 +297,21 @@ def test_a_note_that_names_nobody_is_the_users_and_a_refusal_ends_it(
     assert memory.get(ns, old).superseded_by == new
     user = memory.user(ns)
     assert user is not None and user.id in {m.entity_id for m in memory.get(ns, new).mentions}
+
+
+def test_a_permission_question_brings_the_similar_safety_claim_first(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # "café con leche" is no food the question rules know; the allergy is among the
+    # claims most similar to the question, so it comes first
+    memory.set_user(ns, "Mateo Rossi")
+    allergy = said(
+        memory, clock, ns, "User is allergic to cow's milk: no cheese, no café con leche.", 0
+    )
+    said(memory, clock, ns, "User walks the same way to class, getting a paper on the way.", 1)
+    said(memory, clock, ns, "User's sister Lucía is a vet in Rosario.", 2)
+    hits = memory.recall(
+        ns, "Getting the user a café con leche on the way to class. Okay?", k=3
+    ).hits
+    assert hits[0].memory.id == allergy
+    assert hits[0].explanation.reordered is not None

@@ -11,7 +11,7 @@ from graphmem.language.attributes import attributes_of, is_eventlike, primary, r
 from graphmem.language.claim_reading import Claim
 from graphmem.language.claims import subject_of
 from graphmem.language.endings import ends
-from graphmem.language.questions import SAFETY, question_attributes
+from graphmem.language.questions import SAFETY, asks_permission, question_attributes
 from graphmem.language.voice import (
     is_first_person,
     is_transcript,
@@ -338,3 +338,24 @@ def test_moving_up_in_a_section_is_no_move_and_a_closest_friend_is_someone_else(
     assert primary("Lena moved last month.").key == "residence"
     assert kin_subject("User's closest friend, Tunde Bakare, lives in Abuja.") == "Tunde Bakare"
     assert possessive_other("My oldest friend Ana lives in Porto.")
+
+
+def test_what_a_question_asks_about_still_with_someone_or_as_a_student() -> None:
+    assert "partner" in question_attributes("Is the user still with Valentina?")
+    assert question_attributes("Is Siti still a student at UGM?") == frozenset({"school"})
+    assert question_attributes("Is she still a nurse?") == frozenset({"job_title"})
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Getting the user a café con leche on the way to class. Okay?", True),
+        ("Should I order a filter coffee at the café?", True),
+        ("Is it alright if I have a soju with the guys tonight?", True),
+        ("My colleagues want to take me to a seafood place. Good idea?", True),
+        ("Where do I live now?", False),
+        ("What did Melanie bake for the party?", False),
+    ],
+)
+def test_a_question_that_asks_whether_something_is_all_right(question: str, asks: bool) -> None:
+    assert asks_permission(question) is asks

@@ -24,7 +24,7 @@ from datetime import datetime
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
-from graphmem.language.questions import SAFETY, question_attributes
+from graphmem.language.questions import SAFETY, asks_permission, question_attributes
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
 from graphmem.settings import Settings
@@ -61,7 +61,9 @@ def _first_linked(question: str, known: EntityDictionary | None) -> Entity | Non
 def attribute_window(question: str, settings: Settings) -> int:
     """How many ranked candidates the rule looks through for ``question``: the
     setting ``attribute_window`` when the question asks about an attribute, else 0."""
-    if settings.read.rescoring.attribute_window <= 0 or not _asked(question):
+    if settings.read.rescoring.attribute_window <= 0:
+        return 0
+    if not _asked(question) and not asks_permission(question):
         return 0
     return settings.read.rescoring.attribute_window
 
@@ -73,15 +75,19 @@ def question_first(
     window: int,
     cut: int,
     settings: Settings,
+    relevant: frozenset[str] = frozenset(),
 ) -> tuple[list[Memory], dict[str, str]]:
     """The two rules of this module in turn: with a ``window`` (:func:`attribute_window`),
     :func:`attribute_first` over it; then the first ``cut`` memories, with
     :func:`owner_first` (off when ``settings.attribute_window`` is 0).
 
-    Returns the new order and, per memory a rule moved, why (for ``recall --explain``)."""
+    ``relevant``: the ids most similar to the question (the semantic list's top), the
+    only safety claims a permission question that names no food moves up
+    (:func:`attribute_first`). Returns the new order and, per memory a rule moved, why
+    (for ``recall --explain``)."""
     why: dict[str, str] = {}
     if window:
-        order, moved = attribute_first(order, question, known)
+        order, moved = attribute_first(order, question, known, relevant)
         why.update(
             (
                 ident,
@@ -100,7 +106,10 @@ def question_first(
 
 
 def attribute_first(
-    order: Sequence[Memory], question: str, known: EntityDictionary | None
+    order: Sequence[Memory],
+    question: str,
+    known: EntityDictionary | None,
+    relevant: frozenset[str] = frozenset(),
 ) -> tuple[list[Memory], dict[str, str]]:
     """Move the memories that state the asked attribute of the asked person to the
     front (see the module docstring).
@@ -113,6 +122,10 @@ def attribute_first(
         The question's text.
     known : EntityDictionary, optional
         The namespace's entities (names, the user); ``None``: the rule does nothing.
+    relevant : frozenset of str
+        Ids of the memories most similar to the question: for a permission question
+        that names no food or trip (:func:`~graphmem.language.questions.asks_permission`),
+        the only safety claims moved.
 
     Returns
     -------
@@ -120,12 +133,18 @@ def attribute_first(
         The new order, and per moved memory the attribute it answers (for the explanation).
     """
     keys = _asked(question)
+    # "Café con leche on the way to class. Okay?" names no food the rules know: the
+    # safety claims the question is most similar to come first, no others
+    only_relevant = not keys and asks_permission(question)
+    keys = SAFETY if only_relevant else keys
     subject = question_subject(question, known) if keys else None
     if not keys or subject is None or known is None:
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
     for index, memory in enumerate(order):
         if is_transcript(memory.extractor, memory.content):
+            continue
+        if only_relevant and memory.id not in relevant:
             continue
         stated = attributes_of(memory.content)
         found = [a for a in stated if a.key in keys]

@@ -57,6 +57,11 @@ def ms_since(mark: float) -> float:
     return (time.perf_counter() - mark) * 1000.0
 
 
+#: How many of the semantic list's first hits count as "most similar to the question"
+#: for a permission question's safety claims (attribute_rank.question_first).
+_SIMILAR = 3
+
+
 @dataclass(slots=True)
 class _Candidates:
     """A recall's admitted candidates, scored (``memories``: with embeddings, for MMR)."""
@@ -149,8 +154,9 @@ class Ranker:
         order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
         reordered: dict[str, str] = {}
         if query.profile != "composite":  # the asked attribute's value, the asked person
+            similar = frozenset(h.memory_id for h in hits.get("semantic", [])[:_SIMILAR])
             order, reordered = question_first(
-                order, query.text, self._known(namespace), window, cut, cfg
+                order, query.text, self._known(namespace), window, cut, cfg, similar
             )
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = reranked(self._reranker, order, query.text, plan, rerank)
