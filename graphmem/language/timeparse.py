@@ -55,6 +55,8 @@ _WEEKDAY_RE = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
 _WEEKDAY = re.compile(
     rf"\b(last|this|next|on|coming|this\s+coming|by|until)\s+{_WEEKDAY_RE}\b", re.I
 )
+# what makes "on Thursday(s)" a habit: the plural, or a plural part of the day
+_HABIT = re.compile(r"s\b|\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
 _DAY_OF_MONTH = re.compile(r"\b(on|by|until|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _FUTURE = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning|ned)?\s+to|about\s+to|next|upcoming"
@@ -123,6 +125,11 @@ class TimeWindow:
 
 def _day(ref: datetime) -> datetime:
     return ref.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+#: A month named bare in the past tense is last year's while the current one has run
+#: this many days or fewer.
+_BARELY_BEGUN_DAYS = 7
 
 
 def _month_window(year: int, month: int, tz: object) -> tuple[datetime, datetime]:
@@ -233,7 +240,10 @@ def _month_name(match: re.Match[str], text: str, reference: datetime) -> TimeWin
         later = month < reference.month or (which == "next" and month == reference.month)
         year = reference.year + later
     else:
-        year = _most_recent_month(month, reference, strictly_past=strictly)
+        # "How did my sim check in March go?", asked on 2 March: this March has barely
+        # begun (its first week), so the March meant is last year's
+        barely = month == reference.month and reference.day <= _BARELY_BEGUN_DAYS
+        year = _most_recent_month(month, reference, strictly_past=strictly or barely)
     start, end = _month_window(year, month, reference.tzinfo)
     return TimeWindow(start, end, "exact" if not strictly else "relative", match.group(0))
 
@@ -243,6 +253,8 @@ def _weekday_or_day(text: str, reference: datetime) -> TimeWindow | None:
     ``reference`` in a sentence about the future (or after "next"), else backward."""
     day = _day(reference)
     match = _WEEKDAY.search(text)
+    if match and _HABIT.match(text, match.end(2)) and match.group(1).lower() == "on":
+        match = None  # "Does Peggy still play bridge on Wednesdays?": a habit, not a day
     if match:
         which = match.group(1).lower()
         weekday = WEEKDAYS[match.group(2).lower()]

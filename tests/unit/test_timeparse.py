@@ -111,3 +111,22 @@ def test_a_month_or_weekday_in_a_future_sentence_resolves_forward() -> None:
     # a day of the month: "on the 14th" said on the 13th, in a future sentence
     day = parse_time_window("I'm flying to Ibadan on the 14th.", said.replace(day=13))
     assert day is not None and day.start.date().isoformat() == "2026-05-14"
+
+
+def test_a_weekday_in_the_plural_is_a_habit_not_a_day() -> None:
+    ref = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    assert parse_time_window("Does Peggy still play bridge on Wednesdays?", ref) is None
+    assert parse_time_window("Am I free on Tuesday evenings?", ref) is None
+    one = parse_time_window("What did I do on Tuesday?", ref)
+    assert one is not None and one.start == datetime(2026, 2, 24, tzinfo=UTC)
+
+
+def test_a_month_that_has_barely_begun_is_last_years_in_the_past_tense() -> None:
+    early = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    window = parse_time_window("How did my sim check in March go?", early)
+    assert window is not None and window.start == datetime(2025, 3, 1, tzinfo=UTC)
+    later = datetime(2026, 3, 14, 12, tzinfo=UTC)
+    window = parse_time_window("Which book did the book club do in March?", later)
+    assert window is not None and window.start == datetime(2026, 3, 1, tzinfo=UTC)
+    future = parse_time_window("Is she getting married in March?", early)
+    assert future is not None and future.start == datetime(2026, 3, 1, tzinfo=UTC)
