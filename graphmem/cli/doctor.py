@@ -8,10 +8,11 @@ from graphmem.errors import GraphMemError
 from graphmem.memory import GraphMem
 
 
-def run_doctor(console: Console, memory: GraphMem) -> bool:
+def run_doctor(console: Console, memory: GraphMem, namespace: str | None = None) -> bool:
     """Open the store and print its state; ``True`` when everything is usable: the store
     opens and its :meth:`~graphmem.store.base.StoreLifecycle.health` finds no problem
-    (every index ONLINE)."""
+    (every index ONLINE). Per namespace (only ``namespace`` when given, else the first
+    20): its counts and any concept drift."""
     console.print(f"store: [bold]{memory.store.name}[/]")
     try:
         memory.open()
@@ -29,10 +30,10 @@ def run_doctor(console: Console, memory: GraphMem) -> bool:
         for problem in health.problems:
             console.print(f"  [red]✗[/] {problem}")
         ok = health.ok
-        for namespace in memory.namespaces()[:20]:
-            console.print(f"  namespace {namespace}: {memory.stats(namespace)}")
+        for name in [namespace] if namespace is not None else memory.namespaces()[:20]:
+            console.print(f"  namespace {name}: {memory.stats(name)}")
             # concept drift (docs/spec.md §10): reported, never acted on, not a failure
-            for drift in memory.drift(namespace):
+            for drift in memory.drift(name):
                 if drift.drift:
                     console.print(f"    [yellow]drift[/] {drift.describe()}")
     except GraphMemError as exc:

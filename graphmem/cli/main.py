@@ -127,12 +127,26 @@ def doctor(
             help="--index-recall: stored embeddings used as queries per namespace.",
         ),
     ] = 100,
+    namespace: Annotated[
+        str | None,
+        typer.Option(
+            "--namespace",
+            "-n",
+            help="Report this namespace only (its counts and drift); default: the first 20.",
+        ),
+    ] = None,
 ) -> None:
     """Check the store: connection, server version, schema and index states."""
     from graphmem.cli.doctor import run_doctor, run_index_recall
 
     memory = common.open_memory(store, data_dir)
-    ok = run_doctor(console, memory)
+    if namespace is not None:
+        try:
+            common.require_namespace(memory, namespace)
+        except typer.Exit:
+            memory.close()  # the store was opened to list the namespaces
+            raise
+    ok = run_doctor(console, memory, namespace)
     if index_recall:
         ok = run_index_recall(console, memory, sample=sample) and ok
     raise typer.Exit(0 if ok else 1)

@@ -311,3 +311,16 @@ def test_entity_filter_uses_the_entity_id(store: MemoryStore, ns: str) -> None:
     )
     where = MemoryFilter(entity_ids=(entity_id("Ode"),))
     assert [m.content for m in store.list_memories(ns, where, None, 10)] == ["Ode keeps goats"]
+
+
+def test_doctor_reports_one_namespace_and_names_a_mistyped_one(
+    run: Run, store: MemoryStore, ns: str
+) -> None:
+    facade(store).remember(ns, [cand("Hana keeps bees", "t1")])
+    code, out = run("doctor", "-n", ns)
+    assert code == 0, out
+    reported = [line for line in out.splitlines() if line.strip().startswith("namespace ")]
+    assert len(reported) == 1 and ns in reported[0]
+    code, out = run("doctor", "-n", ns + "-typo")
+    assert code == 1
+    assert "does not exist" in out and ns in out
