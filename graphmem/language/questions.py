@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SAFETY", "asks_permission", "question_attributes"]
+__all__ = ["SAFETY", "asks_permission", "asks_present", "question_attributes"]
 
 
 def _ci(pattern: str) -> re.Pattern[str]:
@@ -138,3 +138,16 @@ def asks_permission(question: str) -> bool:
     may bear on a safety constraint even when it names no food: the ranking lets the
     constraints most similar to it come first (docs/updates.md "At recall")."""
     return _PERMISSION.search(question) is not None
+
+
+_PRESENT = _ci(
+    r"\b(?:now|these days|nowadays|at the moment|currently|at present|still|any ?more|"
+    r"right now|lately)\b"
+)
+
+
+def asks_present(question: str) -> bool:
+    """Does ``question`` ask what holds now ("Where do I live now?", "Is she still at
+    Acme?", "What's my job these days?")? Recall then prefers the newer of two claims
+    of one subject that answer it alike (docs/updates.md "At recall")."""
+    return _PRESENT.search(question) is not None

@@ -11,7 +11,7 @@ from graphmem.language.attributes import attributes_of, is_eventlike, primary, r
 from graphmem.language.claim_reading import Claim
 from graphmem.language.claims import subject_of
 from graphmem.language.endings import ends
-from graphmem.language.questions import SAFETY, asks_permission, question_attributes
+from graphmem.language.questions import SAFETY, asks_permission, asks_present, question_attributes
 from graphmem.language.voice import (
     is_first_person,
     is_transcript,
@@ -359,3 +359,18 @@ def test_what_a_question_asks_about_still_with_someone_or_as_a_student() -> None
 )
 def test_a_question_that_asks_whether_something_is_all_right(question: str, asks: bool) -> None:
     assert asks_permission(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("question", "present"),
+    [
+        ("Where do I live now?", True),
+        ("Is Siti still a student at UGM?", True),
+        ("What's my role at school these days?", True),
+        ("What's my job title at the moment?", True),
+        ("Where did Henrik sail to in August?", False),
+        ("What's my favourite drink?", False),
+    ],
+)
+def test_a_question_that_asks_about_the_present(question: str, present: bool) -> None:
+    assert asks_present(question) is present

@@ -128,3 +128,34 @@ def test_two_claims_that_name_no_attribute_are_not_two_values_of_one() -> None:
     close = {"pigeons": 0.25, "fiesta": 0.22}
     order, moved = prefer_newer(["pigeons", "fiesta"], claims, when, close, margin=0.05)
     assert order == ["pigeons", "fiesta"] and moved == {}
+
+
+def test_a_question_about_the_present_prefers_the_newer_claim_of_the_same_subject() -> None:
+    # no attribute the patterns know, no conflict the compatibility rule sees: only the
+    # question's "these days" says that the newer one is wanted
+    claims = {
+        "old": Claim("I teach maths at Abhinav Vidyalaya, classes nine and ten.", user="Asha"),
+        "new": Claim(
+            "I'm vice principal from this term, though I kept one maths section.", user="Asha"
+        ),
+    }
+    when = {"old": datetime(2025, 1, 1, tzinfo=UTC), "new": datetime(2025, 9, 1, tzinfo=UTC)}
+    close = {"old": 0.52, "new": 0.50}
+    assert prefer_newer(["old", "new"], claims, when, close, margin=0.05)[0] == ["old", "new"]
+    order, moved = prefer_newer(["old", "new"], claims, when, close, margin=0.05, present=True)
+    assert order == ["new", "old"] and moved == {"new": "old"}
+    # a newer claim that answers the question much worse stays below
+    far = {"old": 0.52, "new": 0.30}
+    assert prefer_newer(["old", "new"], claims, when, far, margin=0.05, present=True)[0] == [
+        "old",
+        "new",
+    ]
+    # two events are two events, whatever the question
+    events = {
+        "old": Claim("Lena ran 5 km on Monday.", names=("Lena",)),
+        "new": Claim("Lena ran 8 km on Wednesday.", names=("Lena",)),
+    }
+    assert prefer_newer(["old", "new"], events, when, close, margin=0.05, present=True)[0] == [
+        "old",
+        "new",
+    ]

@@ -85,6 +85,7 @@ def prefer_newer(
     near: float = 1.0,
     related: float = -1.0,
     related_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
+    present: bool = False,
 ) -> tuple[list[str], dict[str, str]]:
     """Move each newer contradicting claim directly above the older one it contradicts.
 
@@ -118,6 +119,12 @@ def prefer_newer(
         The vectors the ``related`` test compares (default: ``vectors``): the claims
         with their subject's name masked (:mod:`graphmem.retrieval.rescoring.masking`), since
         two claims about one person are close by the name alone.
+    present : bool
+        The question asks about the present ("now", "these days", "still":
+        :func:`graphmem.language.questions.asks_present`): then a newer claim of the
+        same subject that answers it nearly as well moves above the older one even
+        where no attribute or conflict is recognised — what holds now is what the
+        question wants.
 
     Returns
     -------
@@ -148,7 +155,7 @@ def prefer_newer(
             if not same_slot(claims[older], claims[newer]):
                 continue
             if not _near(vectors, older, newer, near) and (
-                not _one_attribute(claims[older], claims[newer])
+                not (present or _one_attribute(claims[older], claims[newer]))
                 or closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin
                 or not _near(
                     vectors if related_vectors is None else related_vectors,
@@ -160,7 +167,7 @@ def prefer_newer(
             ):
                 continue
             reason = check(claims[older], claims[newer]).reason
-            if reason is not None and reason.is_conflict:
+            if present or (reason is not None and reason.is_conflict):
                 found = j
                 break
         if found is None:

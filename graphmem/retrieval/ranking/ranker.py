@@ -22,6 +22,7 @@ import numpy as np
 
 from graphmem.entities import EntityDictionary
 from graphmem.language.claims import Claim, claim_of, subject_of
+from graphmem.language.questions import asks_present
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.planning.planner import Plan
@@ -260,6 +261,7 @@ class Ranker:
             near=cfg.dynamics.consolidation_similarity,
             related=cfg.read.rescoring.update_rank_similarity,
             related_vectors=self._subject_masked(claims, vectors),
+            present=asks_present(query.text),
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
