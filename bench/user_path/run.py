@@ -243,9 +243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     people = load(args.half)[: args.people or None]
     with tempfile.TemporaryDirectory(prefix="graphmem-user-path-") as tmp:
         uri = args.neo4j_uri if args.store == "neo4j" else None
+        prefix = f"up-{args.half}-{args.door}-{args.mode}"
+        if uri is not None:  # a shared server may hold an earlier run's namespaces
+            _clear(Path(tmp), uri, [f"{prefix}-{p.id}" for p in people])
         door = _door(args.door, Path(tmp), uri)
         try:
-            prefix = f"up-{args.half}-{args.door}-{args.mode}"
             results = run(door, people, args.mode, args.uses, prefix)
         finally:
             door.close()
@@ -264,6 +266,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json_out:
         args.json_out.write_text(json.dumps(report, indent=1, default=str))
     return 0
+
+
+def _clear(data_dir: Path, uri: str, namespaces: list[str]) -> None:
+    """Delete this run's namespaces from the server before writing: an earlier run
+    (or one cut short) left its memories there, and the people would be told twice."""
+    from bench.user_path.doors import settings_for
+    from graphmem import GraphMem
+
+    with GraphMem(settings_for(data_dir, uri)) as memory:
+        for namespace in set(namespaces) & set(memory.namespaces()):
+            memory.delete_namespace(namespace)
 
 
 if __name__ == "__main__":
