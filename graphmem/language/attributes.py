@@ -132,8 +132,10 @@ _EVENT_TIME = _ci(
 _SPACE = re.compile(r"\s+")
 _TIME_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow", "yesterday"}
 _FROM_TO = re.compile(r"\bfrom\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+to\s+[A-Z]")
-_HOME = _ci(r"\b(?:live|lives|living|flat|apartment|house|home|neighbou?rhood|rent|bungalow|"
-            r"villa|studio flat|place in|moved in|moved house)\b")
+_HOME = _ci(
+    r"\b(?:live|lives|living|flat|apartment|house|home|neighbou?rhood|rent|bungalow|"
+    r"villa|studio flat|place in|moved in|moved house)\b"
+)
 
 
 def clean_value(value: str, key: str = "") -> str:
@@ -185,7 +187,12 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
                 head = value.split()[-1] if value else ""
                 if head in _NOT_TITLES or not head:
                     continue
-            if key == "residence" and _FROM_TO.search(text) and _WORK_CONTEXT.search(text) and not _HOME.search(text):
+            if (
+                key == "residence"
+                and _FROM_TO.search(text)
+                and _WORK_CONTEXT.search(text)
+                and not _HOME.search(text)
+            ):
                 full_key = key = "employer"  # "moved from Ullevål to Rikshospitalet, same job"
             attr = Attribute(
                 full_key, key in SINGLE_VALUED, value, match.start(), ended or _ends(text, match)
@@ -198,12 +205,17 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
 
 
 _FIRST_PERSON = re.compile(r"^\W*(?:I|I'm|I’m|I've|My|We|We're|Our)\b")
-_THIRD_CLAUSE = re.compile(r"^\W*(?:he|she|they|his|her|their|he's|she's|they're)\b", re.I)
+_THIRD_CLAUSE = re.compile(
+    r"^\W*(?:he|she|they|his|her|their|he's|she's|they're)\b|"
+    # "…, meaning the drummer moved to Berlin": the drummer's move, not mine
+    r"^\W*(?:(?:meaning|so|and|but|while|since)\s+)?the\s+[a-z-]+\s+$",
+    re.I,
+)
 
 
 def _about_someone_else(text: str, at: int) -> bool:
     """In a first-person text, is the clause holding ``at`` about someone else (it opens
-    with "he", "she", "they", "his", "her")?"""
+    with "he", "she", "they", "his", "her", or "the drummer" stands right before it)?"""
     start = max(text.rfind(c, 0, at) for c in ".;!?,") + 1
     return _THIRD_CLAUSE.match(text[start:at]) is not None
 
@@ -291,4 +303,3 @@ def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str
     if named and change_cue(new_text):
         return f"both say {new.label}: the newer one names {old.value} as no longer so"
     return None
-

@@ -27,8 +27,18 @@ _STRONG_ENDING = _ci(
     # a note that opens by refusing a thing: "No aquavit this midsummer, or any other."
     r"^\s*no\s+(?!one\b|idea\b|problem\b|way\b|doubt\b|matter\b|need\b|worries\b)[a-z]"
 )
+# a claim that already keeps the subject from something: a refusal of it agrees
+_RESTRICTION = _ci(
+    r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|can(?:no|['’])t (?:eat|have|drink|take)|"
+    r"dangerous|avoid\w*|react\w* badly)\b"
+)
+_REFUSAL = _ci(r"^\s*no\s+[a-z]")
+_OTHER_ENDING = _ci(
+    r"\b(?:no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
+    r"broke up|dropped out|done with|cut out)\b"
+)
 _GENERIC = frozenset(
-    ["about", "after", "again", "also", "always", "anymore", "around", "back", "been", "before", "being", "better", "could", "didn't", "does", "doesn't", "doing", "done", "down", "each", "even", "ever", "every", "from", "going", "gone", "good", "great", "have", "having", "here", "into", "just", "know", "last", "like", "little", "long", "look", "made", "make", "many", "more", "most", "much", "must", "need", "never", "next", "night", "nothing", "only", "other", "over", "really", "right", "said", "same", "since", "some", "still", "such", "sure", "take", "than", "that", "their", "them", "then", "there", "these", "they", "thing", "think", "this", "those", "through", "time", "today", "told", "took", "turns", "until", "very", "want", "week", "weeks", "well", "went", "were", "what", "when", "which", "while", "will", "with", "without", "would", "year", "years", "months", "month", "days", "since", "because", "though", "instead", "now", "these", "days", "morning", "evening", "anyone", "everyone", "someone", "actually", "finally", "basically", "properly", "user", "user's", "take", "takes", "taking", "have", "keep", "keeps", "give", "gives", "come", "comes", "says", "tell", "tells", "gets", "does", "living"]
+    ["about", "after", "again", "also", "always", "anymore", "around", "back", "been", "before", "being", "better", "could", "didn't", "does", "doesn't", "doing", "done", "down", "each", "even", "ever", "every", "from", "going", "gone", "good", "great", "have", "having", "here", "into", "just", "know", "last", "like", "little", "long", "look", "made", "make", "many", "more", "most", "much", "must", "need", "never", "next", "night", "nothing", "only", "other", "over", "really", "right", "said", "same", "since", "some", "still", "such", "sure", "take", "than", "that", "their", "them", "then", "there", "these", "they", "thing", "think", "this", "those", "through", "time", "today", "told", "took", "turns", "until", "very", "want", "week", "weeks", "well", "went", "were", "what", "when", "which", "while", "will", "with", "without", "would", "year", "years", "months", "month", "days", "since", "because", "though", "instead", "now", "these", "days", "morning", "evening", "anyone", "everyone", "someone", "actually", "finally", "basically", "properly", "user", "user's", "take", "takes", "taking", "have", "keep", "keeps", "give", "gives", "come", "comes", "says", "tell", "tells", "gets", "does", "living", "call", "calls", "called"]
 )  # fmt: skip
 # times are no topic ("stopped the cello in August" ends no birthday in August), nor
 # are the ending cues themselves
@@ -74,11 +84,14 @@ def ends(
     # what it ends, not why ("… anymore, because of the diabetes"): the parts of its
     # clauses, cut at a reason, that carry the cue ("hasn't had a drink since summer and
     # says she's done with mezcal")
+    restriction = _RESTRICTION.search(old) is not None
     parts = [
         part
         for clause in _CLAUSE.split(new)
         for part in _REASON.split(clause)
         if _STRONG_ENDING.search(part)
+        # "No sesame for Chloe, please." restates an allergy; it ends nothing
+        and not (restriction and _REFUSAL.match(part) and _OTHER_ENDING.search(part) is None)
     ]
     if not parts:
         return None

@@ -163,6 +163,18 @@ def test_when_a_newer_claim_replaces_an_older_one(new: str, old: str, replaced: 
             "User loves mezcal.",
             True,
         ),
+        # a refusal of what someone is allergic to restates the allergy
+        (
+            "No sesame for Chloe, please. It's a proper allergy.",
+            "Chloe is allergic to sesame: tahini, sesame oil, all of it.",
+            False,
+        ),
+        # "farm calls" and "everyone calls him" share a verb, not a topic
+        (
+            "He doesn't drive himself to farm calls anymore.",
+            "Ramón is a vet. Everyone calls him Moncho.",
+            False,
+        ),
         # "No," answering, and "no idea", refuse nothing
         ("No, she lives in Paris now.", "She lives in Lyon, in a flat by the river.", False),
         ("No idea where the keys are.", "The keys are in the drawer.", False),
@@ -374,3 +386,12 @@ def test_a_question_that_asks_whether_something_is_all_right(question: str, asks
 )
 def test_a_question_that_asks_about_the_present(question: str, present: bool) -> None:
     assert asks_present(question) is present
+
+
+def test_a_band_that_splits_up_ends_nobodys_partner_and_the_drummers_move_is_his() -> None:
+    band = "I'm not in the band anymore. Maré Baixa split up in July, meaning the drummer moved to Berlin."
+    assert attributes_of(band) == ()
+    couple = primary("User and Valentina have split up. They still dance together.")
+    assert couple is not None and (couple.key, couple.ended) == ("partner", True)
+    assert primary("Lena split up with Tom.").ended
+    assert primary("I moved to Berlin.").value == "berlin"
