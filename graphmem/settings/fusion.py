@@ -119,6 +119,15 @@ class FusionSettings(Concern):
         le=1.0,
         description='BM25 length normalisation b (docs/spec.md §3 "Retrievers").',
     )
+    entity_pool_factor: int = Field(
+        4,
+        ge=1,
+        le=50,
+        description=(
+            "Entity retriever: the store returns this many times k memories (ordered by"
+            " entities mentioned, then cosine) for the retriever to re-rank by role."
+        ),
+    )
     entity_mention_weight: float = Field(
         0.5,
         ge=0.0,

@@ -210,6 +210,34 @@ class WriteSettings(Concern):
             " scratch, cached lists): turns 0.695 -> 0.730, observations 0.776 -> 0.788."
         ),
     )
+    dedup_neighbours: int = Field(
+        4,
+        ge=1,
+        le=100,
+        description=(
+            "Nearest stored memories dedup examines per candidate (docs/spec.md §9.10): a"
+            " superseded one, or one of another type, can be nearer than the duplicate it"
+            " must find."
+        ),
+    )
+    attribute_neighbours: int = Field(
+        50,
+        ge=1,
+        le=1000,
+        description=(
+            "Stored memories about a new claim's subject that the attribute rule reads"
+            " to find the claim it updates (docs/updates.md)."
+        ),
+    )
+    max_co_occurring: int = Field(
+        6,
+        ge=2,
+        le=50,
+        description=(
+            "Entities of one memory whose pairs get co-occurrence edges, at most"
+            ' (docs/extraction.md "Co-occurrence").'
+        ),
+    )
     key_turns_before: int = Field(
         1, ge=0, le=10, description="Turns before a turn that its contextual key holds."
     )

@@ -26,12 +26,6 @@ from graphmem.store.base import MemoryStore, Vector
 from graphmem.write.batch import BatchState, Match, Prepared
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
 
-# Nearest stored memories dedup examines per candidate: a superseded one, or one of
-# another type, can be nearer than the duplicate it must find.
-DEDUP_NEIGHBOURS = 4
-# Stored memories about the new claim's subject that the attribute rule examines.
-ATTRIBUTE_NEIGHBOURS = 50
-
 
 class Matcher:
     """Finds, for each candidate of a write, the memory it restates (tiers 1–3 of docs/spec.md
@@ -54,15 +48,19 @@ class Matcher:
 
     def nearest_existing(self, namespace: str, vectors: Vector) -> list[list[tuple[Memory, float]]]:
         """Tier 2 against the store: for each row, the current memories among its
-        ``DEDUP_NEIGHBOURS`` nearest whose cosine reaches the escalate threshold, or the
-        lower negation band (:meth:`negates`) — one batched vector query, one batched
-        fetch.
+        ``settings.write.dedup_neighbours`` nearest whose cosine reaches the escalate
+        threshold, or the lower negation band (:meth:`negates`) — one batched vector
+        query, one batched fetch.
 
         Every tier is searched, unretrievable memories too: the cold tier only keeps a
         memory out of *recall*; a restatement of it is still the same claim.
         """
         hits = self._store.vector_search(
-            namespace, vectors, DEDUP_NEIGHBOURS, include_history=True, include_cold=True
+            namespace,
+            vectors,
+            self._settings.write.dedup_neighbours,
+            include_history=True,
+            include_cold=True,
         )
         escalate = self._floor()
         wanted = list(
@@ -257,7 +255,8 @@ class Matcher:
             found = [
                 (rival, why)
                 for rival, why in found
-                if corrected is not None and (theirs := _attribute(rival)) is not None
+                if corrected is not None
+                and (theirs := _attribute(rival)) is not None
                 and theirs.key == corrected.key
             ]
             found += self.restatements(namespace, correction, state, known)
@@ -297,8 +296,9 @@ class Matcher:
         (:func:`graphmem.language.attributes.primary`), which the newer one
         :func:`~graphmem.language.attributes.replaces` — "Lena moved to Denver." after
         "Lena lives in Portland.", however far apart the two embed. Read from the
-        memories that mention the subject's entities (at most ``ATTRIBUTE_NEIGHBOURS``)
-        and this call's own. Transcript turns and one-off events never take part."""
+        memories that mention the subject's entities (at most
+        ``settings.write.attribute_neighbours``) and this call's own. Transcript turns and
+        one-off events never take part."""
         attribute = _attribute(memory)
         if transcript(memory) or memory.type == "Event":
             return []
@@ -325,14 +325,14 @@ class Matcher:
                 out.append((other, why))
         return sorted(out, key=lambda pair: pair[0].id)
 
-    def _subject_pool(
-        self, namespace: str, subjects: list[str], state: BatchState
-    ) -> list[Memory]:
-        """The memories that mention ``subjects`` (at most ``ATTRIBUTE_NEIGHBOURS``, read
-        once per subject and call) and this call's own, as this call last left them."""
+    def _subject_pool(self, namespace: str, subjects: list[str], state: BatchState) -> list[Memory]:
+        """The memories that mention ``subjects`` (at most
+        ``settings.write.attribute_neighbours``, read once per subject and call) and this
+        call's own, as this call last left them."""
         key = tuple(sorted(subjects))
         if key and key not in state.subject_memories:
-            hits = self._store.entity_search(namespace, subjects, ATTRIBUTE_NEIGHBOURS)
+            limit = self._settings.write.attribute_neighbours
+            hits = self._store.entity_search(namespace, subjects, limit)
             ids = [h.memory_id for h in hits]
             state.subject_memories[key] = self._store.get_memories(namespace, ids)
         pool = {m.id: m for m in state.subject_memories.get(key, [])}

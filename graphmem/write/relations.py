@@ -27,7 +27,6 @@ from graphmem.write.batch import BatchState
 from graphmem.write.scores import inferred_relation_cap
 
 CO_OCCURS = "CO_OCCURS_WITH"
-_MAX_CO_OCCURRING = 6
 
 
 class Relater:
@@ -129,7 +128,10 @@ class Relater:
             triple = _triple_relation(candidate, known)
             reversed_ = {(b, p, a) for a, p, b in triple}
             pairs = [pair for pair in pairs if pair not in reversed_] + triple
-        pairs.extend(_co_occurring(candidate, mentions, known, state, related=bool(given or pairs)))
+        most = self._settings.write.max_co_occurring
+        pairs.extend(
+            _co_occurring(candidate, mentions, known, state, most, related=bool(given or pairs))
+        )
         typed = {frozenset((a, b)) for a, p, b in pairs if p != CO_OCCURS}
         pairs = [x for x in pairs if x[1] != CO_OCCURS or frozenset((x[0], x[2])) not in typed]
         for src, predicate, dst in pairs:
@@ -160,6 +162,7 @@ def _co_occurring(
     mentions: list[Mention],
     known: EntityDictionary,
     state: BatchState,
+    most: int,
     *,
     related: bool,
 ) -> list[tuple[str, str, str]]:
@@ -169,12 +172,12 @@ def _co_occurring(
     Ravi?", nor a negated clause), and, when nothing typed relates them, the entities
     the caller named together. An extractor that cannot tell which names its text
     relates (``Extraction.links`` None) links all the memory's entities when no
-    relation is typed. At most :data:`_MAX_CO_OCCURRING` entities' pairs."""
+    relation is typed. At most ``most`` entities' pairs (``settings.write.max_co_occurring``)."""
     links = state.linked.get(id(candidate))
     if links is None:
         if related:
             return []
-        ids = list(dict.fromkeys(m.entity_id for m in mentions))[:_MAX_CO_OCCURRING]
+        ids = list(dict.fromkeys(m.entity_id for m in mentions))[:most]
         return [(a, CO_OCCURS, b) for a, b in itertools.combinations(ids, 2)]
     out: list[tuple[str, str]] = []
     if not related:
@@ -184,7 +187,7 @@ def _co_occurring(
         a, b = known.resolve(first), known.resolve(second)
         if a is not None and b is not None:
             out.append((a[0], b[0]))
-    limit = _MAX_CO_OCCURRING * (_MAX_CO_OCCURRING - 1) // 2
+    limit = most * (most - 1) // 2
     return [(a, CO_OCCURS, b) for a, b in dict.fromkeys(out) if a != b][:limit]
 
 

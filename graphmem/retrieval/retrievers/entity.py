@@ -14,10 +14,6 @@ from __future__ import annotations
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.store.base import EntityHit, MemoryStore
 
-#: The store orders by entities mentioned, then cosine; the retriever re-ranks a
-#: pool this many times ``k`` so role can lift a subject memory the cosine put lower.
-POOL_FACTOR = 4
-
 
 def directness(hit: EntityHit, mention_weight: float) -> float:
     """Sum over the linked entities ``hit`` mentions of 1 (subject / object role)
@@ -41,7 +37,8 @@ class EntityRetriever:
         rows = store.entity_search(
             ctx.namespace,
             ids,
-            ctx.k * POOL_FACTOR,
+            # a pool the role can reorder: a subject memory the cosine put lower
+            ctx.k * ctx.settings.read.fusion.entity_pool_factor,
             embedding=ctx.embedding,
             include_history=ctx.include_history,
         )
