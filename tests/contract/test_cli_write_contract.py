@@ -324,3 +324,21 @@ def test_doctor_reports_one_namespace_and_names_a_mistyped_one(
     code, out = run("doctor", "-n", ns + "-typo")
     assert code == 1
     assert "does not exist" in out and ns in out
+
+
+def test_recall_explain_says_why_a_question_rule_moved_a_memory(
+    run: Run, store: MemoryStore, ns: str
+) -> None:
+    memory = facade(store)
+    memory.set_user(ns, "Haruka Mori")
+    memory.remember(
+        ns,
+        [
+            cand("I'm allergic to fish, even a little dashi.", "t1"),
+            cand("I live in Osaka, near Tenma station.", "t2"),
+        ],
+    )
+    code, out = run("recall", "Where do I live?", "-n", ns, "--explain")
+    assert code == 0, out
+    flat = " ".join(out.split())  # the console may wrap the line
+    assert "moved up: the question asks for where the subject lives, which it states" in flat
