@@ -22,353 +22,148 @@ _ci = case_insensitive
 
 # (key, pattern, ended): a match states the attribute; group "v" is the value if any.
 RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    (
-        "residence",
-        _CS(
-            r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased(?= in| at| out)|"
-            r"[Ss]ettled|[Ss]hifted|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
-            r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place|[Bb]ungalow|"
-            r"[Vv]illa|[Rr]ent\w*|"
-            # "now"/"back" only when no work stands between ("now drives for … in X")
-            r"(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
-            r"job|shifts?)\b))\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME
-        ),
-        False,
-    ),
-    (
-        "residence",
-        _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME),
-        False,
-    ),
+    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased(?= in| at| out)|"
+                      r"[Ss]ettled|[Ss]hifted|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
+                      r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place|[Bb]ungalow|"
+                      r"[Vv]illa|[Rr]ent\w*|"
+                      # "now"/"back" only when no work stands between ("now drives for … in X")
+                      r"(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
+                      r"job|shifts?)\b))\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
+    ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     # "moved up to the first violins" is a promotion, not a move
-    (
-        "residence",
-        _ci(
-            r"\b(?:live[sd]?|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
-            r"forward)\b)|relocated)\b"
-        ),
-        False,
-    ),
-    (
-        "employer",
-        _CS(
-            r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
-            r"no longer (?:works?|working|employed) (?:at|for|with))\s+"
-            + _NAME
-            + r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"
-        ),
-        True,
-    ),
-    (
-        "employer",
-        _CS(
-            r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[A-Z][\w-]*['’]s) (?:new )?(?:school|"
-            r"hospital|clinic|company|firm|employer|office|restaurant|studio|practice|agency|"
-            r"bank|job|orchestra|band|team|club|lab|ward)\s+is\s+(?:now\s+)?"
-            r"(?:(?:with|at|for|in)\s+)?" + _NAME
-        ),
-        False,
-    ),
-    (
-        "employer",
-        _CS(
-            r"\b(?:is|am|['’]m|['’]s)\s+(?:now\s+|still\s+)?at\s+"
-            + _NAME
-            + r"(?=[^.]{0,60}\b(?:teach\w*|work\w*|job|nurse|doctor|staff|shifts?)\b)"
-        ),
-        False,
-    ),
-    (
-        "employer",
-        _ci(
-            r"\b(?:no longer works?|not working|quit (?:his|her|my|their) job|"
-            r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
-            r"unemployed|between jobs|(?<!a )(?<!an )(?<!the )retired)\b"
-        ),
-        True,
-    ),
-    (
-        "employer",
-        _ci(
-            r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
-            r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
-            r"company|studio|practice|shop))\b"
-        ),
-        False,
-    ),
-    (
-        "employer",
-        _CS(
-            r"\b(?:[Ww]ork(?:s|ed|ing)?|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
-            r"\b(?:at|for|with)\s+" + _NAME
-        ),
-        False,
-    ),
-    (
-        "employer",
-        _CS(
-            r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
-            r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|"
-            r"[Ss]witched)\b[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME
-        ),
-        False,
-    ),
+    ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
+                      r"forward)\b)|relocated)\b"), False),
+    ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
+                     r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
+                     r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"), True),
+    ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[A-Z][\w-]*['’]s) (?:new )?(?:school|"
+                     r"hospital|clinic|company|firm|employer|office|restaurant|studio|practice|agency|"
+                     r"bank|job|orchestra|band|team|club|lab|ward)\s+is\s+(?:now\s+)?"
+                     r"(?:(?:with|at|for|in)\s+)?" + _NAME), False),
+    ("employer", _CS(r"\b(?:is|am|['’]m|['’]s)\s+(?:now\s+|still\s+)?at\s+" + _NAME +
+                     r"(?=[^.]{0,60}\b(?:teach\w*|work\w*|job|nurse|doctor|staff|shifts?)\b)"), False),
+    ("employer", _ci(r"\b(?:no longer works?|not working|quit (?:his|her|my|their) job|"
+                     r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
+                     r"unemployed|between jobs|(?<!a )(?<!an )(?<!the )retired)\b"), True),
+    ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
+                     r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
+                     r"company|studio|practice|shop))\b"), False),
+    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
+                     r"\b(?:at|for|with)\s+" + _NAME), False),
+    ("employer", _CS(r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
+                     r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|"
+                     r"[Ss]witched)\b[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
-    (
-        "job_title",
-        _ci(
-            r"\b(?:title is|job title is|(?:my|his|her|their) job is|works? as|working as|"
-            r"job as|position as|role as|promoted to|(?:was|been|got|is) made|appointed|stepped up to|"
-            r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
-            r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
-            r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
-        ),
-        False,
-    ),
-    (
-        "job_title",
-        _ci(
-            r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
-            r"(?![\w\s-]{0,40}\bstudent\b)"  # "a computer science student": a school
-            r"(?P<v>(?-i:(?:[a-z-]+\s+){0,2}"
-            r"(?:[a-z-]{3,}(?:er|or|ist|ian)|nurse|chef|"
-            r"doctor|surgeon|pilot|teacher|cook|clerk|guide|medic|midwife|"
-            r"paramedic|analyst|manager|nanny|barista|consultant|captain|coach|vet|officer|"
-            r"head chef|director|lawyer|dentist|professor|electrician|plumber)))\b"
-        ),
-        False,
-    ),
-    (
-        "job_title",
-        _ci(
-            r"\b(?:is|am|'m|'s|was|been|became|made|now)\s+(?:now\s+)?"
-            r"(?P<v>(?:second|first|third|chief|head|senior|junior|lead|deputy|assistant|"
-            r"principal|associate|staff|charge|sous)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-            r"(?=\s+(?:on|at|in|of|for|now)\b|[.,;!]|$)"
-        ),
-        False,
-    ),
-    (
-        "job_title",
-        _CS(
-            r"\b(?:'s|is|am|'m|now|became|to)\s+(?:the\s+)?(?P<v>CEO|CTO|CFO|COO|"
-            r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
-            r"vice-principal|deputy head|chief \w+|project manager|team lead|[A-Z]{2,4} lead)\b"
-        ),
-        False,
-    ),
-    (
-        "diet",
-        _ci(
-            r"\b(?:is|am|'m|are|'re|'s|became|become|went|turned|going|been|gone|eats?|"
-            r"eating|stays?|staying|now|back|no longer|not)\s+(?:a\s+|fully\s+|strictly\s+|"
-            r"mostly\s+|still\s+|completely\s+|back\s+)?"
-            r"(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|carnivore|"
-            r"omnivore|gluten-free|dairy-free|halal|kosher|low-carb)\b"
-            # the diet ends the clause ("Lena is vegan now."); "Joanna's dairy-free
-            # chocolate cake" is a cake, not Joanna's diet
-            r"(?=\s*(?:[.,;:!?)]|$|now\b|again\b|and\b|but\b|anymore\b|any more\b|"
-            r"since\b|for\b|too\b|though\b|these\b|so\b|except\b|mostly\b|in\b|on\b|"
-            r"at\b|after\b|because\b|when\b|last\b|this\b|until\b|ever\b|"
-            r"full-time\b|nowadays\b))"
-        ),
-        False,
-    ),
+    ("job_title", _ci(r"\b(?:title is|job title is|(?:my|his|her|their) job is|works? as|working as|"
+                      r"job as|position as|role as|promoted to|(?:was|been|got|is) made|appointed|stepped up to|"
+                      r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
+                      r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
+                      r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
+    ("job_title", _ci(r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
+                      r"(?![\w\s-]{0,40}\bstudent\b)"  # "a computer science student": a school
+                      r"(?P<v>(?-i:(?:[a-z-]+\s+){0,2}"
+                      r"(?:[a-z-]{3,}(?:er|or|ist|ian)|nurse|chef|"
+                      r"doctor|surgeon|pilot|teacher|cook|clerk|guide|medic|midwife|"
+                      r"paramedic|analyst|manager|nanny|barista|consultant|captain|coach|vet|officer|"
+                      r"head chef|director|lawyer|dentist|professor|electrician|plumber)))\b"),
+     False),
+    ("job_title", _ci(r"\b(?:is|am|'m|'s|was|been|became|made|now)\s+(?:now\s+)?"
+                      r"(?P<v>(?:second|first|third|chief|head|senior|junior|lead|deputy|assistant|"
+                      r"principal|associate|staff|charge|sous)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+                      r"(?=\s+(?:on|at|in|of|for|now)\b|[.,;!]|$)"), False),
+    ("job_title", _CS(r"\b(?:'s|is|am|'m|now|became|to)\s+(?:the\s+)?(?P<v>CEO|CTO|CFO|COO|"
+                      r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
+                      r"vice-principal|deputy head|chief \w+|project manager|team lead|[A-Z]{2,4} lead)\b"),
+     False),
+    ("diet", _ci(r"\b(?:is|am|'m|are|'re|'s|became|become|went|turned|going|been|gone|eats?|"
+                 r"eating|stays?|staying|now|back|no longer|not)\s+(?:a\s+|fully\s+|strictly\s+|"
+                 r"mostly\s+|still\s+|completely\s+|back\s+)?"
+                 r"(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|carnivore|"
+                 r"omnivore|gluten-free|dairy-free|halal|kosher|low-carb)\b"
+                 # the diet ends the clause ("Lena is vegan now."); "Joanna's dairy-free
+                 # chocolate cake" is a cake, not Joanna's diet
+                 r"(?=\s*(?:[.,;:!?)]|$|now\b|again\b|and\b|but\b|anymore\b|any more\b|"
+                 r"since\b|for\b|too\b|though\b|these\b|so\b|except\b|mostly\b|in\b|on\b|"
+                 r"at\b|after\b|because\b|when\b|last\b|this\b|until\b|ever\b|"
+                 r"full-time\b|nowadays\b))"), False),
     # a note that opens with the diet ("Strictly vegetarian, and no eggs either.")
-    (
-        "diet",
-        _ci(
-            r"^\s*(?:(?:strictly|fully|mostly|completely|still|now)\s+)?"
-            r"(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|gluten-free|"
-            r"dairy-free|halal|kosher)\b(?=\s*(?:[,.;:!(-]|$|and\b|since\b|for\b|now\b))"
-        ),
-        False,
-    ),
-    (
-        "diet",
-        _ci(
-            r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based)\s+(?:diet|now)\b"
-            r"(?!\s+(?:group|club|community|blog|recipes?|cookbook|page|channel|friends?))"
-        ),
-        False,
-    ),
-    (
-        "diet",
-        _ci(
-            r"\b(?:eat(?:s|ing)?|ate) (?P<v>meat|fish|dairy|eggs|pork|beef|chicken|"
-            r"seafood|sugar|gluten)\b"
-        ),
-        False,
-    ),
-    (
-        "allergy",
-        _ci(
-            r"\b(?:allergic to|allergy (?:is )?to|allergy is|allergies to|intolerant to|"
-            r"intolerance to|sensitivity to)\s+(?!(?:serious|severe|real|bad|mild|proper|"
-            r"dangerous|life-threatening|no joke|not)\b)(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-        ),
-        False,
-    ),
-    (
-        "allergy",
-        _ci(
-            r"\b(?!(?:severe|serious|bad|own|mild|real|big|the|her|his|my|an?|food|proper|"
-            r"their|its|life-threatening)\b)(?P<v>[a-z][\w-]*)\s+"
-            r"(?:allergy|allergies|intolerance|sensitivity)\b"
-        ),
-        False,
-    ),
+    ("diet", _ci(r"^\s*(?:(?:strictly|fully|mostly|completely|still|now)\s+)?"
+                 r"(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based|gluten-free|"
+                 r"dairy-free|halal|kosher)\b(?=\s*(?:[,.;:!(-]|$|and\b|since\b|for\b|now\b))"),
+     False),
+    ("diet", _ci(r"\b(?P<v>vegetarian|vegan|pescatarian|keto|paleo|plant-based)\s+(?:diet|now)\b"
+                 r"(?!\s+(?:group|club|community|blog|recipes?|cookbook|page|channel|friends?))"),
+     False),
+    ("diet", _ci(r"\b(?:eat(?:s|ing)?|ate) (?P<v>meat|fish|dairy|eggs|pork|beef|chicken|"
+                 r"seafood|sugar|gluten)\b"), False),
+    ("allergy", _ci(r"\b(?:allergic to|allergy (?:is )?to|allergy is|allergies to|intolerant to|"
+                    r"intolerance to|sensitivity to)\s+(?!(?:serious|severe|real|bad|mild|proper|"
+                    r"dangerous|life-threatening|no joke|not)\b)(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"),
+     False),
+    ("allergy", _ci(r"\b(?!(?:severe|serious|bad|own|mild|real|big|the|her|his|my|an?|food|proper|"
+                    r"their|its|life-threatening)\b)(?P<v>[a-z][\w-]*)\s+"
+                    r"(?:allergy|allergies|intolerance|sensitivity)\b"),
+     False),
     ("allergy", _ci(r"\b(?P<v>coeliac|celiac|lactose intolerant|diabetic)\b"), False),
-    (
-        "medication",
-        _ci(
-            r"\b(?:takes?|taking|prescribed|on|(?:switched|changed)\b[^.;]{0,30}?"
-            r"\bto|started)\s+(?:that\s+|the\s+|my\s+)?"
-            r"(?P<v>(?!control|alcohol|protein|cardio|school|patrol|coffee)"
-            r"(?-i:[a-z])[a-z]+(?:in|ol|ide|pam|zole|mab|statin|pril|sartan|"
-            r"formin|xine|cillin|prazole|arin|aban|gatran|olol|amine|pine|tide|lukast|isone|olone))\b"
-        ),
-        False,
-    ),
-    (
-        "medication",
-        _ci(
-            r"\b(?P<v>[a-z]+(?:aban|arin|formin|statin|pril|sartan|olol|cillin|"
-            r"prazole|zepam|xetine|tidine))\s+(?:I|he|she|they|we) takes?\b"
-        ),
-        False,
-    ),
+    ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|(?:switched|changed)\b[^.;]{0,30}?"
+                       r"\bto|started)\s+(?:that\s+|the\s+|my\s+)?"
+                       r"(?P<v>(?!control|alcohol|protein|cardio|school|patrol|coffee)"
+                       r"(?-i:[a-z])[a-z]+(?:in|ol|ide|pam|zole|mab|statin|pril|sartan|"
+                       r"formin|xine|cillin|prazole|arin|aban|gatran|olol|amine|pine|tide|lukast|isone|olone))\b"),
+     False),
+    ("medication", _ci(r"\b(?P<v>[a-z]+(?:aban|arin|formin|statin|pril|sartan|olol|cillin|"
+                       r"prazole|zepam|xetine|tidine))\s+(?:I|he|she|they|we) takes?\b"), False),
     ("medication", _ci(r"\b(?:medication|medicine|pills?|tablets|inhaler)\b"), False),
-    (
-        "partner",
-        _CS(
-            r"\b(?:[Mm]arried to|[Ee]ngaged to|[Dd]ating|[Ss]eeing|[Pp]artner,?|"
-            r"[Gg]irlfriend,?|[Bb]oyfriend,?|[Ww]ife,?|[Hh]usband,?|[Ff]ianc[ée]e?,?)"
-            r"\s+(?:is\s+)?" + _NAME
-        ),
-        False,
-    ),
-    (
-        "partner",
-        _CS(
-            r"\b(?P<v>[A-Z][\w'’-]+) is (?:now )?(?:my|his|her|their) (?:wife|husband|partner|"
-            r"fianc[ée]e?|girlfriend|boyfriend)\b"
-        ),
-        False,
-    ),
+    ("partner", _CS(r"\b(?:[Mm]arried to|[Ee]ngaged to|[Dd]ating|[Ss]eeing|[Pp]artner,?|"
+                    r"[Gg]irlfriend,?|[Bb]oyfriend,?|[Ww]ife,?|[Hh]usband,?|[Ff]ianc[ée]e?,?)"
+                    r"\s+(?:is\s+)?" + _NAME), False),
+    ("partner", _CS(r"\b(?P<v>[A-Z][\w'’-]+) is (?:now )?(?:my|his|her|their) (?:wife|husband|partner|"
+                    r"fianc[ée]e?|girlfriend|boyfriend)\b"), False),
     # a couple splits up ("Lena and Tom split up", "we broke up", "split up with Tom"); a
     # band or a team that "split up" ends nobody's partner
-    (
-        "partner",
-        _ci(
-            r"(?:\b(?:and \w+|we|they|i)(?: have| had|'ve)?|^\s*(?:\w+ )?(?:has|have|had|'ve)?)\s*"
-            r"(?:split up|broke up)\b|\b(?:split up|broke up) with\b|"
-            r"\b(?:divorced|separated|single again|widowed)\b"
-        ),
-        True,
-    ),
-    (
-        "phone",
-        _ci(r"\b(?:phone|mobile|cell|number)\b[^.;]{0,30}?(?P<v>\+?\d[\d\s().-]{5,}\d)"),
-        False,
-    ),
+    ("partner", _ci(r"(?:\b(?:and \w+|we|they|i)(?: have| had|'ve)?|^\s*(?:\w+ )?(?:has|have|had|'ve)?)\s*"
+                    r"(?:split up|broke up)\b|\b(?:split up|broke up) with\b|"
+                    r"\b(?:divorced|separated|single again|widowed)\b"), True),
+    ("phone", _ci(r"\b(?:phone|mobile|cell|number)\b[^.;]{0,30}?(?P<v>\+?\d[\d\s().-]{5,}\d)"),
+     False),
     ("email", _ci(r"(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)"), False),
-    (
-        "birthday",
-        _ci(
-            r"\b(?:birthday|born on|date of birth)\b[^.;,]{0,20}?(?P<v>\d{1,2}(?:st|nd|rd|th)?"
-            r"(?:\s+(?:of\s+)?[a-z]+)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-            r"[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)"
-        ),
-        False,
-    ),
+    ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b[^.;,]{0,20}?(?P<v>\d{1,2}(?:st|nd|rd|th)?"
+                     r"(?:\s+(?:of\s+)?[a-z]+)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                     r"[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)"), False),
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b"), False),
-    (
-        "school",
-        _ci(
-            r"\b(?:graduated|finished (?:my|his|her|their) (?:degree|studies|master'?s|phd)|"
-            r"dropped out|left (?:university|uni|college))\b"
-        ),
-        True,
-    ),
-    (
-        "school",
-        _CS(
-            r"\b(?:[Ss]tud(?:y|ies|ying|ent)|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
-            r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME
-        ),
-        False,
-    ),
-    (
-        "car",
-        _ci(
-            r"\b(?:drives?|driving|bought|got) (?:an?|the|his|her|my|their)?\s*(?:new\s+)?"
-            r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|"
-            r"hyundai|nissan|skoda|renault|peugeot|fiat|subaru|mazda|mini|bike|"
-            r"motorbike|scooter|van)\b[\w ]{0,20}?)(?=[.,;]|$| now| these)"
-        ),
-        False,
-    ),
-    (
-        "car",
-        _CS(
-            r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
-            r"(?:an?\s+|the\s+)?(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
-        ),
-        False,
-    ),
-    (
-        "car",
-        _CS(
-            r"\b[Nn]ew (?:car|truck|van|lorry|motorbike|bike)\b[^.;]{0,30}?\b(?:an?|the)\s+"
-            r"(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"
-        ),
-        False,
-    ),
-    (
-        "favourite",
-        _ci(
-            r"\bfavou?rite (?P<k>[a-z]+)\b[^.;]{0,20}?\b(?:is|are|'s)\s+"
-            r"(?P<v>[\w' -]{2,40}?)(?=[.,;!]|$| now| these)"
-        ),
-        False,
-    ),
-    (
-        "pet",
-        _ci(
-            r"\b(?P<v>dog|puppy|cat|kitten|rabbit|hamster|parrot|horse|tortoise|"
-            r"guinea pig|budgie|ferret|lizard|snake|goldfish|setter|retriever|terrier|spaniel|"
-            r"labrador|poodle|collie|shepherd|beagle|dachshund|pug|husky|greyhound)s?\b"
-        ),
-        False,
-    ),
-    (
-        "hobby",
-        _ci(
-            r"\b(?:hobby|hobbies|took up|taken up|into|loves?|enjoys?|plays?)\s+"
-            r"(?!(?:the|a|an|his|her|my|our|their|your|how|what|that|this|these|those|to|"
-            r"for|with|it|them|him|me|us|you|being|having|getting|going|doing|making|"
-            r"spending|seeing|working|living|watching|trying|learning|when|where|and|"
-            r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
-            r"(?P<v>[a-z][\w-]{2,})"
-        ),
-        False,
-    ),
+    ("school", _ci(r"\b(?:graduated|finished (?:my|his|her|their) (?:degree|studies|master'?s|phd)|"
+                   r"dropped out|left (?:university|uni|college))\b"), True),
+    ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying|ent)|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
+                   r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),
+    ("car", _ci(r"\b(?:drives?|driving|bought|got) (?:an?|the|his|her|my|their)?\s*(?:new\s+)?"
+                r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|"
+                r"hyundai|nissan|skoda|renault|peugeot|fiat|subaru|mazda|mini|bike|"
+                r"motorbike|scooter|van)\b[\w ]{0,20}?)(?=[.,;]|$| now| these)"), False),
+    ("car", _CS(r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
+                r"(?:an?\s+|the\s+)?(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
+    ("car", _CS(r"\b[Nn]ew (?:car|truck|van|lorry|motorbike|bike)\b[^.;]{0,30}?\b(?:an?|the)\s+"
+                r"(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
+    ("favourite", _ci(r"\bfavou?rite (?P<k>[a-z]+)\b[^.;]{0,20}?\b(?:is|are|'s)\s+"
+                      r"(?P<v>[\w' -]{2,40}?)(?=[.,;!]|$| now| these)"), False),
+    ("pet", _ci(r"\b(?P<v>dog|puppy|cat|kitten|rabbit|hamster|parrot|horse|tortoise|"
+                r"guinea pig|budgie|ferret|lizard|snake|goldfish|setter|retriever|terrier|spaniel|"
+                r"labrador|poodle|collie|shepherd|beagle|dachshund|pug|husky|greyhound)s?\b"),
+     False),
+    ("hobby", _ci(r"\b(?:hobby|hobbies|took up|taken up|into|loves?|enjoys?|plays?)\s+"
+                  r"(?!(?:the|a|an|his|her|my|our|their|your|how|what|that|this|these|those|to|"
+                  r"for|with|it|them|him|me|us|you|being|having|getting|going|doing|making|"
+                  r"spending|seeing|working|living|watching|trying|learning|when|where|and|"
+                  r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
+                  r"(?P<v>[a-z][\w-]{2,})"), False),
     ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>[A-Z][a-z]+)"), False),
     # What keeps someone safe at a meal, on a trip or at the pharmacy, however it is said
     # ("react badly to sulfa drugs", "has gout", "low-salt diet", "no sesame for Chloe"):
     # never a claim's primary attribute (it supersedes nothing), read for questions
     # asking for advice (graphmem.language.questions.SAFETY).
-    (
-        "health",
-        _ci(
-            r"\b(?P<v>allerg\w*|intoleran\w*|react(?:s|ed)? badly|diabet\w*|insulin|gout|"
-            r"asthma\w*|blood pressure|cholesterol|epilep\w*|thyroid|heart condition|"
-            r"epipen|coeliac|celiac|lactose|gluten|anaphyla\w*|"
-            r"low-(?:salt|sodium|sugar|fat|carb) diet|jain|halal|kosher|"
-            r"no (?:dairy|gluten|nuts|peanuts|shellfish|sesame|eggs|meat|pork|beef|alcohol|"
-            r"salt|sugar|fish|walnuts))\b"
-        ),
-        False,
-    ),
+    ("health", _ci(r"\b(?P<v>allerg\w*|intoleran\w*|react(?:s|ed)? badly|diabet\w*|insulin|gout|"
+                   r"asthma\w*|blood pressure|cholesterol|epilep\w*|thyroid|heart condition|"
+                   r"epipen|coeliac|celiac|lactose|gluten|anaphyla\w*|"
+                   r"low-(?:salt|sodium|sugar|fat|carb) diet|jain|halal|kosher|"
+                   r"no (?:dairy|gluten|nuts|peanuts|shellfish|sesame|eggs|meat|pork|beef|alcohol|"
+                   r"salt|sugar|fish|walnuts))\b"), False),
 )

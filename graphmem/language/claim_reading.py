@@ -26,7 +26,7 @@ from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 from graphmem.language.voice import IMPLICIT_USER, is_first_person, possessive_other
 from graphmem.language.words import stem
 
-__all__ = ["WORD", "Claim", "ClaimLike", "Features", "clean", "features", "user_words"]
+__all__ = ["WORD", "Claim", "ClaimLike", "Features", "clean", "features", "named_user", "user_words"]
 
 
 class ClaimLike(Protocol):
@@ -95,6 +95,11 @@ def user_words(claim: Claim) -> tuple[str, ...] | None:
         return None
     if not is_first_person(claim.content) and not _opens_with_own_verb(claim):
         return None
+    return named_user(claim)
+
+
+def named_user(claim: Claim) -> tuple[str, ...] | None:
+    """The namespace's user (``claim.user``, else the implicit "User") as lower-cased words."""
     return tuple(clean(w) for w in WORD.findall(claim.user or IMPLICIT_USER)) or None
 
 

@@ -64,10 +64,11 @@ from graphmem.language.claim_reading import (
     Features,
     clean,
     features,
+    named_user,
     user_words,
 )
 from graphmem.language.frames import frame_overlap
-from graphmem.language.voice import IMPLICIT_USER, USER_ALIAS, kin_subject, speaks_for_user
+from graphmem.language.voice import USER_ALIAS, kin_subject, speaks_for_user
 from graphmem.language.words import stem
 from graphmem.text import normalize
 
@@ -343,7 +344,7 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     if claim.user is not None and claim.people is not None and _PRONOUN_OPENER.match(claim.content):
         # "She rents a small flat in Vienna", "He and Geneviève have an apartment": in a
         # namespace about one named person, a note that opens with a pronoun is about them
-        return tuple(clean(w) for w in WORD.findall(claim.user)) or None
+        return named_user(claim)
     text = claim.content.casefold().replace("’", "'")
     voiced = bool(claim.places) and speaks_for_user(claim.content)
     best: tuple[int, tuple[str, ...]] | None = None
@@ -367,7 +368,7 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
             best = (found.start(), tuple(clean(w) for w in WORD.findall(canonical)))
     if best is not None:
         return best[1]
-    user = tuple(clean(w) for w in WORD.findall(claim.user or IMPLICIT_USER)) or None
+    user = named_user(claim)
     if not claim.subject and speaks_for_user(claim.content):
         # no known name, the user's voice: "Doctor's got me on warfarin for my heart"
         return user

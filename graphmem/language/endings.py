@@ -20,9 +20,13 @@ _ENDING = _ci(
     r"\b(?:not|never|no longer|anymore|any more|no more|quit|quitted|stopped|gave up|"
     r"given up|put away|sold|split up|broke up|dropped out|cancelled|canceled)\b|n't\b"
 )
+# words that end what a claim stated ("no longer", "gave up", "done with")
+_ENDING_WORDS = (
+    r"no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
+    r"broke up|dropped out|done with|cut out"
+)
 _STRONG_ENDING = _ci(
-    r"\b(?:no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
-    r"broke up|dropped out|done with|cut out|(?:has|have)n['’]t (?:touched|had)|"
+    rf"\b(?:{_ENDING_WORDS}|(?:has|have)n['’]t (?:touched|had)|"
     r"not (?:one|a single|a drop of|a sip of))\b|"
     # a note that opens by refusing a thing: "No aquavit this midsummer, or any other."
     r"^\s*no\s+(?!one\b|idea\b|problem\b|way\b|doubt\b|matter\b|need\b|worries\b)[a-z]"
@@ -33,10 +37,7 @@ _RESTRICTION = _ci(
     r"dangerous|avoid\w*|react\w* badly)\b"
 )
 _REFUSAL = _ci(r"^\s*no\s+[a-z]")
-_OTHER_ENDING = _ci(
-    r"\b(?:no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
-    r"broke up|dropped out|done with|cut out)\b"
-)
+_OTHER_ENDING = _ci(rf"\b(?:{_ENDING_WORDS})\b")
 _GENERIC = frozenset(
     ["about", "after", "again", "also", "always", "anymore", "around", "back", "been", "before", "being", "better", "could", "didn't", "does", "doesn't", "doing", "done", "down", "each", "even", "ever", "every", "from", "going", "gone", "good", "great", "have", "having", "here", "into", "just", "know", "last", "like", "little", "long", "look", "made", "make", "many", "more", "most", "much", "must", "need", "never", "next", "night", "nothing", "only", "other", "over", "really", "right", "said", "same", "since", "some", "still", "such", "sure", "take", "than", "that", "their", "them", "then", "there", "these", "they", "thing", "think", "this", "those", "through", "time", "today", "told", "took", "turns", "until", "very", "want", "week", "weeks", "well", "went", "were", "what", "when", "which", "while", "will", "with", "without", "would", "year", "years", "months", "month", "days", "since", "because", "though", "instead", "now", "these", "days", "morning", "evening", "anyone", "everyone", "someone", "actually", "finally", "basically", "properly", "user", "user's", "take", "takes", "taking", "have", "keep", "keeps", "give", "gives", "come", "comes", "says", "tell", "tells", "gets", "does", "living", "call", "calls", "called"]
 )  # fmt: skip

@@ -19,74 +19,46 @@ SAFETY = frozenset({"allergy", "diet", "medication", "health"})
 
 # (keys, pattern): a question matching the pattern asks about those attributes.
 _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
-    (
-        frozenset({"residence"}),
-        _ci(
-            r"\bwhere\b[^?]{0,30}\b(?:live|living|lives|home|based|stay|staying|moved?)\b|"
-            r"\b(?:which|what) (?:city|town|neighbou?rhood|suburb|area|village|district)\b"
-            r"[^?]{0,30}\b(?:live|living|lives|home|based)\b|"
-            r"\b(?:live|living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
-            r"\b(?:flat|apartment|house|place) in\b|\bstill (?:up )?in\b|\bstill live\b"
-        ),
-    ),
-    (
-        frozenset({"employer"}),
-        _ci(
-            r"\bwhere\b[^?]{0,30}\b(?:work|working|works|employed|job)\b|\bwho\b[^?]{0,20}\b"
-            r"(?:work|works|working|drive|drives) for\b|\b(?:which|what) (?:company|firm|hospital|"
-            r"clinic|restaurant|studio|school|employer|bank|agency|office|practice|airline|team)\b|"
-            r"\bemployer\b|\bstill (?:at|working)\b|\bwork(?:s|ing)? for\b"
-        ),
-    ),
+    (frozenset({"residence"}), _ci(
+        r"\bwhere\b[^?]{0,30}\b(?:live|living|lives|home|based|stay|staying|moved?)\b|"
+        r"\b(?:which|what) (?:city|town|neighbou?rhood|suburb|area|village|district)\b"
+        r"[^?]{0,30}\b(?:live|living|lives|home|based)\b|"
+        r"\b(?:live|living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
+        r"\b(?:flat|apartment|house|place) in\b|\bstill (?:up )?in\b|\bstill live\b")),
+    (frozenset({"employer"}), _ci(
+        r"\bwhere\b[^?]{0,30}\b(?:work|working|works|employed|job)\b|\bwho\b[^?]{0,20}\b"
+        r"(?:work|works|working|drive|drives) for\b|\b(?:which|what) (?:company|firm|hospital|"
+        r"clinic|restaurant|studio|school|employer|bank|agency|office|practice|airline|team)\b|"
+        r"\bemployer\b|\bstill (?:at|working)\b|\bwork(?:s|ing)? for\b")),
     # "still with X": X may be an employer or a partner
     (frozenset({"employer", "partner"}), _ci(r"\bstill with\b")),
-    (
-        frozenset({"job_title"}),
-        _ci(
-            r"\b(?:job|role|title|position|rank|profession|occupation|do for (?:a )?living|"
-            r"what does \w+ do for (?:a )?(?:living|work)|what do i do for (?:a )?(?:living|work))\b|"
-            r"\bstill an? (?!(?:\w+ )?student\b)\w+\b|\bpromot\w*\b"
-        ),
-    ),
-    (
-        SAFETY,
-        _ci(
-            r"\b(?:eat|eats|eating|food|cook|cooking|dinner|lunch|breakfast|meal|snacks?|"
-            r"restaurant|order|bake|baking|cake|menu|dish|recipe|allerg\w*|diet|vegetarian|vegan|"
-            r"drink|drinks|beer|wine|coffee|gelato|ice cream|chocolate|dessert|takeaway|"
-            r"barbecue|bbq|picnic|party|feed|treat|avoid|watch out|safe to|okay to|ok to|"
-            r"medicine|medication|meds|tablets?|pills?|painkillers?|ibuprofen|aspirin|paracetamol|"
-            r"pack|packing|trip|travel|flight|layover|health|doctor|pharmacy|prescription|"
-            r"brunch|supper|feast|potluck|buffet|picnic|catering|groceries|grocery|canap\w*|"
-            r"sandwich\w*|toastie|toast|bagels?|bread|cheese|milk|eggs?|nuts?|peanuts?|fish|"
-            r"seafood|shellfish|prawns?|meat|steak|pork|beef|chicken|burgers?|pizza|pasta|curry|"
-            r"soup|salad|sushi|noodles?|rice|biscuits?|cookies?|sweets|bring|bringing|carry|"
-            r"take with|take along)\b|"
-            r"\bcan (?:I|he|she|they|we|(?-i:[A-Z][\w'’-]*)) (?:have|eat|drink|try|get)\b"
-        ),
-    ),
-    (
-        frozenset({"partner"}),
-        _ci(
-            r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
-            r"spouse|single)\b"
-        ),
-    ),
+    (frozenset({"job_title"}), _ci(
+        r"\b(?:job|role|title|position|rank|profession|occupation|do for (?:a )?living|"
+        r"what does \w+ do for (?:a )?(?:living|work)|what do i do for (?:a )?(?:living|work))\b|"
+        r"\bstill an? (?!(?:\w+ )?student\b)\w+\b|\bpromot\w*\b")),
+    (SAFETY, _ci(
+        r"\b(?:eat|eats|eating|food|cook|cooking|dinner|lunch|breakfast|meal|snacks?|"
+        r"restaurant|order|bake|baking|cake|menu|dish|recipe|allerg\w*|diet|vegetarian|vegan|"
+        r"drink|drinks|beer|wine|coffee|gelato|ice cream|chocolate|dessert|takeaway|"
+        r"barbecue|bbq|picnic|party|feed|treat|avoid|watch out|safe to|okay to|ok to|"
+        r"medicine|medication|meds|tablets?|pills?|painkillers?|ibuprofen|aspirin|paracetamol|"
+        r"pack|packing|trip|travel|flight|layover|health|doctor|pharmacy|prescription|"
+        r"brunch|supper|feast|potluck|buffet|picnic|catering|groceries|grocery|canap\w*|"
+        r"sandwich\w*|toastie|toast|bagels?|bread|cheese|milk|eggs?|nuts?|peanuts?|fish|"
+        r"seafood|shellfish|prawns?|meat|steak|pork|beef|chicken|burgers?|pizza|pasta|curry|"
+        r"soup|salad|sushi|noodles?|rice|biscuits?|cookies?|sweets|bring|bringing|carry|"
+        r"take with|take along)\b|"
+        r"\bcan (?:I|he|she|they|we|(?-i:[A-Z][\w'’-]*)) (?:have|eat|drink|try|get)\b")),
+    (frozenset({"partner"}), _ci(
+        r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
+        r"spouse|single)\b")),
     (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
-    (
-        frozenset({"phone"}),
-        _ci(
-            r"\b(?:phone|mobile|cell|contact number|number to call|"
-            r"reach (?:me|him|her|them))\b"
-        ),
-    ),
+    (frozenset({"phone"}), _ci(r"\b(?:phone|mobile|cell|contact number|number to call|"
+                                r"reach (?:me|him|her|them))\b")),
     (frozenset({"email"}), _ci(r"\be-?mail\b")),
     (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
     (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work)\b")),
-    (
-        frozenset({"school"}),
-        _ci(r"\b(?:study|studies|studying|university|uni|degree|phd|students?)\b"),
-    ),
+    (frozenset({"school"}), _ci(r"\b(?:study|studies|studying|university|uni|degree|phd|students?)\b")),
     (frozenset({"hobby"}), _ci(r"\b(?:hobby|hobbies|free time|spare time|for fun)\b")),
 )
 

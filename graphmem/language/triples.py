@@ -12,37 +12,7 @@ __all__ = ["accumulates", "triple_attribute"]
 # Triple predicates whose values accumulate (docs/spec.md §9.15): another object is one more
 # value, not an update ("has a dog" and "has a cat"; two runs on two days).
 _MANY = frozenset(
-    [
-        "pet",
-        "pets",
-        "hobby",
-        "hobbies",
-        "language",
-        "languages",
-        "allergy",
-        "allergies",
-        "sibling",
-        "siblings",
-        "sister",
-        "brother",
-        "child",
-        "children",
-        "son",
-        "daughter",
-        "parent",
-        "friend",
-        "friends",
-        "plays",
-        "owns",
-        "did",
-        "visited",
-        "likes",
-        "loves",
-        "member_of",
-        "studied",
-        "speaks",
-        "knows",
-    ]
+    ["pet", "pets", "hobby", "hobbies", "language", "languages", "allergy", "allergies", "sibling", "siblings", "sister", "brother", "child", "children", "son", "daughter", "parent", "friend", "friends", "plays", "owns", "did", "visited", "likes", "loves", "member_of", "studied", "speaks", "knows"]
 )
 
 
@@ -75,3 +45,4 @@ def triple_attribute(predicate: str | None, obj: str | None) -> Attribute | None
     if key is None:
         return None
     return Attribute(key, key in SINGLE_VALUED, clean_value(obj or "", key))
+
