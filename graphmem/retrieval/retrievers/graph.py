@@ -281,26 +281,19 @@ class GraphRetriever:
     ) -> list[EntityHit]:
         """Memories mentioning the entities, taken in score order from batches of 1, 4,
         16, ... until k are found: a hub's neighbours (thousands of memories each) are
-        never all fetched to return k. The batches (at most 4 for 50 entities, each one
-        query of at most k rows) are asked for at once, not one after the other."""
-        batches: list[list[str]] = []
-        start, size = 0, 1
-        while start < len(entities):
-            batches.append(entities[start : start + size])
-            start, size = start + size, size * 4
-        later = [self._crowd.submit(self._mention_batch, store, ctx, b) for b in batches[1:]]
+        never all fetched to return k. A batch is asked for only when the ones before it
+        fell short: each one counts every memory that mentions its entities (hundreds
+        each at 100k memories), so batches asked for at once, and then not needed, cost
+        the server more than they save (docs/performance.md "Recall at scale")."""
         rows: list[EntityHit] = []
         seen: set[str] = set()
-        for i in range(len(batches)):
-            if len(rows) >= ctx.k:
-                break
-            found = self._mention_batch(store, ctx, batches[0]) if i == 0 else later[i - 1].result()
-            for row in found:
+        start, size = 0, 1
+        while start < len(entities) and len(rows) < ctx.k:
+            for row in self._mention_batch(store, ctx, entities[start : start + size]):
                 if row.memory_id not in seen:
                     seen.add(row.memory_id)
                     rows.append(row)
-        for future in later:
-            future.cancel()  # a batch not needed and not started yet
+            start, size = start + size, size * 4
         return rows
 
     @staticmethod
