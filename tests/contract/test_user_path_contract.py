@@ -315,3 +315,47 @@ def test_a_permission_question_brings_the_similar_safety_claim_first(
     ).hits
     assert hits[0].memory.id == allergy
     assert hits[0].explanation.reordered is not None
+
+
+def said_triple(
+    memory: GraphMem, clock: Clock, ns: str, text: str, triple: tuple[str, str, str], day: int
+) -> str:
+    """One statement with the subject / predicate / object an agent may pass beside it."""
+    clock.now = T0 + timedelta(days=day)
+    subject, predicate, obj = triple
+    item = {"content": text, "session_id": f"s{day}", "subject": subject,
+            "predicate": predicate, "object": obj}  # fmt: skip
+    memory_id = memory.remember(ns, [item]).memory_ids[0]
+    assert memory_id is not None
+    return memory_id
+
+
+def test_a_claim_whose_triple_names_someone_else_ranks_below_the_asked_persons(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Olena Kovalenko")
+    own = said_triple(
+        memory, clock, ns, "Olena won her audition and plays with the Wiener Symphoniker.",
+        ("Olena Kovalenko", "works_at", "Wiener Symphoniker"), 0,
+    )  # fmt: skip
+    other = said_triple(
+        memory, clock, ns, "Andriy plays cello in the same orchestra as Olena, in Kyiv.",
+        ("Andriy Kovalenko", "works_at", "Kyiv Symphony Orchestra"), 1,
+    )  # fmt: skip
+    hits = memory.recall(ns, "Which orchestra does Olena play in?", k=3).hits
+    ranked = [h.memory.id for h in hits]
+    assert ranked.index(own) < ranked.index(other), ranked
+
+
+def test_a_triples_predicate_says_which_attribute_a_claim_states(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Haruka Mori")
+    own = said_triple(
+        memory, clock, ns, "Hakata Design Lab from Monday: packaging, no more flyers!",
+        ("Haruka Mori", "works_at", "Hakata Design Lab"), 0,
+    )  # fmt: skip
+    said(memory, clock, ns, "I work late on Thursdays, these days mostly from home.", 1)
+    said(memory, clock, ns, "Where I work, lunch is at noon sharp these days.", 2)
+    hits = memory.recall(ns, "Where do I work these days?", k=3).hits
+    assert hits[0].memory.id == own, [h.memory.content for h in hits]

@@ -25,6 +25,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.questions import SAFETY, asks_permission, question_attributes
+from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
 from graphmem.settings import Settings
@@ -146,14 +147,14 @@ def attribute_first(
             continue
         if only_relevant and memory.id not in relevant:
             continue
-        stated = attributes_of(memory.content)
+        stated, main_keys = _stated(memory)
         found = [a for a in stated if a.key in keys]
         if not found:
             continue
         words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
         if words is None or not names_agree(words, subject):
             continue
-        main = 0 if stated[0].key in keys else 2
+        main = 0 if main_keys & keys else 2
         # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
         # what keeps the person safe, the most relevant first
         when = 0.0 if keys <= SAFETY else -_seconds(memory.last_observed_at)
@@ -190,9 +191,7 @@ def owner_first(
     own: list[Memory] = []
     others: list[Memory] = []
     for memory in order:
-        kin = (
-            None if is_transcript(memory.extractor, memory.content) else kin_subject(memory.content)
-        )
+        kin = None if is_transcript(memory.extractor, memory.content) else _someone(memory, known)
         if kin is not None and not names_agree(tuple(kin.casefold().split()), subject):
             others.append(memory)
         else:
@@ -200,6 +199,37 @@ def owner_first(
     if not others or not own:
         return list(order), []
     return own + others, [m.id for m in others]
+
+
+def _stated(memory: Memory) -> tuple[list[Attribute], frozenset[str]]:
+    """The attributes a memory states, and the keys of its main ones: its triple's
+    predicate's, when that names one (the agent said what the claim is about), and its
+    text's first ("graduated in June and started at Stripe" ends a school and names an
+    employer)."""
+    stated = list(attributes_of(memory.content))
+    main = frozenset(a.key for a in stated[:1])
+    given = triple_attribute(memory.predicate, memory.object)
+    if given is None:
+        return stated, main
+    return [given, *(a for a in stated if a.key != given.key)], main | {given.key}
+
+
+def _someone(memory: Memory, known: EntityDictionary | None) -> str | None:
+    """Whom a memory is about when that may be someone other than the asked person:
+    the person its text says it is about ("Henrik's brother Lars has a boat too"), else
+    its triple's subject as the agent gave it ("Andriy Kovalenko"), unless that names
+    the namespace's user (who may be asked for by a nickname) or a known entity that is
+    not a person (a claim about "Krishi Loop" is about the company)."""
+    kin = kin_subject(memory.content)
+    if kin is not None or not memory.subject or known is None:
+        return kin
+    hit = known.resolve(memory.subject)
+    entity = None if hit is None else known.get(hit[0])
+    user = known.user()
+    is_user = user is not None and entity is not None and entity.id == user.id
+    if entity is not None and (entity.kind != "Person" or is_user):
+        return None
+    return memory.subject
 
 
 def _asked(question: str) -> frozenset[str]:
