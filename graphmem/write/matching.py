@@ -18,7 +18,7 @@ from graphmem.language.claims import (
     subject_of,
 )
 from graphmem.language.endings import ending_cue, ends
-from graphmem.language.triples import accumulates, triple_attribute
+from graphmem.language.triples import accumulates, restates, triple_attribute
 from graphmem.language.voice import is_transcript, speaks_for_user
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
@@ -146,12 +146,14 @@ class Matcher:
         c = item.candidate
         if c.subject and c.predicate and c.object:
             for rival in self.triple_rivals(namespace, c.subject, c.predicate, state):
-                if (
-                    rival.id != excluded
-                    and rival.is_current
-                    and rival.type == item.memory_type
-                    and rival.object
-                    and check(claim, claim_of(rival, known))
+                if rival.id == excluded or not rival.is_current or not rival.object:
+                    continue
+                same = check(claim, claim_of(rival, known))
+                if rival.type == item.memory_type and (
+                    same
+                    or restates(
+                        (c.content, c.object), (rival.content, rival.object), rival.type, same
+                    )
                 ):
                     return Match(rival)
         options = [(state.memories.get(m.id, m), score) for m, score in nearest[item.position]]

@@ -359,3 +359,28 @@ def test_a_triples_predicate_says_which_attribute_a_claim_states(
     said(memory, clock, ns, "Where I work, lunch is at noon sharp these days.", 2)
     hits = memory.recall(ns, "Where do I work these days?", k=3).hits
     assert hits[0].memory.id == own, [h.memory.content for h in hits]
+
+
+def test_the_same_triple_said_again_in_other_words_corroborates_the_claim(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    sesame = ("Chloe Nguyen", "allergy", "sesame")
+    first = said_triple(memory, clock, ns, "Chloe is allergic to sesame.", sesame, 0)
+    again = said_triple(
+        memory, clock, ns, "No sesame for Chloe, please. She ended up in A&E once.", sesame, 5
+    )
+    assert again == first
+    assert memory.get(ns, first).n == 2 and current(memory, ns, first)
+
+
+def test_the_same_triple_does_not_merge_an_ending_or_another_event(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    diet = ("Kwame Mensah", "diet", "vegetarian")
+    first = said_triple(memory, clock, ns, "Kwame is vegetarian.", diet, 0)
+    ended = said_triple(memory, clock, ns, "Kwame is not vegetarian anymore.", diet, 5)
+    assert ended != first
+    run = ("Lena Park", "ran", "5 km")
+    monday = said_triple(memory, clock, ns, "Lena ran 5 km on Monday, no music.", run, 10)
+    friday = said_triple(memory, clock, ns, "Lena ran 5 km on Friday with Tom.", run, 14)
+    assert friday != monday
