@@ -122,7 +122,7 @@ class RescoringSettings(Concern):
         ),
     )
     direct_hit_rank: int = Field(
-        10,
+        3,
         ge=0,
         le=1000,
         description=(
@@ -130,9 +130,6 @@ class RescoringSettings(Concern):
             " broad"
             " context but is still returned when the semantic, BM25 or entity retriever ranks"
             " it in its top N for the question (then reactivated if recorded). 0: never."
-            " 3 -> 10 (a recall's default k) on the user-path tune half, +120 days: lost 0.045"
-            " -> 0.032 (triples) and 0.024 -> 0.019 (plain), as after one day; lifecycle bench"
-            " unchanged."
         ),
     )
     attribute_window: int = Field(
