@@ -4,12 +4,14 @@ predicate ("pet", "did") never makes another object an update."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, clean_value, is_eventlike
 from graphmem.language.claims import Compatibility, Reason
 from graphmem.language.endings import ending_cue
 from graphmem.text import normalize
 
-__all__ = ["accumulates", "restates", "triple_attribute"]
+__all__ = ["accumulates", "restates", "same_value", "triple_attribute"]
 
 
 # Triple predicates whose values accumulate (docs/spec.md §9.15): another object is one more
@@ -70,4 +72,24 @@ def restates(
         and verdict.reason in (Reason.NEGATION, Reason.ENTITIES)
         and not ending_cue(new_text)
         and not (is_eventlike(new_text) or is_eventlike(old_text))
+    )
+
+
+class _Stated(Protocol):
+    @property
+    def content(self) -> str: ...
+    @property
+    def object(self) -> str | None: ...
+
+
+def same_value(new: _Stated, old: _Stated) -> bool:
+    """Do two claims given with one subject and predicate give the same object, the newer
+    not ending it? Then they are no conflict however their texts differ ("Henrik takes
+    metformin twice a day with meals" / "Henrik again: he's on metformin and needs his
+    meals at regular times", both (Henrik, medication, metformin)): neither supersedes the
+    other. "Kwame is not vegetarian anymore" with (Kwame, diet, vegetarian) still does."""
+    return (
+        bool(new.object and old.object)
+        and normalize(new.object or "") == normalize(old.object or "")
+        and not ending_cue(new.content)
     )

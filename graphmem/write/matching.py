@@ -18,7 +18,7 @@ from graphmem.language.claims import (
     subject_of,
 )
 from graphmem.language.endings import ending_cue, ends
-from graphmem.language.triples import accumulates, restates, triple_attribute
+from graphmem.language.triples import accumulates, restates, same_value, triple_attribute
 from graphmem.language.voice import is_transcript, speaks_for_user
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
@@ -244,8 +244,8 @@ class Matcher:
                 if rival.type == "Event":
                     continue
                 both_objects = memory.object and rival.object
-                if both_objects and check(claim, claim_of(rival, known)):
-                    continue  # the same claim in other words (another type): not a conflict
+                if both_objects and (same_value(memory, rival) or check(claim, claim_of(rival, known))):
+                    continue  # the same value, or the same claim in other words: no conflict
                 rivals[rival.id] = rival
         for rival, verdict in near:
             rivals.setdefault(rival.id, rival)

@@ -384,3 +384,24 @@ def test_the_same_triple_does_not_merge_an_ending_or_another_event(
     monday = said_triple(memory, clock, ns, "Lena ran 5 km on Monday, no music.", run, 10)
     friday = said_triple(memory, clock, ns, "Lena ran 5 km on Friday with Tom.", run, 14)
     assert friday != monday
+
+
+def test_the_same_value_said_again_with_other_details_replaces_nothing(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    metformin = ("Henrik Lindqvist", "medication", "metformin")
+    first = said_triple(
+        memory, clock, ns, "Henrik takes metformin twice a day with meals.", metformin, 0
+    )
+    again = said_triple(
+        memory, clock, ns, "Henrik again: he's on metformin, meals at regular times.", metformin, 9
+    )
+    assert again != first and current(memory, ns, first) and current(memory, ns, again)
+    # another value of a single-valued attribute still replaces the older one
+    moved = said_triple(
+        memory, clock, ns, "Henrik moved to Hovås.", ("Henrik Lindqvist", "lives_in", "Hovås"), 10
+    )
+    newer = said_triple(
+        memory, clock, ns, "Henrik lives in Askim now.", ("Henrik Lindqvist", "lives_in", "Askim"), 20
+    )
+    assert memory.get(ns, moved).superseded_by == newer
