@@ -52,29 +52,6 @@ def triple_attribute(predicate: str | None, obj: str | None) -> Attribute | None
     return Attribute(key, key in SINGLE_VALUED, clean_value(obj or "", key))
 
 
-def restates(
-    new: tuple[str, str], old: tuple[str, str], memory_type: str, verdict: Compatibility
-) -> bool:
-    """Does a claim given with the same subject, predicate and object as a stored one
-    restate it, although their texts differ by the compatibility rule's word checks?
-
-    The agent said which claim it is: "No sesame for Chloe, please. It's a proper
-    allergy" and "Chloe is allergic to sesame", both (Chloe, allergy, sesame), are one
-    claim; the first text's "no" is not a negation flip and its words name nothing new
-    of weight. A one-off event (another time is another event: "ran 5 km on Monday"),
-    other numbers or dates (a new dose, a new day) and a text that ends something
-    ("doesn't … anymore") still decide as the text says (docs/updates.md "Updates
-    recognised by attribute")."""
-    (new_text, new_object), (old_text, old_object) = new, old
-    return (
-        memory_type != "Event"
-        and normalize(new_object) == normalize(old_object)
-        and verdict.reason in (Reason.NEGATION, Reason.ENTITIES)
-        and not ending_cue(new_text)
-        and not (is_eventlike(new_text) or is_eventlike(old_text))
-    )
-
-
 class _Stated(Protocol):
     @property
     def content(self) -> str: ...
@@ -92,4 +69,23 @@ def same_value(new: _Stated, old: _Stated) -> bool:
         bool(new.object and old.object)
         and normalize(new.object or "") == normalize(old.object or "")
         and not ending_cue(new.content)
+    )
+
+
+def restates(new: _Stated, old: _Stated, memory_type: str, verdict: Compatibility) -> bool:
+    """Does a claim given with the same subject, predicate and object as a stored one
+    restate it, although their texts differ by the compatibility rule's word checks?
+
+    The agent said which claim it is: "No sesame for Chloe, please. It's a proper
+    allergy" and "Chloe is allergic to sesame", both (Chloe, allergy, sesame), are one
+    claim; the first text's "no" is not a negation flip and its words name nothing new
+    of weight. A one-off event (another time is another event: "ran 5 km on Monday"),
+    other numbers or dates (a new dose, a new day) and a text that ends something
+    ("doesn't … anymore") still decide as the text says (docs/updates.md "Updates
+    recognised by attribute")."""
+    return (
+        memory_type != "Event"
+        and verdict.reason in (Reason.NEGATION, Reason.ENTITIES)
+        and same_value(new, old)
+        and not (is_eventlike(new.content) or is_eventlike(old.content))
     )

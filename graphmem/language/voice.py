@@ -94,8 +94,7 @@ _OTHER_ANYWHERE = re.compile(
 
 _KIN_NAMED = re.compile(
     r"^\s*(?:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*['’]s?|my|our|his|her|their|user's|user’s)\s+"
-    + _KIN
-    + r",?\s+(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))",
+    + _KIN + r",?\s+(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))",
     re.IGNORECASE,
 )
 
@@ -123,31 +122,7 @@ def names_someone_close(text: str) -> bool:
 
 
 _NOT_SPEAKERS = frozenset(
-    [
-        "correction",
-        "update",
-        "reminder",
-        "remember",
-        "note",
-        "notes",
-        "fyi",
-        "btw",
-        "news",
-        "ps",
-        "edit",
-        "important",
-        "warning",
-        "summary",
-        "also",
-        "again",
-        "actually",
-        "context",
-        "info",
-        "todo",
-        "question",
-        "answer",
-        "re",
-    ]
+    ["correction", "update", "reminder", "remember", "note", "notes", "fyi", "btw", "news", "ps", "edit", "important", "warning", "summary", "also", "again", "actually", "context", "info", "todo", "question", "answer", "re"]
 )
 
 

@@ -146,12 +146,12 @@ class Matcher:
         c = item.candidate
         if c.subject and c.predicate and c.object:
             for rival in self.triple_rivals(namespace, c.subject, c.predicate, state):
-                if rival.id == excluded or not rival.is_current or rival.type != item.memory_type:
+                if rival.id == excluded or not rival.is_current or not rival.object:
+                    continue
+                if rival.type != item.memory_type:
                     continue
                 same = check(claim, claim_of(rival, known))
-                if rival.object and (
-                    same or restates((c.content, c.object), (rival.content, rival.object), rival.type, same)
-                ):
+                if same or restates(c, rival, rival.type, same):
                     return Match(rival)
         options = [(state.memories.get(m.id, m), score) for m, score in nearest[item.position]]
         if state.new_vectors:
