@@ -23,7 +23,7 @@ from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.language.answer_type import expected_answer
 from graphmem.language.question_type import resolve_question
 from graphmem.language.timeparse import TimeWindow, parse_time_window
-from graphmem.models import RecallHit, RecallQuery, RecallResult
+from graphmem.models import Memory, RecallHit, RecallQuery, RecallResult
 from graphmem.retrieval import retrievers as stage
 from graphmem.retrieval.access import AccessWriter, access_updates, counted
 from graphmem.retrieval.ahead import AheadStore
@@ -33,7 +33,11 @@ from graphmem.retrieval.ranking.formula import weight_formula
 from graphmem.retrieval.ranking.ranker import Ranker, ms_since
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
 from graphmem.retrieval.rescoring import masking
-from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, with_answer_type
+from graphmem.retrieval.rescoring.answer_type import (
+    ANSWER_TYPE,
+    answer_type_candidates,
+    with_answer_type,
+)
 from graphmem.retrieval.rescoring.mask_ahead import MaskAhead, Started
 from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
 from graphmem.retrieval.retrievers.graph import start_seeded_walk
@@ -103,9 +107,10 @@ class RecallPipeline:
         self._start_pools()
 
     def _start_pools(self) -> None:
-        # two more than the retrievers: the name-masking work started beside them
+        # three more than the retrievers: the name-masking work and the answer type's
+        # read started beside them
         self._pool = ThreadPoolExecutor(
-            max_workers=len(self._retrievers) + 2, thread_name_prefix="retriever"
+            max_workers=len(self._retrievers) + 3, thread_name_prefix="retriever"
         )
         # the question's embedding and the two reads that need none (_start_ahead)
         self._ahead_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="ahead")
@@ -256,10 +261,13 @@ class RecallPipeline:
         early = Started(None, None)
         if people:
             early = self._mask_ahead.start(reads, self._store, ctx, people)
+        for name in masking.RESCORED:
+            if name in futures:
+                hits[name], timings[f"retriever.{name}"] = futures[name].result()
+        # the answer type's candidates are read beside masking (which reads their text only)
+        typed_ids = answer_type_candidates(self._settings, ctx, hits)
+        typed = self._pool.submit(reads.get_memories, ctx.namespace, typed_ids) if typed_ids else None
         if people:
-            for name in masking.RESCORED:
-                if name in futures:
-                    hits[name], timings[f"retriever.{name}"] = futures[name].result()
             ids = list(
                 dict.fromkeys(
                     h.memory_id for n in masking.RESCORED for h in hits.get(n, [])[:depth]
@@ -282,18 +290,21 @@ class RecallPipeline:
         if walk is not None:
             hits["graph"] = walk.finish(reads, ctx, hits["semantic"], timings)
         hits = {n: hits[n] for n in names}  # in the order asked for
-        return self._answer_type(ctx, hits, timings)
+        return self._answer_type(ctx, hits, timings, typed)
 
     def _answer_type(
         self,
         ctx: RetrievalContext,
         hits: dict[str, list[Hit]],
         timings: dict[str, float],
+        typed: Future[list[Memory]] | None = None,
     ) -> dict[str, list[Hit]]:
-        """``hits`` with the expected answer type's list (:func:`with_answer_type`; it
-        reads its candidates: name masking reads only their text and vector)."""
+        """``hits`` with the expected answer type's list (:func:`with_answer_type`),
+        from the candidates ``typed`` read while the other steps ran (and any it
+        missed)."""
         mark = time.perf_counter()
-        out = with_answer_type(self._store, self._settings, ctx, hits, {})
+        memories = {} if typed is None else {m.id: m for m in typed.result()}
+        out = with_answer_type(self._store, self._settings, ctx, hits, memories)
         if out is not hits:
             timings["answer_type"] = ms_since(mark)
         return out

@@ -35,7 +35,7 @@ from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore
 
-__all__ = ["ANSWER_TYPE", "answer_type_list", "with_answer_type"]
+__all__ = ["ANSWER_TYPE", "answer_type_candidates", "answer_type_list", "with_answer_type"]
 
 #: The fused list's name (in ``RecallResult.weights`` and the explanation).
 ANSWER_TYPE = "answer_type"
@@ -133,12 +133,11 @@ def with_answer_type(
     only the linked entities no other link was reached from count as named, and only
     memories mentioning one are listed (``only_named``).
     """
-    wanted = expected_answer(ctx.text) if settings.read.rescoring.answer_type_weight > 0 else None
+    wanted = _wanted(settings, ctx)
     if wanted is None or ctx.dictionary is None:
         return hits
     depth = settings.read.rescoring.answer_type_depth
-    top = (h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
-    ids = list(dict.fromkeys(i for i in top if i not in memories))
+    ids = [i for i in answer_type_candidates(settings, ctx, hits) if i not in memories]
     found = dict(memories)
     if ids:
         found.update((m.id, m) for m in store.get_memories(ctx.namespace, ids))
@@ -151,3 +150,26 @@ def with_answer_type(
         wanted, hits, found, named, ctx.dictionary, depth, only_named=relational
     )
     return {**hits, ANSWER_TYPE: listed}
+
+
+def answer_type_candidates(
+    settings: Settings, ctx: RetrievalContext, hits: Mapping[str, Sequence[Hit]]
+) -> list[str]:
+    """The ids :func:`with_answer_type` reads for ``ctx``'s question: the top
+    ``settings.answer_type_depth`` of the semantic and entity lists, in order, without
+    repeats; ``[]`` when the question has no cue (or the list is off). Name masking
+    reorders only inside the lists' top (with the default depths, this same top), so a
+    recall can read these ids while masking runs and pass them to
+    :func:`with_answer_type`, which reads any others masking brought in
+    (docs/performance.md "Recall on real input")."""
+    if _wanted(settings, ctx) is None or ctx.dictionary is None:
+        return []
+    depth = settings.read.rescoring.answer_type_depth
+    top = (h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
+    return list(dict.fromkeys(top))
+
+
+def _wanted(settings: Settings, ctx: RetrievalContext) -> AnswerType | None:
+    if settings.read.rescoring.answer_type_weight <= 0:
+        return None
+    return expected_answer(ctx.text)
