@@ -51,6 +51,12 @@ _LAST_MONTH_NAME = re.compile(
     rf"\b(last|this|next|in|during|past|for|by|until|since|early|late|mid)\s+(?:early\s+|late\s+)?{_MONTH_RE}\b(?!\s+\d)",
     re.I,
 )
+# a month naming a noun: "the September match", "her April presentation" (capitalised,
+# so that "may" the verb is no month; a number after it is a date, read above)
+_MONTH_MODIFIER = re.compile(
+    r"\b(the|my|his|her|our|their|your|['’]s)\s+(January|February|March|April|May|June|July|"
+    r"August|September|October|November|December)(?=\s+(?!of\b)[a-z])"
+)
 _WEEKDAY_RE = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
 _WEEKDAY = re.compile(
     rf"\b(last|this|next|on|coming|this\s+coming|by|until)\s+{_WEEKDAY_RE}\b", re.I
@@ -211,7 +217,7 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
         start = datetime(year if first <= last else year - 1, first, 1, tzinfo=tz)
         _, end = _month_window(year, last, tz)
         return TimeWindow(start, end, "relative", match.group(0))
-    match = _LAST_MONTH_NAME.search(text)
+    match = _LAST_MONTH_NAME.search(text) or _MONTH_MODIFIER.search(text)
     if match:
         return _month_name(match, text, reference)
     window = _weekday_or_day(text, reference)
@@ -229,8 +235,8 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
 
 
 def _month_name(match: re.Match[str], text: str, reference: datetime) -> TimeWindow:
-    """ "in June", "last May", "next March": the month forward from ``reference`` after
-    "next" or in a sentence about the future, else the most recent one."""
+    """ "in June", "last May", "next March", "the June wedding": the month forward from
+    ``reference`` after "next" or in a sentence about the future, else the most recent one."""
     month = _MONTHS[match.group(2).lower()]
     which = match.group(1).lower()
     strictly = which == "last"

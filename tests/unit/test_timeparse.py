@@ -130,3 +130,16 @@ def test_a_month_that_has_barely_begun_is_last_years_in_the_past_tense() -> None
     assert window is not None and window.start == datetime(2026, 3, 1, tzinfo=UTC)
     future = parse_time_window("Is she getting married in March?", early)
     assert future is not None and future.start == datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def test_a_month_naming_a_noun_is_that_month() -> None:
+    # "the September match", "her April presentation": the most recent such month
+    window = parse_time_window("How many goals did I score in the September match?", REF)
+    assert window is not None and (window.start, window.end) == (d(2023, 9, 1), d(2023, 10, 1))
+    window = parse_time_window("How did the user's April presentation go?", REF)
+    assert window is not None and window.start == d(2023, 4, 1)
+    future = parse_time_window("Will she fly out for the December wedding?", REF)
+    assert future is not None and future.start == d(2023, 12, 1)
+    # "may" the verb, and a month before "of" or a day number, are not this rule's
+    assert parse_time_window("May I bring the cake?", REF) is None
+    assert parse_time_window("the May of her first year", REF) is None
