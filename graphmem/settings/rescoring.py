@@ -121,6 +121,17 @@ class RescoringSettings(Concern):
             " consistency scan's pairs) need no question. -1: no test."
         ),
     )
+    update_rank_masked_near: float = Field(
+        0.5,
+        ge=-1.0,
+        le=1.01,
+        description=(
+            "Newer over older: two claims whose cosine with their subject's name masked is at"
+            " least this say nearly the same thing of them, so the newer moves up whatever"
+            " update_rank_margin says of the question's match (the other tests still apply)."
+            " Above 1: the margin always applies."
+        ),
+    )
     direct_hit_rank: int = Field(
         3,
         ge=0,

@@ -159,3 +159,19 @@ def test_a_question_about_the_present_prefers_the_newer_claim_of_the_same_subjec
         "old",
         "new",
     ]
+
+
+def _unit(*xs: float) -> np.ndarray:
+    v = np.asarray(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_a_newer_claim_saying_nearly_the_same_thing_moves_up_however_the_question_fits() -> None:
+    close = {"oslo": 0.70, "seats": 0.68, "bergen": 0.40}  # bergen 0.30 below oslo
+    masked = {"oslo": _unit(1.0, 0.0), "bergen": _unit(1.0, 1.0)}  # cosine 0.707
+    args = (["oslo", "seats", "bergen"], CLAIMS, WHEN, close)
+    order, moved = prefer_newer(*args, margin=0.05, related_vectors=masked, masked_near=0.5)
+    assert order == ["bergen", "oslo", "seats"] and moved == {"bergen": "oslo"}
+    # below masked_near (0.707 < 0.8), the question's margin decides again
+    order, moved = prefer_newer(*args, margin=0.05, related_vectors=masked, masked_near=0.8)
+    assert order == ["oslo", "seats", "bergen"] and moved == {}

@@ -86,6 +86,7 @@ def prefer_newer(
     related: float = -1.0,
     related_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
     present: bool = False,
+    masked_near: float = 1.1,
 ) -> tuple[list[str], dict[str, str]]:
     """Move each newer contradicting claim directly above the older one it contradicts.
 
@@ -125,6 +126,12 @@ def prefer_newer(
         same subject that answers it nearly as well moves above the older one even
         where no attribute or conflict is recognised — what holds now is what the
         question wants.
+    masked_near : float
+        Two claims whose ``related_vectors`` have cosine at least this say nearly the
+        same thing of their subject ("On Sundays I teach English at the pagoda" / "I
+        had to give up the Sunday class at the pagoda"): the newer then moves up
+        however much better the question matches the older (no ``margin`` test); the
+        other tests still apply. Above 1 (default): the margin always applies.
 
     Returns
     -------
@@ -143,6 +150,7 @@ def prefer_newer(
     (['c', 'a', 'b'], {'c': 'a'})
     """
     out = list(order)
+    alike = vectors if related_vectors is None else related_vectors
     moved: dict[str, str] = {}
     i = 0
     while i < len(out):
@@ -156,14 +164,11 @@ def prefer_newer(
                 continue
             if not _near(vectors, older, newer, near) and (
                 not (present or _one_attribute(claims[older], claims[newer]))
-                or closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin
-                or not _near(
-                    vectors if related_vectors is None else related_vectors,
-                    older,
-                    newer,
-                    related,
-                    missing=True,
+                or (
+                    closeness.get(newer, -1.0) < closeness.get(older, -1.0) - margin
+                    and not _near(alike, older, newer, masked_near)
                 )
+                or not _near(alike, older, newer, related, missing=True)
             ):
                 continue
             reason = check(claims[older], claims[newer]).reason

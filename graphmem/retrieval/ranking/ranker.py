@@ -262,6 +262,7 @@ class Ranker:
             related=cfg.read.rescoring.update_rank_similarity,
             related_vectors=self._subject_masked(claims, vectors),
             present=asks_present(query.text),
+            masked_near=cfg.read.rescoring.update_rank_masked_near,
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
