@@ -126,10 +126,11 @@ class RescoringSettings(Concern):
         ge=-1.0,
         le=1.01,
         description=(
-            "Newer over older: two claims whose cosine with their subject's name masked is at"
-            " least this say nearly the same thing of them, so the newer moves up whatever"
-            " update_rank_margin says of the question's match (the other tests still apply)."
-            " Above 1: the margin always applies."
+            "Newer over older, for a question about the present ('now', 'still', 'these days'):"
+            " two claims whose cosine with their subject's name masked is at least this say"
+            " nearly the same thing of them, so the newer moves up whatever update_rank_margin"
+            " says of the question's match (the other tests still apply). Above 1: the margin"
+            " always applies."
         ),
     )
     direct_hit_rank: int = Field(

@@ -131,7 +131,9 @@ def prefer_newer(
         same thing of their subject ("On Sundays I teach English at the pagoda" / "I
         had to give up the Sunday class at the pagoda"): the newer then moves up
         however much better the question matches the older (no ``margin`` test); the
-        other tests still apply. Above 1 (default): the margin always applies.
+        other tests still apply. Above 1 (default): the margin always applies. The
+        ranker passes the setting ``update_rank_masked_near`` for a question about the
+        present only (``present``).
 
     Returns
     -------

@@ -251,6 +251,7 @@ class Ranker:
             if not is_transcript(m.extractor, m.content) and m.type != "Event"
         }
         vectors = {m.id: _vector(m) for m in order if m.embedding is not None}
+        present = asks_present(query.text)
         ranked_ids, newer_than = prefer_newer(
             [m.id for m in order],
             claims,
@@ -261,8 +262,8 @@ class Ranker:
             near=cfg.dynamics.consolidation_similarity,
             related=cfg.read.rescoring.update_rank_similarity,
             related_vectors=self._subject_masked(claims, vectors),
-            present=asks_present(query.text),
-            masked_near=cfg.read.rescoring.update_rank_masked_near,
+            present=present,
+            masked_near=cfg.read.rescoring.update_rank_masked_near if present else 2.0,
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
