@@ -133,7 +133,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b"), False),
     ("school", _ci(r"\b(?:graduated|finished (?:my|his|her|their) (?:degree|studies|master'?s|phd)|"
                    r"dropped out|left (?:university|uni|college))\b"), True),
-    ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying|ent)|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
+    # "the student house", "a student loan" are no studies
+    ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying|ent(?!\s+(?:house|flat|halls?|accommodation|residence|"
+                   r"digs|loan|card|discount|union|visa)))|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
                    r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),
     ("car", _ci(r"\b(?:drives?|driving|bought|got) (?:an?|the|his|her|my|their)?\s*(?:new\s+)?"
                 r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|"

@@ -91,6 +91,16 @@ def test_a_diet_word_before_a_dish_is_no_diet() -> None:
     assert found is not None and (found.key, found.value) == ("diet", "vegan")
 
 
+def test_a_student_house_is_a_home_not_studies() -> None:
+    # the move out of a student house superseded "graduated ... started at Stripe"
+    # as a newer value of the user's school, and the job was lost
+    found = primary("User moved out of the student house and rents a one-bed in Stoneybatter.")
+    assert found is not None and (found.key, found.value) == ("residence", "stoneybatter")
+    assert [a.key for a in attributes_of("Ines has a student loan from her time in Porto.")] == []
+    found = primary("User is a final-year computer science student at Trinity College Dublin.")
+    assert found is not None and (found.key, found.value) == ("school", "trinity college dublin")
+
+
 def test_a_retired_someone_ends_nobodys_job() -> None:
     # "a retired music teacher" describes Georgi; it does not end Elena's employer
     assert attributes_of("Elena's dad is Georgi, a retired music teacher.") == ()
