@@ -33,11 +33,7 @@ from graphmem.retrieval.ranking.formula import weight_formula
 from graphmem.retrieval.ranking.ranker import Ranker, ms_since
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
 from graphmem.retrieval.rescoring import masking
-from graphmem.retrieval.rescoring.answer_type import (
-    ANSWER_TYPE,
-    answer_type_candidates,
-    with_answer_type,
-)
+from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, read_ahead, with_answer_type
 from graphmem.retrieval.rescoring.mask_ahead import MaskAhead, Started
 from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
 from graphmem.retrieval.retrievers.graph import start_seeded_walk
@@ -107,8 +103,7 @@ class RecallPipeline:
         self._start_pools()
 
     def _start_pools(self) -> None:
-        # three more than the retrievers: the name-masking work and the answer type's
-        # read started beside them
+        # three more than the retrievers: name masking's work and the answer type's read
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers) + 3, thread_name_prefix="retriever"
         )
@@ -258,21 +253,15 @@ class RecallPipeline:
         depth = self._settings.read.rescoring.name_mask_depth
         people = masking.masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
         read: Future[tuple[dict[str, MaskText], dict[str, MaskText]]] | None = None
-        early = Started(None, None)
-        if people:
-            early = self._mask_ahead.start(reads, self._store, ctx, people)
+        ahead = self._mask_ahead
+        early = ahead.start(reads, self._store, ctx, people) if people else Started(None, None)
         for name in masking.RESCORED:
             if name in futures:
                 hits[name], timings[f"retriever.{name}"] = futures[name].result()
-        # the answer type's candidates are read beside masking (which reads their text only)
-        typed_ids = answer_type_candidates(self._settings, ctx, hits)
-        typed = self._pool.submit(reads.get_memories, ctx.namespace, typed_ids) if typed_ids else None
+        typed = read_ahead(self._pool, reads, self._settings, ctx, hits)  # beside masking
         if people:
-            ids = list(
-                dict.fromkeys(
-                    h.memory_id for n in masking.RESCORED for h in hits.get(n, [])[:depth]
-                )
-            )
+            top = (h.memory_id for n in masking.RESCORED for h in hits.get(n, [])[:depth])
+            ids = list(dict.fromkeys(top))
             if ids:
                 read = self._pool.submit(early.read, self._store, ctx.namespace, ids, timings)
         for name, future in futures.items():
@@ -299,12 +288,11 @@ class RecallPipeline:
         timings: dict[str, float],
         typed: Future[list[Memory]] | None = None,
     ) -> dict[str, list[Hit]]:
-        """``hits`` with the expected answer type's list (:func:`with_answer_type`),
-        from the candidates ``typed`` read while the other steps ran (and any it
-        missed)."""
+        """``hits`` with the expected answer type's list (:func:`with_answer_type`), from
+        the candidates ``typed`` read while the other steps ran (:func:`read_ahead`)."""
         mark = time.perf_counter()
-        memories = {} if typed is None else {m.id: m for m in typed.result()}
-        out = with_answer_type(self._store, self._settings, ctx, hits, memories)
+        read = {} if typed is None else {m.id: m for m in typed.result()}
+        out = with_answer_type(self._store, self._settings, ctx, hits, read)
         if out is not hits:
             timings["answer_type"] = ms_since(mark)
         return out

@@ -26,6 +26,7 @@ no such type (LoCoMo's turns and observations are all Facts), is unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Executor, Future
 
 from graphmem.entities import EntityDictionary
 from graphmem.language.answer_type import AnswerType, expected_answer
@@ -35,7 +36,7 @@ from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore
 
-__all__ = ["ANSWER_TYPE", "answer_type_candidates", "answer_type_list", "with_answer_type"]
+__all__ = ["ANSWER_TYPE", "answer_type_candidates", "answer_type_list", "read_ahead", "with_answer_type"]
 
 #: The fused list's name (in ``RecallResult.weights`` and the explanation).
 ANSWER_TYPE = "answer_type"
@@ -173,3 +174,17 @@ def _wanted(settings: Settings, ctx: RetrievalContext) -> AnswerType | None:
     if settings.read.rescoring.answer_type_weight <= 0:
         return None
     return expected_answer(ctx.text)
+
+
+def read_ahead(
+    pool: Executor,
+    store: MemoryStore,
+    settings: Settings,
+    ctx: RetrievalContext,
+    hits: Mapping[str, Sequence[Hit]],
+) -> Future[list[Memory]] | None:
+    """Start reading :func:`answer_type_candidates` on ``pool`` (one ``get_memories``), so
+    that the read overlaps name masking; ``None`` when the question has no cue. Pass the
+    result's memories to :func:`with_answer_type`."""
+    ids = answer_type_candidates(settings, ctx, hits)
+    return pool.submit(store.get_memories, ctx.namespace, ids) if ids else None
