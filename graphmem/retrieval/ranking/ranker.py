@@ -263,6 +263,7 @@ class Ranker:
             related=cfg.read.rescoring.update_rank_similarity,
             related_vectors=self._subject_masked(claims, vectors),
             present=present,
+            # masked nearness decides only what holds now (LoCoMo's past events: no)
             masked_near=cfg.read.rescoring.update_rank_masked_near if present else 2.0,
         )
         return [by_id[i] for i in ranked_ids], newer_than

@@ -36,7 +36,13 @@ from graphmem.retrieval.retrievers import Hit, RetrievalContext
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore
 
-__all__ = ["ANSWER_TYPE", "answer_type_candidates", "answer_type_list", "read_ahead", "with_answer_type"]
+__all__ = [
+    "ANSWER_TYPE",
+    "answer_type_candidates",
+    "answer_type_list",
+    "read_ahead",
+    "with_answer_type",
+]
 
 #: The fused list's name (in ``RecallResult.weights`` and the explanation).
 ANSWER_TYPE = "answer_type"
