@@ -241,7 +241,9 @@ class Matcher:
                 if rival.type == "Event":
                     continue
                 both_objects = memory.object and rival.object
-                if both_objects and (same_value(memory, rival) or check(claim, claim_of(rival, known))):
+                if both_objects and (
+                    same_value(memory, rival) or check(claim, claim_of(rival, known))
+                ):
                     continue  # the same value, or the same claim in other words: no conflict
                 rivals[rival.id] = rival
         for rival, verdict in near:

@@ -144,7 +144,7 @@ def with_answer_type(
     if wanted is None or ctx.dictionary is None:
         return hits
     depth = settings.read.rescoring.answer_type_depth
-    ids = [i for i in answer_type_candidates(settings, ctx, hits) if i not in memories]
+    ids = [i for i in _top(settings, hits) if i not in memories]
     found = dict(memories)
     if ids:
         found.update((m.id, m) for m in store.get_memories(ctx.namespace, ids))
@@ -171,9 +171,12 @@ def answer_type_candidates(
     (docs/performance.md "Recall on real input")."""
     if _wanted(settings, ctx) is None or ctx.dictionary is None:
         return []
+    return _top(settings, hits)
+
+
+def _top(settings: Settings, hits: Mapping[str, Sequence[Hit]]) -> list[str]:
     depth = settings.read.rescoring.answer_type_depth
-    top = (h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth])
-    return list(dict.fromkeys(top))
+    return list(dict.fromkeys(h.memory_id for n in RESCORED for h in hits.get(n, [])[:depth]))
 
 
 def _wanted(settings: Settings, ctx: RetrievalContext) -> AnswerType | None:
