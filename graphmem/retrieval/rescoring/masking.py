@@ -260,9 +260,11 @@ def _masked_cosines(
     spent); memories with neither vector are left out."""
     texts: dict[str, str] = {}
     pattern = _pattern(names)  # mask_names, compiled once for every memory
+    # each stored vector converted once (a list of floats from the store: ~200 per recall)
+    stored = {mid: _stored(memory) for mid, memory in memories.items()}
     for mid, memory in memories.items():
         text = memory.content if pattern is None else pattern.sub(MASK, memory.content)
-        if text != memory.content or _stored(memory) is None:
+        if text != memory.content or stored[mid] is None:
             texts[mid] = text
     # the question alone, first: it is always embedded (or was, beside the retrievers:
     # graphmem.retrieval.rescoring.mask_ahead), and the budget counts the memories' texts only
@@ -275,12 +277,11 @@ def _masked_cosines(
         budget.spend(vectors.last_computed)
     own = {mid: v for mid, v in zip(texts, embedded, strict=True) if v is not None}
     cosine: dict[str, tuple[float, float]] = {}
-    for mid, memory in memories.items():
-        stored = _stored(memory)
-        vector = own.get(mid, stored)
+    for mid, kept in stored.items():
+        vector = own.get(mid, kept)
         if vector is None:
             continue
-        raw = float(np.dot(stored, embedding)) if stored is not None else float(np.dot(vector, q))
+        raw = float(np.dot(kept, embedding)) if kept is not None else float(np.dot(vector, q))
         cosine[mid] = (float(np.dot(vector, q)), raw)
     return cosine
 

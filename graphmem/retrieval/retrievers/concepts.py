@@ -215,9 +215,11 @@ class ConceptIndex:
             p_m, p_c = new_m, new_c
             if delta < _TOLERANCE:
                 break
-        order = sorted(
-            (i for i in range(n) if p_m[i] > 0), key=lambda i: (-p_m[i], self.memory_ids[i])
-        )[:k]
+        # the top k by (mass, id): those at or above the k-th mass, sorted (ties kept)
+        held = np.flatnonzero(p_m > 0)
+        if len(held) > k > 0:
+            held = held[p_m[held] >= np.partition(p_m[held], len(held) - k)[len(held) - k]]
+        order = sorted(held.tolist(), key=lambda i: (-p_m[i], self.memory_ids[i]))[:k]
         wanted = set(question) | {x for mid in seeds[:3] for x in self._concepts.get(mid, ())}
         out = []
         for i in order:
