@@ -71,6 +71,11 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"(?P<v>(?:second|first|third|chief|head|senior|junior|lead|deputy|assistant|"
                       r"principal|associate|staff|charge|sous)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
                       r"(?=\s+(?:on|at|in|of|for|now)\b|[.,;!]|$)"), False),
+    # a promotion: "made associate", "made partner", "bumped me up: senior packaging designer"
+    ("job_title", _ci(r"\b(?:made|bumped (?:me|him|her|them|us) up(?: to)?:?|promoted:)\s+"
+                      r"(?P<v>(?:senior|junior|lead|head|chief|principal|associate|partner|deputy|"
+                      r"staff|charge)\b(?:\s+(?!at\b|in\b|on\b|of\b|for\b|with\b)[a-z][\w-]*){0,2})"),
+     False),
     ("job_title", _CS(r"\b(?:'s|is|am|'m|now|became|to)\s+(?:the\s+)?(?P<v>CEO|CTO|CFO|COO|"
                       r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
                       r"vice-principal|deputy head|chief \w+|project manager|team lead|[A-Z]{2,4} lead)\b"),

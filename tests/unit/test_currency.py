@@ -175,3 +175,23 @@ def test_a_newer_claim_saying_nearly_the_same_thing_moves_up_however_the_questio
     # below masked_near (0.707 < 0.8), the question's margin decides again
     order, moved = prefer_newer(*args, margin=0.05, related_vectors=masked, masked_near=0.8)
     assert order == ["oslo", "seats", "bergen"] and moved == {}
+
+
+def test_a_newer_claim_about_another_attribute_stays_below_for_a_question_asking_one() -> None:
+    # "Which hospital am I working at these days?": the newer job title moved above the
+    # employer the question asks for (a question about the present lets any newer claim
+    # of the same subject that fits it nearly as well move up)
+    claims = {
+        "job": Claim("Took the ICU job at the university hospital in Wrocław!", user="Kasia"),
+        "title": Claim("As of this month I'm charge nurse on ICU nights.", user="Kasia"),
+    }
+    when = {"job": OLD, "title": NEW}
+    close = {"job": 0.55, "title": 0.52}
+    args = (["job", "title"], claims, when, close)
+    order, moved = prefer_newer(*args, margin=0.05, present=True)
+    assert order == ["title", "job"]  # nothing asked: what holds now comes first
+    order, moved = prefer_newer(*args, margin=0.05, present=True, asked=frozenset({"employer"}))
+    assert order == ["job", "title"] and moved == {}
+    # asked for the job title, the newer title still moves up
+    order, moved = prefer_newer(*args, margin=0.05, present=True, asked=frozenset({"job_title"}))
+    assert order == ["title", "job"] and moved == {"title": "job"}

@@ -31,6 +31,7 @@ from graphmem.models import Entity, Memory
 from graphmem.settings import Settings
 
 __all__ = [
+    "asked_attributes",
     "attribute_first",
     "attribute_window",
     "owner_first",
@@ -64,7 +65,7 @@ def attribute_window(question: str, settings: Settings) -> int:
     setting ``attribute_window`` when the question asks about an attribute, else 0."""
     if settings.read.rescoring.attribute_window <= 0:
         return 0
-    if not _asked(question) and not asks_permission(question):
+    if not asked_attributes(question) and not asks_permission(question):
         return 0
     return settings.read.rescoring.attribute_window
 
@@ -133,7 +134,7 @@ def attribute_first(
     (list of Memory, dict of str to str)
         The new order, and per moved memory the attribute it answers (for the explanation).
     """
-    keys = _asked(question)
+    keys = asked_attributes(question)
     # "Café con leche on the way to class. Okay?" names no food the rules know: the
     # safety claims the question is most similar to come first, no others
     only_relevant = not keys and asks_permission(question)
@@ -232,7 +233,7 @@ def _someone(memory: Memory, known: EntityDictionary | None) -> str | None:
     return memory.subject
 
 
-def _asked(question: str) -> frozenset[str]:
+def asked_attributes(question: str) -> frozenset[str]:
     """The attributes ``question`` asks about that have one current value (a residence,
     an employer, a favourite), or the safety ones for advice. A multi-valued one (pets,
     hobbies, languages) has several at once: relevance orders them, not this rule."""

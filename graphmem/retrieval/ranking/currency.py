@@ -41,6 +41,7 @@ from graphmem.language.attributes import (
     update_cue,
 )
 from graphmem.language.claims import Claim, check, same_subject
+from graphmem.language.triples import triple_attribute
 from graphmem.text import normalize
 
 __all__ = ["prefer_newer", "same_slot"]
@@ -87,6 +88,7 @@ def prefer_newer(
     related_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
     present: bool = False,
     masked_near: float = 1.1,
+    asked: frozenset[str] = frozenset(),
 ) -> tuple[list[str], dict[str, str]]:
     """Move each newer contradicting claim directly above the older one it contradicts.
 
@@ -134,6 +136,12 @@ def prefer_newer(
         other tests still apply. Above 1 (default): the margin always applies. The
         ranker passes the setting ``update_rank_masked_near`` for a question about the
         present only (``present``).
+    asked : frozenset of str
+        The attributes the question asks for (``"employer"``, ...; empty: any). A newer
+        claim known to state another attribute and none of them does not move: "As of
+        this month I'm charge nurse on ICU nights" (a job title) stays below "Took the
+        ICU job at the university hospital in Wrocław" for "Which hospital am I
+        working at these days?" (:func:`_off_the_question`).
 
     Returns
     -------
@@ -163,6 +171,8 @@ def prefer_newer(
             if newer not in claims or observed[newer] <= observed[older]:
                 continue
             if not same_slot(claims[older], claims[newer]):
+                continue
+            if _off_the_question(claims[newer], asked):
                 continue
             if not _near(vectors, older, newer, near) and (
                 not (present or _one_attribute(claims[older], claims[newer]))
@@ -208,6 +218,25 @@ def _one_attribute(a: Claim, b: Claim) -> bool:
     # a multi-valued one ("allergic to bee stings" / "the bee sting allergy") has many
     # values at once: two of them are no update
     return first.key == second.key and first.single
+
+
+def _off_the_question(newer: Claim, asked: frozenset[str]) -> bool:
+    """Is ``newer`` known to be about something other than what the question asks
+    (``asked``, attribute keys): it states an attribute the patterns know and none of
+    ``asked``? False when nothing is asked. (One in words the patterns do not know —
+    "Wanjiru is off the planes: she trains new cabin crew" for her job — may still be
+    the asked attribute's new value.)"""
+    if not asked or _states(newer, asked):
+        return False
+    return _stated(newer.content) is not None
+
+
+def _states(claim: Claim, keys: frozenset[str]) -> bool:
+    """Does ``claim`` state one of the attributes ``keys``, by its text or its triple?"""
+    given = triple_attribute(claim.predicate, claim.object)
+    if given is not None and given.key in keys:
+        return True
+    return any(a.key in keys for a in attributes_of(claim.content))
 
 
 def _stated(text: str) -> Attribute | None:

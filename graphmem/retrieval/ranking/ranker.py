@@ -26,7 +26,11 @@ from graphmem.language.questions import asks_present
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.planning.planner import Plan
-from graphmem.retrieval.ranking.attribute_rank import attribute_window, question_first
+from graphmem.retrieval.ranking.attribute_rank import (
+    asked_attributes,
+    attribute_window,
+    question_first,
+)
 from graphmem.retrieval.ranking.currency import prefer_newer
 from graphmem.retrieval.ranking.formula import weight_formula, without_session_support
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker, reranked
@@ -265,6 +269,7 @@ class Ranker:
             present=present,
             # masked nearness decides only what holds now (LoCoMo's past events: no)
             masked_near=cfg.read.rescoring.update_rank_masked_near if present else 2.0,
+            asked=asked_attributes(query.text),
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
