@@ -38,6 +38,7 @@ __all__ = [
     "attributes_of",
     "change_cue",
     "clean_value",
+    "corrects",
     "is_eventlike",
     "primary",
     "replaces",
@@ -303,3 +304,42 @@ def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str
     if named and change_cue(new_text):
         return f"both say {new.label}: the newer one names {old.value} as no longer so"
     return None
+
+
+#: ", not peanuts." — the value a correction says was wrong (up to three words, at the
+#: end of its clause).
+_CORRECTED = re.compile(
+    r",\s+not\s+(?:an?\s+|the\s+)?(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[.;!)]|$)",
+    re.IGNORECASE,
+)
+#: What keeps a person safe: one claim may state it as an allergy, another as health.
+_SAFETY = frozenset({"allergy", "diet", "medication", "health"})
+
+
+def corrects(new: Attribute | None, new_text: str, old_text: str) -> str | None:
+    """Why a correction that names the wrong value ("tree nuts, not peanuts") replaces
+    an older claim that says that value, or ``None``: the older one states the same
+    attribute (anywhere in its text: :func:`attributes_of`), or both state something
+    about the person's safety ("peanuts are dangerous for her ... keeps the EpiPen in
+    her bag" is read as health, the correction as an allergy). The newer
+    claim must say that something changed (:func:`change_cue`), both must already be
+    about the same subject (the caller checks). A plural counts as its singular
+    ("not eggs" corrects "egg allergy").
+
+    >>> print(corrects(primary("Hannah's allergy is sesame, not eggs."),
+    ...          "Hannah's allergy is sesame, not eggs.", "Reminder: Hannah, egg allergy."))
+    corrects eggs: the newer one says the subject's allergies are not eggs
+    """
+    if new is None or not change_cue(new_text):
+        return None
+    theirs = {a.key for a in attributes_of(old_text)}
+    if new.key not in theirs and not (new.key in _SAFETY and theirs & _SAFETY):
+        return None
+    found = _CORRECTED.search(new_text)
+    if found is None:
+        return None
+    value = found["v"].casefold()
+    stem = value[:-1] if value.endswith("s") else value
+    if re.search(rf"\b{re.escape(stem)}(?:s|es)?\b", old_text.casefold()) is None:
+        return None
+    return f"corrects {value}: the newer one says {new.label} are not {value}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import Attribute, is_eventlike, primary, replaces
+from graphmem.language.attributes import Attribute, corrects, is_eventlike, primary, replaces
 from graphmem.language.claims import (
     Claim,
     Compatibility,
@@ -251,14 +251,17 @@ class Matcher:
             state.why.setdefault(rival.id, verdict.detail or "contradicts the newer claim")
         found = self.attribute_rivals(namespace, memory, state, known)
         if correction is not None:
-            # a correction corrects its target's attribute, nothing else it seems to state
+            # its target's attribute, nothing else; and the wrong value it names, wherever said
             corrected = _attribute(correction)
             found = [
                 (rival, why)
                 for rival, why in found
-                if corrected is not None
-                and (theirs := _attribute(rival)) is not None
-                and theirs.key == corrected.key
+                if (
+                    corrected is not None
+                    and (theirs := _attribute(rival)) is not None
+                    and theirs.key == corrected.key
+                )
+                or corrects(_attribute(memory), memory.content, rival.content)
             ]
             found += self.restatements(namespace, correction, state, known)
         for rival, reason in found:
@@ -296,10 +299,9 @@ class Matcher:
         docs/updates.md): about the same subject, stating the same attribute
         (:func:`graphmem.language.attributes.primary`), which the newer one
         :func:`~graphmem.language.attributes.replaces` — "Lena moved to Denver." after
-        "Lena lives in Portland.", however far apart the two embed. Read from the
-        memories that mention the subject's entities (at most
-        ``settings.write.attribute_neighbours``) and this call's own. Transcript turns and
-        one-off events never take part."""
+        "Lena lives in Portland.", however far apart the two embed. Read from the memories
+        naming the subject (at most ``settings.write.attribute_neighbours``) and this call's
+        own; transcript turns and one-off events never take part."""
         attribute = _attribute(memory)
         if transcript(memory) or memory.type == "Event":
             return []
@@ -321,7 +323,7 @@ class Matcher:
                 continue
             why = replaces(attribute, _attribute(other), memory.content) or ends(
                 memory.content, other.content, subject_words, people
-            )
+            ) or corrects(attribute, memory.content, other.content)
             if why is not None:
                 out.append((other, why))
         return sorted(out, key=lambda pair: pair[0].id)

@@ -206,6 +206,28 @@ def test_a_correction_corrects_the_claim_wherever_it_was_restated(
     assert hits[0].memory.id == new.id
 
 
+def test_a_correction_corrects_the_wrong_value_it_names_however_it_was_restated(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # the restatements were read as another attribute (health, not allergy) or named
+    # the value in the singular ("egg allergy" / "not eggs"): they stayed current and
+    # answered "Can I put out everything bagels?" with the egg allergy
+    first = said(memory, clock, ns, "Hannah has a serious food allergy: eggs.", 0)
+    again = said(memory, clock, ns, "Reminder: Hannah, egg allergy, EpiPen in her bag.", 3)
+    other = said(memory, clock, ns, "Hannah's son Eli loves egg sandwiches.", 4)
+    clock.now = T0 + timedelta(days=9)
+    text = "Correction: Hannah's own allergy is sesame, not eggs. The egg allergy is Eli's."
+    _, new = memory.correct(ns, first, text)
+    assert memory.get(ns, again).superseded_by == new.id
+    assert current(memory, ns, other)  # about Eli, not Hannah
+    peanuts = said(memory, clock, ns, "Nora's peanut allergy is severe.", 10)
+    again = said(memory, clock, ns, "Peanuts are dangerous for Nora, she keeps the EpiPen.", 11)
+    text = "Nora's severe allergy is to tree nuts (cashews, pistachios), not peanuts."
+    newer = said(memory, clock, ns, text, 12)
+    assert memory.get(ns, peanuts).superseded_by == newer
+    assert memory.get(ns, again).superseded_by == newer
+
+
 def test_a_question_for_advice_finds_the_health_claim_however_it_is_said(
     memory: GraphMem, clock: Clock, ns: str
 ) -> None:

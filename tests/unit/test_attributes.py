@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.language.attributes import attributes_of, is_eventlike, primary, replaces
+from graphmem.language.attributes import (
+    attributes_of,
+    corrects,
+    is_eventlike,
+    primary,
+    replaces,
+)
 from graphmem.language.claim_reading import Claim
 from graphmem.language.claims import subject_of
 from graphmem.language.endings import ends
@@ -405,3 +411,26 @@ def test_a_band_that_splits_up_ends_nobodys_partner_and_the_drummers_move_is_his
     assert couple is not None and (couple.key, couple.ended) == ("partner", True)
     assert primary("Lena split up with Tom.").ended
     assert primary("I moved to Berlin.").value == "berlin"
+
+
+def test_a_promotion_states_the_job_title() -> None:
+    # "They bumped me up: senior packaging designer" ranked above the new employer for
+    # "Where do I work these days?": nothing said it was a job title
+    found = primary("They bumped me up: senior packaging designer, with two juniors under me.")
+    assert found is not None and (found.key, found.value) == ("job_title", "senior packaging designer")
+    found = primary("Amina made associate, the youngest one in the Dubai office.")
+    assert found is not None and (found.key, found.value) == ("job_title", "associate")
+    assert attributes_of("I made pasta for dinner.") == ()
+
+
+def test_a_correction_names_the_wrong_value_in_the_singular_or_as_another_safety_claim() -> None:
+    correction = "Correction: Hannah's own allergy is sesame, not eggs."
+    new = primary(correction)
+    assert corrects(new, correction, "Reminder: Hannah, egg allergy, EpiPen in her bag.")
+    said = "User stressed it again: peanuts are dangerous for her, keeps the EpiPen in her bag."
+    correction = "Correction: her allergy is to tree nuts, not peanuts."
+    assert corrects(primary(correction), correction, said)
+    # another claim that happens to name the word, or no wrong value named: nothing
+    assert corrects(primary(correction), correction, "She grows peanuts in the garden.") is None
+    plain = "Her allergy is to tree nuts, not peanuts"
+    assert corrects(primary(plain), plain.replace(", not peanuts", ""), said) is None
