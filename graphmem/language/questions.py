@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SAFETY", "asks_permission", "asks_present", "question_attributes"]
+__all__ = [
+    "SAFETY",
+    "asks_permission",
+    "asks_present",
+    "asks_what_to_do",
+    "question_attributes",
+]
 
 
 def _ci(pattern: str) -> re.Pattern[str]:
@@ -110,6 +116,18 @@ def asks_permission(question: str) -> bool:
     may bear on a safety constraint even when it names no food: the ranking lets the
     constraints most similar to it come first (docs/updates.md "At recall")."""
     return _PERMISSION.search(question) is not None
+
+
+_TO_DO = _ci(r"\b(?:should|must|can|could|may)\s+(?:I|we|he|she|they|the user)\b")
+
+
+def asks_what_to_do(question: str) -> bool:
+    """Does ``question`` ask what someone may or should do (:func:`asks_permission`, or
+    "should I" / "must I" anywhere: "At the meyhane tonight. Which meze should I stay
+    away from?")? Its time ("tonight", "on Saturday", "in February") is when it will be
+    done, not when anything was said: recall reads no time window from it (docs/updates.md
+    "At recall")."""
+    return asks_permission(question) or _TO_DO.search(question) is not None
 
 
 _PRESENT = _ci(

@@ -22,6 +22,7 @@ from graphmem.embedding import Embedder
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.language.answer_type import expected_answer
 from graphmem.language.question_type import resolve_question
+from graphmem.language.questions import asks_what_to_do
 from graphmem.language.timeparse import TimeWindow, parse_time_window
 from graphmem.models import Memory, RecallHit, RecallQuery, RecallResult
 from graphmem.retrieval import retrievers as stage
@@ -172,7 +173,8 @@ class RecallPipeline:
         # "Maya's sister" also links the sister, through the stored relation:
         # read in the question as asked (resolution strips the possessive it walks)
         links = follow_relations(self._store, namespace, query.text, links, dictionary)
-        window = parse_time_window(text, now)
+        # "Can I have a soju tonight?": the time is when it will be done, no window
+        window = None if asks_what_to_do(text) else parse_time_window(text, now)
         stats = counted.result()
         plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.read.fusion.top_k)
         plan = self._override(lexical_evidence(plan, text, links, stats), query)

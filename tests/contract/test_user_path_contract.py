@@ -228,6 +228,22 @@ def test_a_correction_corrects_the_wrong_value_it_names_however_it_was_restated(
     assert memory.get(ns, again).superseded_by == newer
 
 
+def test_the_time_of_a_question_about_what_to_do_is_no_window(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # "tonight" made the plan temporal-anchored: the newest memory of the day (a baduk
+    # club) ranked above "Not one glass of soju since the check-up"
+    memory.set_user(ns, "Park Dong-hyun")
+    soju = said(memory, clock, ns, "Not one glass of soju since the check-up in August.", 0)
+    said(memory, clock, ns, "Joined the baduk club at the community centre.", 5)
+    clock.now += timedelta(hours=1)
+    result = memory.recall(ns, "Is it alright if I have a soju with the guys tonight?", k=3)
+    assert result.plan != "temporal-anchored"
+    assert result.hits[0].memory.id == soju
+    asked = memory.recall(ns, "What did I do tonight?", k=3)
+    assert asked.plan == "temporal-anchored"  # a question about what was done keeps it
+
+
 def test_a_question_for_advice_finds_the_health_claim_however_it_is_said(
     memory: GraphMem, clock: Clock, ns: str
 ) -> None:

@@ -17,6 +17,7 @@ from graphmem.language.question_type import (
     resolve_question,
     strip_possessives,
 )
+from graphmem.language.questions import asks_what_to_do
 from graphmem.retrieval.retrievers import RetrievalContext
 from graphmem.retrieval.retrievers.temporal import TemporalRetriever
 from tests.fakes import HashEmbedder
@@ -181,3 +182,11 @@ def test_questions_that_gather_several_memories(question: str) -> None:
 )
 def test_questions_about_one_thing(question: str) -> None:
     assert not asks_for_several(question)
+
+
+def test_a_question_about_what_to_do_says_so() -> None:
+    assert asks_what_to_do("Is it alright if I have a soju with the guys tonight?")
+    assert asks_what_to_do("At the meyhane tonight. Which meze should I stay away from?")
+    assert asks_what_to_do("Flying to Málaga in February. Which pills must I not forget?")
+    assert not asks_what_to_do("What did Caroline do last Saturday?")
+    assert not asks_what_to_do("When could Melanie go camping?")
