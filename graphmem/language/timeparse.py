@@ -102,7 +102,12 @@ _AGO = re.compile(
     r"(day|week|month|year)s?\s+(ago|before|earlier)\b",
     re.I,
 )
-_SEASON = re.compile(r"\b(last|this|past)\s+(spring|summer|fall|autumn|winter)\b", re.I)
+# not "in the summer": which months a season is depends on the hemisphere (a user in
+# Taupō means December), and a wrong window outranks the answer (user-path tune half)
+_SEASON = re.compile(
+    r"\b(last|this|past|next)\s+(spring|summer|fall|autumn|winter)\b(?!,?\s*(?:of\s+)?\d{4})",
+    re.I,
+)
 _SIMPLE = re.compile(
     r"\b(yesterday|today|tonight|last night|this morning|last weekend|this weekend|"
     r"the week before|the previous week|last week|this week|past week|next week|"
@@ -212,8 +217,12 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
         which, season = match.group(1).lower(), match.group(2).lower()
         first, last = _SEASONS[season]
         year = reference.year if which == "this" else reference.year - 1
-        if which != "this" and reference.month > last and first < last:
-            year = reference.year
+        if which == "this" and first > last and reference.month == 12:
+            year = reference.year + 1  # this winter ends next year
+        if which == "next":  # the year its last month falls in (winter: December's next)
+            year = reference.year + (first > last or reference.month >= first)
+        elif which != "this" and reference.month > last:
+            year = reference.year  # it ended this year (a winter: in February)
         start = datetime(year if first <= last else year - 1, first, 1, tzinfo=tz)
         _, end = _month_window(year, last, tz)
         return TimeWindow(start, end, "relative", match.group(0))

@@ -143,3 +143,24 @@ def test_a_month_naming_a_noun_is_that_month() -> None:
     # "may" the verb, and a month before "of" or a day number, are not this rule's
     assert parse_time_window("May I bring the cake?", REF) is None
     assert parse_time_window("the May of her first year", REF) is None
+
+
+def test_last_winter_is_the_one_that_ended_most_recently() -> None:
+    # asked in July, "last winter" was the winter before last (December two years back)
+    july = datetime(2026, 7, 5, tzinfo=UTC)
+    window = parse_time_window("What did I do last winter?", july)
+    assert window is not None and (window.start, window.end) == (
+        datetime(2025, 12, 1, tzinfo=UTC),
+        datetime(2026, 3, 1, tzinfo=UTC),
+    )
+    # in January the current winter is under way: last winter is the one before it
+    window = parse_time_window("What did I do last winter?", datetime(2026, 1, 5, tzinfo=UTC))
+    assert window is not None and window.start == datetime(2024, 12, 1, tzinfo=UTC)
+    # in December "this winter" has just begun (it was last December's)
+    window = parse_time_window("Is this winter cold?", datetime(2025, 12, 20, tzinfo=UTC))
+    assert window is not None and window.start == datetime(2025, 12, 1, tzinfo=UTC)
+    window = parse_time_window("We fly to Osaka next summer.", july)
+    assert window is not None and window.start == datetime(2027, 6, 1, tzinfo=UTC)
+    # a season with its year is that year's (the year's window, as before)
+    window = parse_time_window("What state did Joanna visit in summer 2021?", july)
+    assert window is not None and window.expression == "2021"
