@@ -113,9 +113,10 @@ class RecallPipeline:
         self._mask_ahead = MaskAhead(self._pool, self._masked, self._settings)
 
     def forget_namespace(self, namespace: str) -> None:
-        """Drop what the retrievers keep of ``namespace`` between recalls (the graph
-        retriever's concept index), after a write or consolidation changed it."""
+        """Drop what the retrievers and name masking keep of ``namespace`` between
+        recalls (the concept index, the mask texts), after a write or consolidation."""
         stage.call_each(self._retrievers.values(), "forget_namespace", self._store, namespace)
+        self._mask_ahead.forget(namespace)
 
     masked_vectors = property(lambda self: self._masked, doc="The masked texts' vectors.")
     retrievers = property(lambda self: dict(self._retrievers), doc="Its own, by name.")
@@ -173,7 +174,6 @@ class RecallPipeline:
         # "Maya's sister" also links the sister, through the stored relation:
         # read in the question as asked (resolution strips the possessive it walks)
         links = follow_relations(self._store, namespace, query.text, links, dictionary)
-        # "Can I have a soju tonight?": the time is when it will be done, no window
         window = None if asks_what_to_do(text) else parse_time_window(text, now)
         stats = counted.result()
         plan = choose_plan(text, links, window, stats, cfg, k=query.k or cfg.read.fusion.top_k)

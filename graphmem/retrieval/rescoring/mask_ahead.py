@@ -18,6 +18,13 @@ question, so :class:`MaskAhead` starts them as soon as the retrievers start:
   the large read overlaps the retrievers.
 
 The lists are those of the same calls made later, so the recall's answer is the same.
+
+What masking reads of a memory (:class:`MaskText`: its text, vector and subjects) is kept
+per process (:class:`MaskTexts`, at most ``MAX_TEXTS``), so the ~200 turns a transcript
+question reads are read from the store once, not per question. A memory's text and
+vector do not change under its id; its subjects may (an entity merge), so a write to the
+namespace through this process drops them, as it drops the entity dictionary — writes
+by another process reach them at the next write here.
 """
 
 from __future__ import annotations
@@ -25,8 +32,12 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future
+from typing import cast
+
+import numpy as np
 
 from graphmem.retrieval.rescoring.masked_vectors import MaskedEmbeddings
 from graphmem.retrieval.rescoring.masking import mask_names, verbatim_transcript
@@ -35,10 +46,52 @@ from graphmem.retrieval.retrievers.semantic import semantic_search
 from graphmem.settings import Settings
 from graphmem.store.base import MaskText, MemoryStore, Vector
 
-__all__ = ["MaskAhead", "Started"]
+__all__ = ["MaskAhead", "MaskTexts", "Started"]
 
 #: Namespaces whose transcript hint is kept (the oldest are dropped past it).
 _MAX_HINTS = 4096
+
+
+#: The most :class:`MaskText` a process keeps (~2 KiB each: the vector as float32).
+MAX_TEXTS = 20_000
+
+
+class MaskTexts:
+    """What name masking read of memories, by namespace and id (an LRU of at most
+    ``size``), in front of :meth:`MemoryStore.mask_texts`."""
+
+    def __init__(self, size: int = MAX_TEXTS) -> None:
+        self._size = max(1, size)
+        self._kept: OrderedDict[tuple[str, str], MaskText] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def read(self, store: MemoryStore, namespace: str, ids: Sequence[str]) -> list[MaskText]:
+        """The mask texts of ``ids`` (in order; missing memories left out): those kept,
+        then one store call for the others."""
+        with self._lock:
+            found = {i: m for i in ids if (m := self._kept.get((namespace, i))) is not None}
+            for i in found:
+                self._kept.move_to_end((namespace, i))
+        if missing := [i for i in dict.fromkeys(ids) if i not in found]:
+            read = [_compact(m) for m in store.mask_texts(namespace, missing)]
+            found.update((m.memory_id, m) for m in read)
+            with self._lock:
+                self._kept.update(((namespace, m.memory_id), m) for m in read)
+                while len(self._kept) > self._size:
+                    self._kept.popitem(last=False)
+        return [found[i] for i in dict.fromkeys(ids) if i in found]
+
+    def forget(self, namespace: str) -> None:
+        """Drop what is kept of ``namespace``."""
+        with self._lock:
+            for key in [k for k in self._kept if k[0] == namespace]:
+                del self._kept[key]
+
+
+def _compact(text: MaskText) -> MaskText:
+    """``text`` with its vector as float32 (a list of Python floats is ~6x the size)."""
+    vector = np.asarray(text.embedding, dtype=np.float32)
+    return dataclasses.replace(text, embedding=cast(Sequence[float], vector))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -47,6 +100,7 @@ class Started:
 
     question: Future[list[Vector]] | None
     deep: Future[dict[str, MaskText]] | None
+    texts: MaskTexts = dataclasses.field(default_factory=MaskTexts)
 
     def wait_question(self) -> None:
         """Wait until the masked question's vector is in the cache (re-raising its error)."""
@@ -65,7 +119,7 @@ class Started:
         mark = time.perf_counter()
         known = dict(self.deep.result()) if self.deep is not None else {}
         if missing := [i for i in dict.fromkeys(ids) if i not in known]:
-            known.update((m.memory_id, m) for m in store.mask_texts(namespace, missing))
+            known.update((m.memory_id, m) for m in self.texts.read(store, namespace, missing))
         timings["name_mask_read"] = (time.perf_counter() - mark) * 1000.0
         return {i: known[i] for i in ids if i in known}, known
 
@@ -90,6 +144,7 @@ class MaskAhead:
         self._settings = settings
         self._transcripts: dict[str, bool] = {}
         self._lock = threading.Lock()
+        self._texts = MaskTexts()
 
     def start(
         self, view: MemoryStore, store: MemoryStore, ctx: RetrievalContext, names: Sequence[str]
@@ -100,13 +155,15 @@ class MaskAhead:
         their embeddings, from ``store``."""
         masked = mask_names(ctx.text, names)
         if not names or masked == ctx.text:
-            return Started(None, None)
+            return Started(None, None, self._texts)
         question = self._pool.submit(self._vectors.embed, [masked])
         depth = self._settings.read.rescoring.verbatim_mask_depth
         deep = None
         if depth > 0 and self._transcripts.get(ctx.namespace, False):
-            deep = self._pool.submit(_deep_read, view, store, ctx, max(depth, ctx.k))
-        return Started(question, deep)
+            deep = self._pool.submit(
+                _deep_read, view, store, ctx, max(depth, ctx.k), self._texts
+            )
+        return Started(question, deep, self._texts)
 
     def learn(self, namespace: str, candidates: dict[str, MaskText]) -> None:
         """Keep whether ``candidates`` (a recall's name-masking candidates) were a
@@ -119,15 +176,17 @@ class MaskAhead:
                 del self._transcripts[next(iter(self._transcripts))]
 
     def forget(self, namespace: str) -> None:
-        """Drop the namespace's hint (it was written to or deleted)."""
+        """Drop the namespace's hint and its kept mask texts (it was written to or
+        deleted)."""
         with self._lock:
             self._transcripts.pop(namespace, None)
+        self._texts.forget(namespace)
 
 
 def _deep_read(
-    view: MemoryStore, store: MemoryStore, ctx: RetrievalContext, depth: int
+    view: MemoryStore, store: MemoryStore, ctx: RetrievalContext, depth: int, texts: MaskTexts
 ) -> dict[str, MaskText]:
     """What masking reads of the deep list's ``depth`` nearest memories
-    (:func:`semantic_search` on ``view``), read from ``store``."""
+    (:func:`semantic_search` on ``view``), read from ``texts`` in front of ``store``."""
     ids = [r.memory_id for r in semantic_search(view, ctx, depth)]
-    return {m.memory_id: m for m in store.mask_texts(ctx.namespace, ids)}
+    return {m.memory_id: m for m in texts.read(store, ctx.namespace, ids)}
