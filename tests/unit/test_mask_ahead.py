@@ -110,6 +110,23 @@ def test_a_transcripts_later_recall_reads_the_deep_list_with_the_candidates(
     assert [h.weight for h in second.hits] == [h.weight for h in first.hits]
 
 
+def test_what_masking_read_is_kept_until_the_namespace_is_written(tmp_path: Path) -> None:
+    # the ~200 turns of each transcript question were read from the store per question
+    with _memory(tmp_path, HashEmbedder()) as memory:
+        _write(memory)
+        counted = _masking_reads(memory)
+        query = RecallQuery(text=QUESTION, k=6, record_access=False)
+        memory.recall("chat", query)
+        memory.recall("chat", query)
+        counted[0] = 0
+        other = RecallQuery(text="Where did Melanie camp with her kids?", k=6, record_access=False)
+        memory.recall("chat", other)
+        assert counted[0] == 0  # every turn it masks was read before
+        memory.remember("chat", [{"content": "Melanie: We camped again.", "extractor": "verbatim"}])
+        memory.recall("chat", other)
+        assert counted[0] >= 1  # the write dropped what was kept
+
+
 def test_the_question_and_its_masked_form_are_embedded_off_the_callers_thread(
     tmp_path: Path,
 ) -> None:
