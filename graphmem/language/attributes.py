@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from graphmem.language.attribute_rules import RULES as _RULES
 from graphmem.language.attribute_rules import case_insensitive as _ci
@@ -160,8 +161,10 @@ _WORK_CONTEXT = _ci(
 )
 
 
+@lru_cache(maxsize=16384)
 def attributes_of(text: str) -> tuple[Attribute, ...]:
-    """Every attribute ``text`` states, earliest first, one per key.
+    """Every attribute ``text`` states, earliest first, one per key (kept per text: a
+    recall's newer-over-older rule reads each returned claim's many times).
 
     Parameters
     ----------
