@@ -7,12 +7,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from graphmem import GraphMem, Settings
 from graphmem.models import RecallQuery
+from graphmem.retrieval.rescoring.mask_ahead import MaskTexts
+from graphmem.store.base import MaskText
 from graphmem.types import Vector
 from tests.fakes import HashEmbedder
 
@@ -154,3 +156,36 @@ def test_the_term_counts_are_read_while_the_question_is_linked(tmp_path: Path) -
         memory.recall("chat", RecallQuery(text=QUESTION, k=6, record_access=False))
     # the plan's read of the question's term counts runs beside its entity linking
     assert threads and all(t.startswith("ahead") for t in threads), threads
+
+
+class _Store:
+    """mask_texts from a dict; ``during`` runs inside the call (a write meanwhile)."""
+
+    def __init__(self, texts: dict[str, MaskText]) -> None:
+        self.texts = texts
+        self.calls = 0
+        self.during: Any = None
+
+    def mask_texts(self, namespace: str, ids: Sequence[str]) -> list[MaskText]:
+        self.calls += 1
+        if self.during is not None:
+            self.during()
+        return [self.texts[i] for i in ids if i in self.texts]
+
+
+def _text(ident: str) -> MaskText:
+    return MaskText(ident, f"Ana: turn {ident}", "verbatim", [1.0, 0.0], frozenset())
+
+
+def test_a_mask_text_read_while_its_namespace_was_dropped_is_not_kept() -> None:
+    # a recall that read a memory's text while the memory was being forgotten kept it
+    store = _Store({"a": _text("a"), "b": _text("b")})
+    texts = MaskTexts(size=10)
+    store.during = lambda: texts.forget("ns")
+    first = texts.read(cast(Any, store), "ns", ["a", "b"])
+    assert [m.memory_id for m in first] == ["a", "b"]  # answered, not kept
+    store.during = None
+    texts.read(cast(Any, store), "ns", ["a", "b"])
+    assert store.calls == 2
+    texts.read(cast(Any, store), "ns", ["b", "a", "zz"])  # kept now; "zz" is no memory
+    assert store.calls == 3 and len(texts.read(cast(Any, store), "other", ["a"])) == 1

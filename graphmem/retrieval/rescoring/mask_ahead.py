@@ -64,26 +64,31 @@ class MaskTexts:
         self._size = max(1, size)
         self._kept: OrderedDict[tuple[str, str], MaskText] = OrderedDict()
         self._lock = threading.Lock()
+        self._forgets: dict[str, int] = {}  # per namespace, how often it was dropped
 
     def read(self, store: MemoryStore, namespace: str, ids: Sequence[str]) -> list[MaskText]:
         """The mask texts of ``ids`` (in order; missing memories left out): those kept,
-        then one store call for the others."""
+        then one store call for the others, kept unless the namespace was dropped while
+        it ran (a forgotten memory's text is never kept past its forget)."""
         with self._lock:
             found = {i: m for i in ids if (m := self._kept.get((namespace, i))) is not None}
             for i in found:
                 self._kept.move_to_end((namespace, i))
+            before = self._forgets.get(namespace, 0)
         if missing := [i for i in dict.fromkeys(ids) if i not in found]:
             read = [_compact(m) for m in store.mask_texts(namespace, missing)]
             found.update((m.memory_id, m) for m in read)
             with self._lock:
-                self._kept.update(((namespace, m.memory_id), m) for m in read)
+                if self._forgets.get(namespace, 0) == before:
+                    self._kept.update(((namespace, m.memory_id), m) for m in read)
                 while len(self._kept) > self._size:
                     self._kept.popitem(last=False)
         return [found[i] for i in dict.fromkeys(ids) if i in found]
 
     def forget(self, namespace: str) -> None:
-        """Drop what is kept of ``namespace``."""
+        """Drop what is kept of ``namespace`` (and what a read running now would keep)."""
         with self._lock:
+            self._forgets[namespace] = self._forgets.get(namespace, 0) + 1
             for key in [k for k in self._kept if k[0] == namespace]:
                 del self._kept[key]
 
