@@ -164,10 +164,12 @@ class _Store:
     def __init__(self, texts: dict[str, MaskText]) -> None:
         self.texts = texts
         self.calls = 0
+        self.asked: list[str] = []
         self.during: Any = None
 
     def mask_texts(self, namespace: str, ids: Sequence[str]) -> list[MaskText]:
         self.calls += 1
+        self.asked = list(ids)
         if self.during is not None:
             self.during()
         return [self.texts[i] for i in ids if i in self.texts]
@@ -187,5 +189,6 @@ def test_a_mask_text_read_while_its_namespace_was_dropped_is_not_kept() -> None:
     store.during = None
     texts.read(cast(Any, store), "ns", ["a", "b"])
     assert store.calls == 2
-    texts.read(cast(Any, store), "ns", ["b", "a", "zz"])  # kept now; "zz" is no memory
-    assert store.calls == 3 and len(texts.read(cast(Any, store), "other", ["a"])) == 1
+    kept = texts.read(cast(Any, store), "ns", ["b", "a", "zz"])  # "zz" is no memory
+    assert store.asked == ["zz"] and [m.memory_id for m in kept] == ["b", "a"]
+    assert len(texts.read(cast(Any, store), "other", ["a"])) == 1 and store.asked == ["a"]
