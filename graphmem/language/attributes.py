@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from graphmem.language.attribute_rules import RULES as _RULES
 from graphmem.language.attribute_rules import case_insensitive as _ci
+from graphmem.language.questions import SAFETY
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 
 __all__ = [
@@ -315,8 +316,6 @@ _CORRECTED = re.compile(
     r",\s+not\s+(?:an?\s+|the\s+)?(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?=[.;!)]|$)",
     re.IGNORECASE,
 )
-#: What keeps a person safe: one claim may state it as an allergy, another as health.
-_SAFETY = frozenset({"allergy", "diet", "medication", "health"})
 
 
 def corrects(new: Attribute | None, new_text: str, old_text: str) -> str | None:
@@ -327,7 +326,8 @@ def corrects(new: Attribute | None, new_text: str, old_text: str) -> str | None:
     her bag" is read as health, the correction as an allergy). The newer
     claim must say that something changed (:func:`change_cue`), both must already be
     about the same subject (the caller checks). A plural counts as its singular
-    ("not eggs" corrects "egg allergy").
+    ("not eggs" corrects "egg allergy"). docs/updates.md ("A correction corrects the
+    claim wherever it was said"), docs/spec.md §9.15.
 
     >>> print(corrects(primary("Hannah's allergy is sesame, not eggs."),
     ...          "Hannah's allergy is sesame, not eggs.", "Reminder: Hannah, egg allergy."))
@@ -336,7 +336,8 @@ def corrects(new: Attribute | None, new_text: str, old_text: str) -> str | None:
     if new is None or not change_cue(new_text):
         return None
     theirs = {a.key for a in attributes_of(old_text)}
-    if new.key not in theirs and not (new.key in _SAFETY and theirs & _SAFETY):
+    # what keeps a person safe: one claim may state it as an allergy, another as health
+    if new.key not in theirs and not (new.key in SAFETY and theirs & SAFETY):
         return None
     found = _CORRECTED.search(new_text)
     if found is None:

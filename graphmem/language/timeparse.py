@@ -219,7 +219,7 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
         year = reference.year if which == "this" else reference.year - 1
         if which == "this" and first > last and reference.month == 12:
             year = reference.year + 1  # this winter ends next year
-        if which == "next":  # the year its last month falls in (winter: December's next)
+        elif which == "next":  # the year its last month falls in (winter: December's next)
             year = reference.year + (first > last or reference.month >= first)
         elif which != "this" and reference.month > last:
             year = reference.year  # it ended this year (a winter: in February)

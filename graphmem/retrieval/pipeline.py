@@ -35,7 +35,7 @@ from graphmem.retrieval.ranking.ranker import Ranker, ms_since
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker
 from graphmem.retrieval.rescoring import masking
 from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, read_ahead, with_answer_type
-from graphmem.retrieval.rescoring.mask_ahead import MaskAhead, Started
+from graphmem.retrieval.rescoring.mask_ahead import MaskAhead
 from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
 from graphmem.retrieval.retrievers.graph import start_seeded_walk
 from graphmem.scoring import weighted_rrf
@@ -256,7 +256,7 @@ class RecallPipeline:
         people = masking.masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
         read: Future[tuple[dict[str, MaskText], dict[str, MaskText]]] | None = None
         ahead = self._mask_ahead
-        early = ahead.start(reads, self._store, ctx, people) if people else Started(None, None)
+        early = ahead.start(reads, self._store, ctx, people)  # nothing started without people
         for name in masking.RESCORED:
             if name in futures:
                 hits[name], timings[f"retriever.{name}"] = futures[name].result()

@@ -236,7 +236,8 @@ def _someone(memory: Memory, known: EntityDictionary | None) -> str | None:
 def asked_attributes(question: str) -> frozenset[str]:
     """The attributes ``question`` asks about that have one current value (a residence,
     an employer, a favourite), or the safety ones for advice. A multi-valued one (pets,
-    hobbies, languages) has several at once: relevance orders them, not this rule."""
+    hobbies, languages) has several at once: relevance orders them, not this rule.
+    Keys as :mod:`graphmem.language.attributes` names them (docs/updates.md "At recall")."""
     return frozenset(
         key
         for key in question_attributes(question)

@@ -105,7 +105,7 @@ class Started:
 
     question: Future[list[Vector]] | None
     deep: Future[dict[str, MaskText]] | None
-    texts: MaskTexts = dataclasses.field(default_factory=MaskTexts)
+    texts: MaskTexts
 
     def wait_question(self) -> None:
         """Wait until the masked question's vector is in the cache (re-raising its error)."""
