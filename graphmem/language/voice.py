@@ -94,7 +94,10 @@ _OTHER_ANYWHERE = re.compile(
 
 _KIN_NAMED = re.compile(
     r"^\s*(?:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*['’]s?|my|our|his|her|their|user's|user’s)\s+"
-    + _KIN + r",?\s+(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))",
+    + _KIN + r",?\s+(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))"
+    # "Elena's dad is Georgi, a retired music teacher."
+    r"|^\s*(?:[A-Z][\w'’-]*['’]s?|my|our|his|her|their)\s+" + _KIN
+    + r"\s+is\s+(?P<named>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))(?=\s*[,.;!]|\s*$)",
     re.IGNORECASE,
 )
 
@@ -105,13 +108,15 @@ def kin_subject(text: str) -> str | None:
 
     >>> kin_subject("Lena's sister Mia lives in Denver.")
     'Mia'
+    >>> kin_subject("Elena's dad is Georgi, a retired music teacher.")
+    'Georgi'
     >>> kin_subject("Lena lives in Denver.") is None
     True
     """
     match = _KIN_NAMED.match(text)
     if match is None:
         return None
-    name = match.group("name")
+    name = match.group("name") or match.group("named")
     return name if name[:1].isupper() else None
 
 

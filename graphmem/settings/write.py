@@ -229,6 +229,25 @@ class WriteSettings(Concern):
             " to find the claim it updates (docs/updates.md)."
         ),
     )
+    resemblance_floor: float = Field(
+        0.45,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Cosine at which a newer claim with a change word updates the older claim of its"
+            ' subject it resembles most, when no attribute rule decides (docs/updates.md'
+            ' "Updates by resemblance").'
+        ),
+    )
+    resemblance_margin: float = Field(
+        0.2,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "How far that older claim's cosine must be ahead of the next-nearest claim of"
+            ' the subject (docs/updates.md "Updates by resemblance").'
+        ),
+    )
     max_co_occurring: int = Field(
         6,
         ge=2,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import Attribute, corrects, is_eventlike, primary, replaces
+from graphmem.language.attributes import corrects, is_eventlike, replaces
 from graphmem.language.claims import (
     Claim,
     Compatibility,
@@ -18,13 +18,15 @@ from graphmem.language.claims import (
     subject_of,
 )
 from graphmem.language.endings import ending_cue, ends
-from graphmem.language.triples import accumulates, restates, same_value, triple_attribute
-from graphmem.language.voice import is_transcript, speaks_for_user
+from graphmem.language.triples import accumulates, restates, same_value
+from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
+from graphmem.write.about import stated_attribute, subject_ids
 from graphmem.write.batch import BatchState, Match, Prepared
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
+from graphmem.write.resemblance import resembled, shift_cue
 
 
 class Matcher:
@@ -252,16 +254,16 @@ class Matcher:
         found = self.attribute_rivals(namespace, memory, state, known)
         if correction is not None:
             # its target's attribute, nothing else; and the wrong value it names, wherever said
-            corrected = _attribute(correction)
+            corrected = stated_attribute(correction)
             found = [
                 (rival, why)
                 for rival, why in found
                 if (
                     corrected is not None
-                    and (theirs := _attribute(rival)) is not None
+                    and (theirs := stated_attribute(rival)) is not None
                     and theirs.key == corrected.key
                 )
-                or corrects(_attribute(memory), memory.content, rival.content)
+                or corrects(stated_attribute(memory), memory.content, rival.content)
             ]
             found += self.restatements(namespace, correction, state, known)
         for rival, reason in found:
@@ -302,18 +304,19 @@ class Matcher:
         "Lena lives in Portland.", however far apart the two embed. Read from the memories
         naming the subject (at most ``settings.write.attribute_neighbours``) and this call's
         own; transcript turns and one-off events never take part."""
-        attribute = _attribute(memory)
+        attribute = stated_attribute(memory)
         if transcript(memory) or memory.type == "Event":
             return []
         if is_eventlike(memory.content) and not ending_cue(memory.content):
             return []
-        if attribute is None and not ending_cue(memory.content):
+        if attribute is None and not (ending_cue(memory.content) or shift_cue(memory.content)):
             return []
         claim = claim_of(memory, known)
         subject_words = frozenset(subject_of(claim) or ())
         people = frozenset(w for name in known.people() for w in name.casefold().split())
         out: list[tuple[Memory, str]] = []
-        for other in self._subject_pool(namespace, _subjects(memory, known), state):
+        unrelated: list[Memory] = []
+        for other in self._subject_pool(namespace, subject_ids(memory, known, claim), state):
             if other.id == memory.id or not other.is_current or transcript(other):
                 continue
             if other.type == "Event" or other.last_observed_at > memory.last_observed_at:
@@ -321,11 +324,19 @@ class Matcher:
             theirs = claim_of(other, known)
             if not same_subject(claim, theirs):
                 continue
-            why = replaces(attribute, _attribute(other), memory.content) or ends(
-                memory.content, other.content, subject_words, people
-            ) or corrects(attribute, memory.content, other.content)
+            why = (
+                replaces(attribute, stated_attribute(other), memory.content)
+                or ends(memory.content, other.content, subject_words, people)
+                or corrects(attribute, memory.content, other.content)
+            )
             if why is not None:
                 out.append((other, why))
+            else:
+                unrelated.append(other)
+        if not out:  # no rule relates them: the one it clearly resembles, if any
+            cfg = self._settings.write
+            near = resembled(memory, unrelated, cfg.resemblance_floor, cfg.resemblance_margin)
+            out = [near] if near is not None else []
         return sorted(out, key=lambda pair: pair[0].id)
 
     def _subject_pool(self, namespace: str, subjects: list[str], state: BatchState) -> list[Memory]:
@@ -337,7 +348,9 @@ class Matcher:
             limit = self._settings.write.attribute_neighbours
             hits = self._store.entity_search(namespace, subjects, limit)
             ids = [h.memory_id for h in hits]
-            state.subject_memories[key] = self._store.get_memories(namespace, ids)
+            state.subject_memories[key] = self._store.get_memories(
+                namespace, ids, with_embeddings=True
+            )
         pool = {m.id: m for m in state.subject_memories.get(key, [])}
         pool.update(state.memories)
         return list(pool.values())
@@ -349,39 +362,21 @@ class Matcher:
         and the same value of the same attribute ("I'm on that warfarin, mind" when
         "Doctor's got me on warfarin" is corrected to apixaban). A correction corrects
         the claim wherever it was said (docs/spec.md §9.15; docs/updates.md)."""
-        stated = _attribute(corrected)
+        stated = stated_attribute(corrected)
         if stated is None or not stated.value:
             return []
         claim = claim_of(corrected, known)
         out: list[tuple[Memory, str]] = []
-        for other in self._subject_pool(namespace, _subjects(corrected, known), state):
+        for other in self._subject_pool(namespace, subject_ids(corrected, known), state):
             if other.id == corrected.id or not other.is_current or transcript(other):
                 continue
-            theirs = _attribute(other)
+            theirs = stated_attribute(other)
             if theirs is None or (theirs.key, theirs.value) != (stated.key, stated.value):
                 continue
             if same_subject(claim, claim_of(other, known)):
                 why = f"restates the corrected claim ({stated.label} {stated.value})"
                 out.append((other, why))
         return sorted(out, key=lambda pair: pair[0].id)
-
-
-def _subjects(memory: Memory, known: EntityDictionary) -> list[str]:
-    """The entity ids ``memory`` is about: its subject mentions, else every mention,
-    and the namespace's user when it speaks in the user's voice ("it's apixaban I
-    take, not warfarin"; "Handed the Osaka flat back. I'm renting in Fukuoka now.")."""
-    subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
-    subjects = subjects or [m.entity_id for m in memory.mentions]
-    user = known.user()
-    if user is not None and user.id not in subjects and speaks_for_user(memory.content):
-        subjects = [*subjects, user.id]
-    return subjects
-
-
-def _attribute(memory: Memory) -> Attribute | None:
-    """The attribute a memory states: its triple's predicate when that names one, else
-    the main attribute of its text (docs/updates.md)."""
-    return triple_attribute(memory.predicate, memory.object) or primary(memory.content)
 
 
 def transcript(memory: Memory | MemoryCandidate) -> bool:

@@ -443,3 +443,17 @@ def test_the_same_value_said_again_with_other_details_replaces_nothing(
         memory, clock, ns, "Henrik lives in Askim now.", ("Henrik Lindqvist", "lives_in", "Askim"), 20
     )
     assert memory.get(ns, moved).superseded_by == newer
+
+
+def test_an_update_no_rule_names_supersedes_the_claim_it_clearly_resembles(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # no attribute pattern reads a car: "bought … instead" left the old car current
+    car = said(memory, clock, ns, "Noor drives an old Volvo estate to the allotment.", 0)
+    job = said(memory, clock, ns, "Noor is a retired chemistry teacher.", 1)
+    clock.now = T0 + timedelta(days=5)
+    text = "Noor bought a Skoda estate instead and drives it to the allotment."
+    report = memory.remember(ns, [{"content": text, "extractor": "verbatim"}])
+    assert memory.get(ns, car).superseded_by == report.memory_ids[0]
+    assert current(memory, ns, job)
+    assert report.why_superseded[car].startswith("the older claim about the subject it resembles")

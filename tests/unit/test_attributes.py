@@ -434,3 +434,10 @@ def test_a_correction_names_the_wrong_value_in_the_singular_or_as_another_safety
     assert corrects(primary(correction), correction, "She grows peanuts in the garden.") is None
     plain = "Her allergy is to tree nuts, not peanuts"
     assert corrects(primary(plain), plain.replace(", not peanuts", ""), said) is None
+
+
+def test_someone_close_named_after_is_is_the_claims_subject() -> None:
+    # "Elena's dad is Georgi, a retired music teacher." was about Elena, and Elena's
+    # new seat in the orchestra superseded it by resemblance
+    assert kin_subject("Elena's dad is Georgi, a retired music teacher.") == "Georgi"
+    assert kin_subject("My sister is Vice President of Acme.") is None

@@ -1,0 +1,35 @@
+"""What a stored claim is about, for the write path's update rules (docs/updates.md):
+the entities it is about and the attribute it states."""
+
+from __future__ import annotations
+
+from graphmem.entities import EntityDictionary
+from graphmem.language.attributes import Attribute, primary
+from graphmem.language.claims import Claim, named_user, subject_of
+from graphmem.language.triples import triple_attribute
+from graphmem.language.voice import speaks_for_user
+from graphmem.models import Memory
+
+__all__ = ["stated_attribute", "subject_ids"]
+
+
+def subject_ids(memory: Memory, known: EntityDictionary, claim: Claim | None = None) -> list[str]:
+    """The entity ids ``memory`` is about: its subject mentions, else every mention,
+    and the namespace's user when it speaks in the user's voice ("it's apixaban I
+    take, not warfarin"; "Handed the Osaka flat back. I'm renting in Fukuoka now.")
+    or ``claim`` is about them ("She rents a flat in Vienna" in Olena's namespace)."""
+    subjects = [m.entity_id for m in memory.mentions if m.role == "subject"]
+    subjects = subjects or [m.entity_id for m in memory.mentions]
+    user = known.user()
+    if user is None or user.id in subjects:
+        return subjects
+    about_user = claim is not None and subject_of(claim) == named_user(claim)
+    if about_user or speaks_for_user(memory.content):
+        subjects = [*subjects, user.id]
+    return subjects
+
+
+def stated_attribute(memory: Memory) -> Attribute | None:
+    """The attribute a memory states: its triple's predicate when that names one, else
+    the main attribute of its text (docs/updates.md)."""
+    return triple_attribute(memory.predicate, memory.object) or primary(memory.content)
