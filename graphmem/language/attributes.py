@@ -275,13 +275,38 @@ def is_eventlike(text: str) -> bool:
     return _EVENT_TIME.search(text) is not None
 
 
-def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str | None:
+_STATUS = re.compile(
+    r"\b(?P<s>dating|girlfriend|boyfriend|fianc[ée]e?|engaged|married|wife|husband|"
+    r"divorced|separated)\b",
+    re.IGNORECASE,
+)
+_STATUS_OF = {"fiance": "engaged", "fiancé": "engaged", "fiancée": "engaged", "fiancee": "engaged",
+              "wife": "married", "husband": "married", "girlfriend": "dating",
+              "boyfriend": "dating"}  # fmt: skip
+
+
+def _status(text: str) -> str | None:
+    """The stage of a relationship a partner claim states ("dating", "engaged",
+    "married", …), or ``None``."""
+    found = _STATUS.search(text)
+    if found is None:
+        return None
+    word = found.group("s").casefold()
+    return _STATUS_OF.get(word, word)
+
+
+def replaces(
+    new: Attribute | None, old: Attribute | None, new_text: str, old_text: str = ""
+) -> str | None:
     """Why a newer claim's attribute replaces an older one's, or ``None``.
 
     Single-valued: the same key and a different value (or the newer claim ends it:
     "left Acme", "no longer vegan"). Multi-valued: only when the newer claim names
     the older value with a change cue ("allergic to cashews, not peanuts").
-    Both claims must already be about the same subject (the caller checks).
+    Both claims must already be about the same subject (the caller checks). A partner
+    named again at another stage ("dating Inês" → "Inês is my fiancée now") is an
+    update; a newer claim that ends something and names the older value ("I left the
+    Bonfim flat, I'm in a studio in Foz do Douro now") ends it.
     """
     if new is None or old is None or new.key != old.key:
         return None
@@ -290,12 +315,19 @@ def replaces(new: Attribute | None, old: Attribute | None, new_text: str) -> str
             return f"both say {new.label}: the newer one ends it"
         if new.single and len(new.value) > len(old.value) and change_cue(new_text):
             return f"both say {new.label}: {new.value} refines {old.value}"  # "a senior X now"
+        if new.key == "partner" and change_cue(new_text):
+            status = _status(new_text)  # "dating Inês" → "Inês is my fiancée now"
+            if status is not None and status != _status(old_text):
+                return f"both say {new.label}: {new.value}, now {status}"
         return None  # the same value: a restatement, not an update
     if new.ended and old.ended:
         return None  # both say it ended ("lost her job" twice)
     if new.ended:  # "doesn't eat eggs anymore" ends eggs, not "is vegetarian"
         if not new.value or (old.value and new.value in old.value):
             return f"both say {new.label}: the newer one ends it"
+        if old.value and re.search(r"\b" + re.escape(old.value) + r"\b", new_text.casefold()):
+            # "I left the Bonfim flat, I'm in a studio in Foz do Douro now"
+            return f"both say {new.label}: the newer one ends {old.value}"
         return None
     if new.single:
         if new.value and old.value:

@@ -68,7 +68,7 @@ from graphmem.language.claim_reading import (
     user_words,
 )
 from graphmem.language.frames import frame_overlap
-from graphmem.language.voice import USER_ALIAS, kin_subject, speaks_for_user
+from graphmem.language.voice import USER_ALIAS, kin_subject, speaks_for_user, voice_at
 from graphmem.language.words import stem
 from graphmem.text import normalize
 
@@ -366,9 +366,13 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
             continue
         if best is None or found.start() < best[0]:
             best = (found.start(), tuple(clean(w) for w in WORD.findall(canonical)))
-    if best is not None:
+    voice = voice_at(claim.content) if claim.user is not None else None
+    if best is not None and (voice is None or best[0] < voice):
         return best[1]
     user = named_user(claim)
+    if best is not None:
+        # the user's voice before any name: "With no office to go to, user moved to Roma Norte"
+        return user
     if not claim.subject and speaks_for_user(claim.content):
         # no known name, the user's voice: "Doctor's got me on warfarin for my heart"
         return user

@@ -7,7 +7,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import Attribute, primary
 from graphmem.language.claims import Claim, named_user, subject_of
 from graphmem.language.triples import triple_attribute
-from graphmem.language.voice import speaks_for_user
+from graphmem.language.voice import kin_subject, speaks_for_user
 from graphmem.models import Memory
 
 __all__ = ["stated_attribute", "subject_ids"]
@@ -31,5 +31,10 @@ def subject_ids(memory: Memory, known: EntityDictionary, claim: Claim | None = N
 
 def stated_attribute(memory: Memory) -> Attribute | None:
     """The attribute a memory states: its triple's predicate when that names one, else
-    the main attribute of its text (docs/updates.md)."""
-    return triple_attribute(memory.predicate, memory.object) or primary(memory.content)
+    the main attribute of its text (docs/updates.md) — unless the text is about someone
+    close to the triple's subject ("My sister Kasia … lives with our parents in Tarnów"
+    given as Marta's sibling states no home of Marta's)."""
+    given = triple_attribute(memory.predicate, memory.object)
+    if given is not None or (memory.predicate and kin_subject(memory.content) is not None):
+        return given
+    return primary(memory.content)

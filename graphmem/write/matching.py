@@ -325,7 +325,7 @@ class Matcher:
             if not same_subject(claim, theirs):
                 continue
             why = (
-                replaces(attribute, stated_attribute(other), memory.content)
+                replaces(attribute, stated_attribute(other), memory.content, other.content)
                 or ends(memory.content, other.content, subject_words, people)
                 or corrects(attribute, memory.content, other.content)
             )

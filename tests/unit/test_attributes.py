@@ -417,7 +417,10 @@ def test_a_promotion_states_the_job_title() -> None:
     # "They bumped me up: senior packaging designer" ranked above the new employer for
     # "Where do I work these days?": nothing said it was a job title
     found = primary("They bumped me up: senior packaging designer, with two juniors under me.")
-    assert found is not None and (found.key, found.value) == ("job_title", "senior packaging designer")
+    assert found is not None and (found.key, found.value) == (
+        "job_title",
+        "senior packaging designer",
+    )
     found = primary("Amina made associate, the youngest one in the Dubai office.")
     assert found is not None and (found.key, found.value) == ("job_title", "associate")
     assert attributes_of("I made pasta for dinner.") == ()
@@ -436,8 +439,33 @@ def test_a_correction_names_the_wrong_value_in_the_singular_or_as_another_safety
     assert corrects(primary(plain), plain.replace(", not peanuts", ""), said) is None
 
 
-def test_someone_close_named_after_is_is_the_claims_subject() -> None:
-    # "Elena's dad is Georgi, a retired music teacher." was about Elena, and Elena's
-    # new seat in the orchestra superseded it by resemblance
-    assert kin_subject("Elena's dad is Georgi, a retired music teacher.") == "Georgi"
-    assert kin_subject("My sister is Vice President of Acme.") is None
+def test_a_partner_named_at_another_stage_and_a_value_left_by_name_are_updates() -> None:
+    # "Inês is my fiancée now" restated "I'm dating Inês" (the same partner) and left
+    # it current; "I left the Bonfim flat, I'm in … Foz do Douro now" was read as
+    # ending Foz do Douro, which the older claim does not say
+    dating, engaged = "I'm dating Inês, three years now.", "Inês is my fiancée now."
+    assert replaces(primary(engaged), primary(dating), engaged, dating) is not None
+    again = "Still dating Inês, she says hi."
+    assert replaces(primary(again), primary(dating), again, dating) is None
+    flat, left = (
+        "I share a flat in Bonfim.",
+        "I left the Bonfim flat, I'm in a studio in Foz do Douro now.",
+    )
+    assert replaces(primary(left), primary(flat), left, flat) is not None
+
+
+def test_the_users_voice_before_any_name_makes_the_claim_the_users() -> None:
+    # "Roma Norte" (read as a person by the model) was the subject, so the move did
+    # not update "User lives in Guadalajara"
+    moved = Claim(
+        "With no office to go to, user moved to Roma Norte in Mexico City.",
+        names=("Roma Norte", "Mexico City"),
+        people=("Roma Norte",),
+        places=("Mexico City",),
+        user="Sofía Ramírez",
+    )
+    assert subject_of(moved) == ("sofía", "ramírez")
+    told = Claim(
+        "Anna told me she is moving to Oslo.", names=("Anna",), people=("Anna",), user="Sofía R"
+    )
+    assert subject_of(told) == ("anna",)  # the name comes first
