@@ -440,7 +440,12 @@ def test_the_same_value_said_again_with_other_details_replaces_nothing(
         memory, clock, ns, "Henrik moved to Hovås.", ("Henrik Lindqvist", "lives_in", "Hovås"), 10
     )
     newer = said_triple(
-        memory, clock, ns, "Henrik lives in Askim now.", ("Henrik Lindqvist", "lives_in", "Askim"), 20
+        memory,
+        clock,
+        ns,
+        "Henrik lives in Askim now.",
+        ("Henrik Lindqvist", "lives_in", "Askim"),
+        20,
     )
     assert memory.get(ns, moved).superseded_by == newer
 
@@ -457,3 +462,23 @@ def test_an_update_no_rule_names_supersedes_the_claim_it_clearly_resembles(
     assert memory.get(ns, car).superseded_by == report.memory_ids[0]
     assert current(memory, ns, job)
     assert report.why_superseded[car].startswith("the older claim about the subject it resembles")
+
+
+def test_a_triple_about_someone_close_states_no_attribute_of_its_subject(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # the sister's home, given as Marta's sibling, replaced Marta's own home in Kraków
+    memory.set_user(ns, "Marta Wiśniewska")
+    text = "I'm in Kraków, Podgórze, sharing a flat with two other nurses."
+    triple = {"subject": "Marta Wiśniewska", "predicate": "lives_in", "object": "Kraków"}
+    home = memory.remember(ns, [{"content": text, "extractor": "verbatim", **triple}])
+    clock.now = T0 + timedelta(days=3)
+    sister = {
+        "content": "My sister Kasia is two years younger and still lives with our parents in Tarnów.",
+        "extractor": "verbatim",
+        "subject": "Marta Wiśniewska",
+        "predicate": "sibling",
+        "object": "Kasia Wiśniewska",
+    }
+    memory.remember(ns, [sister])
+    assert current(memory, ns, home.memory_ids[0] or "")
