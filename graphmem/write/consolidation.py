@@ -31,6 +31,10 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.errors import InvalidInputError
+from graphmem.language.attributes import attributes_of
+from graphmem.language.questions import SAFETY
+from graphmem.language.triples import triple_attribute
+from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, Tier
 from graphmem.reports import ConsolidationReport
 from graphmem.scoring import (
@@ -57,6 +61,18 @@ def _days(later: datetime, earlier: datetime) -> float:
     return max(0.0, (later - earlier).total_seconds() / _DAY)
 
 
+def keeps_safe(memory: Memory) -> bool:
+    """Does ``memory`` state what keeps its subject safe: an allergy, a diet, a
+    medication or a health condition (docs/spec.md §9.5), in its text or its triple?
+    Transcript turns are records, not claims: never."""
+    if is_transcript(memory.extractor, memory.content):
+        return False
+    given = triple_attribute(memory.predicate, memory.object)
+    if given is not None and given.key in SAFETY:
+        return True
+    return any(a.key in SAFETY for a in attributes_of(memory.content))
+
+
 def lifecycle_state(memory: Memory, now: datetime, settings: Settings) -> tuple[bool, Tier]:
     """The retrievability flag and tier a memory should have at ``now``.
 
@@ -70,11 +86,18 @@ def lifecycle_state(memory: Memory, now: datetime, settings: Settings) -> tuple[
       its last access; an unretrievable cold memory stays cold (only a new observation,
       a confirmation or an association reactivates it).
 
+    A current claim that keeps its subject safe (an allergy, a diet, a medication, a
+    health condition: :func:`keeps_safe`) stays retrievable and hot however long it goes
+    unused: a question it bears on ("Heading up to the alpine huts: what must I pack?")
+    rarely shares its words (docs/spec.md §9.5).
+
     Returns
     -------
     (bool, str)
         ``(retrievable, tier)``.
     """
+    if memory.is_current and keeps_safe(memory):
+        return True, "hot"
     half_life = settings.read.ranking.half_life_days[memory.type]
     fresh = freshness(
         _days(now, memory.last_observed_at),

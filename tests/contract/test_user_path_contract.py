@@ -482,3 +482,18 @@ def test_a_triple_about_someone_close_states_no_attribute_of_its_subject(
     }
     memory.remember(ns, [sister])
     assert current(memory, ns, home.memory_ids[0] or "")
+
+
+def test_a_month_whose_latest_occurrence_is_empty_is_read_a_year_earlier(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # asked in May 2026, "in March" was March 2026, which holds nothing: the game of
+    # March 2025 lost to a later one
+    memory.set_user(ns, "Mateo Quispe")
+    march = said(memory, clock, ns, "Played fulbito with the kitchen guys, we lost 6-3.", 9)
+    said(memory, clock, ns, "Fulbito again with the kitchen guys, this time we won 5-4.", 190)
+    clock.now = datetime(2026, 5, 11, 16, 0, tzinfo=UTC)
+    result = memory.recall(ns, "What was the score in the fulbito game in March?", k=3)
+    assert result.hits[0].memory.id == march
+    explained = result.hits[0].explanation.retrievers["temporal"].detail
+    assert explained is not None and "a year earlier" in explained

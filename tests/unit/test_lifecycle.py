@@ -85,3 +85,24 @@ def test_lifecycle_state_at_seed_002_low_confidence() -> None:
     # SPEC §9.5: a Preference at conf 0.45 is not retrievable at 45 days (0.707 < 0.825)
     memory = pref(0.45, observed_at=T0)
     assert lifecycle_state(memory, T0 + timedelta(days=45), SETTINGS) == (False, "hot")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Ro is allergic to peanuts.",
+        "Ro takes warfarin every morning.",
+        "Asthma since I was a kid. The blue inhaler comes everywhere with me.",
+    ],
+)
+def test_a_claim_that_keeps_its_subject_safe_stays_retrievable_unused(content: str) -> None:
+    # docs/spec.md §9.5: an allergy, a medication or a health condition stays hot however
+    # long it goes unused; the window-seat preference beside it went cold at day 284
+    memory = make_memory("ns", content, type="Preference", confidence=0.85, observed_at=T0)
+    assert lifecycle_state(memory, T0 + timedelta(days=400), SETTINGS) == (True, "hot")
+    superseded = memory.model_copy(update={"superseded_by": "newer"})
+    assert lifecycle_state(superseded, T0 + timedelta(days=400), SETTINGS) == (False, "cold")
+    assert lifecycle_state(pref(0.85, observed_at=T0), T0 + timedelta(days=400), SETTINGS) == (
+        False,
+        "cold",
+    )

@@ -14,16 +14,27 @@ With no window:
   order; the
   setting ``event_time_ranking`` turns this off;
 - any other question: the retriever abstains.
+
+A month named without a year ("in March") is its most recent occurrence; when that
+holds no memory, the retriever reads the same month a year earlier (one more range
+query): "What was the score in the fulbito game in March?" asked in May means last
+year's March when this year's holds nothing.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from graphmem.language.question_type import asks_when
+from graphmem.language.timeparse import TimeWindow
+from graphmem.language.vocabulary import MONTHS
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.retrieval.retrievers.bm25 import BM25Retriever
 from graphmem.retrieval.retrievers.semantic import SemanticRetriever
 from graphmem.scoring import weighted_rrf
 from graphmem.store.base import MemoryStore
+
+_MONTH = timedelta(days=31)
 
 
 class TemporalRetriever:
@@ -38,16 +49,33 @@ class TemporalRetriever:
             if ctx.settings.read.planning.event_time_ranking and asks_when(ctx.text):
                 return _event_times(store, ctx)
             return []
-        rows = store.time_window_search(
-            ctx.namespace,
-            window.start,
-            window.end,
-            ctx.k,
-            embedding=ctx.embedding,
-            include_history=ctx.include_history,
-        )
+        start, end = window.start, window.end
         detail = f"in window '{window.expression}'"
+        rows = store.time_window_search(
+            ctx.namespace, start, end, ctx.k,
+            embedding=ctx.embedding, include_history=ctx.include_history,
+        )  # fmt: skip
+        if not rows and _bare_month(window):
+            # "the fulbito game in March", asked in May: this March holds nothing, so the
+            # March meant is the one before
+            start, end = start.replace(year=start.year - 1), end.replace(year=end.year - 1)
+            detail = f"in window '{window.expression}', a year earlier (none in the latest)"
+            rows = store.time_window_search(
+                ctx.namespace, start, end, ctx.k,
+                embedding=ctx.embedding, include_history=ctx.include_history,
+            )  # fmt: skip
         return [Hit(r.memory_id, r.score, detail=detail) for r in rows]
+
+
+def _bare_month(window: TimeWindow) -> bool:
+    """A month named without a year, looking back ("in March", "last May"; not "next
+    June", "since April" or "March 2024")."""
+    words = window.expression.casefold().split()
+    if any(ch.isdigit() for ch in window.expression) or not MONTHS.keys() & set(words):
+        return False
+    return (
+        words[0] not in ("next", "since", "until", "till") and window.end - window.start <= _MONTH
+    )
 
 
 def _event_times(store: MemoryStore, ctx: RetrievalContext) -> list[Hit]:
