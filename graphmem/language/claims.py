@@ -68,7 +68,7 @@ from graphmem.language.claim_reading import (
     user_words,
 )
 from graphmem.language.frames import frame_overlap
-from graphmem.language.voice import USER_ALIAS, kin_subject, speaks_for_user, voice_at
+from graphmem.language.voice import USER_ALIAS, kin_owner, kin_subject, speaks_for_user, voice_at
 from graphmem.language.words import stem
 from graphmem.text import normalize
 
@@ -338,6 +338,9 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     kin = kin_subject(claim.content)
     if kin is not None:  # "Lena's sister Mia lives in Denver" is about Mia
         return tuple(clean(w) for w in WORD.findall(kin)) or None
+    owner = kin_owner(claim.content)  # "Inês is my fiancée now" is about me
+    if owner is not None:
+        return named_user(claim) if not owner else tuple(clean(w) for w in WORD.findall(owner))
     user = user_words(claim)
     if user is not None:
         return user
@@ -367,12 +370,9 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
         if best is None or found.start() < best[0]:
             best = (found.start(), tuple(clean(w) for w in WORD.findall(canonical)))
     voice = voice_at(claim.content) if claim.user is not None else None
-    if best is not None and (voice is None or best[0] < voice):
-        return best[1]
+    if best is not None:  # unless the user's voice comes first ("…, user moved to Roma Norte")
+        return best[1] if voice is None or best[0] < voice else named_user(claim)
     user = named_user(claim)
-    if best is not None:
-        # the user's voice before any name: "With no office to go to, user moved to Roma Norte"
-        return user
     if not claim.subject and speaks_for_user(claim.content):
         # no known name, the user's voice: "Doctor's got me on warfarin for my heart"
         return user

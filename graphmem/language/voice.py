@@ -21,6 +21,7 @@ __all__ = [
     "USER_ALIAS",
     "is_first_person",
     "is_transcript",
+    "kin_owner",
     "kin_subject",
     "names_someone_close",
     "nickname",
@@ -98,6 +99,29 @@ _KIN_NAMED = re.compile(
     + _KIN + r",?\s+(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))",
     re.IGNORECASE,
 )
+
+
+_KIN_OWNED = re.compile(
+    r"^\s*(?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))?\s+is\s+(?:now\s+)?"
+    r"(?P<owner>my|our|(?-i:[A-Z][\w'’-]*)['’]s?)\s+" + _KIN + r"\b",
+    re.IGNORECASE,
+)
+
+
+def kin_owner(text: str) -> str | None:
+    """Whose someone a claim naming them first says they are: "Inês is my fiancée now"
+    → ``""`` (the user's); "Georgi is Elena's dad" → ``"Elena"``; else ``None``.
+
+    >>> kin_owner("Inês is my fiancée now.")
+    ''
+    >>> kin_owner("Georgi is Elena's dad.")
+    'Elena'
+    """
+    match = _KIN_OWNED.match(text)
+    if match is None:
+        return None
+    owner = match.group("owner")
+    return "" if owner.casefold() in ("my", "our") else re.sub(r"['’]s?$", "", owner)
 
 
 def kin_subject(text: str) -> str | None:

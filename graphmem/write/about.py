@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import Attribute, primary
-from graphmem.language.claims import Claim, named_user, subject_of
+from graphmem.language.claim_reading import named_user
+from graphmem.language.claims import Claim, subject_of
 from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import kin_subject, speaks_for_user
 from graphmem.models import Memory

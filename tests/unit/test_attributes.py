@@ -469,3 +469,14 @@ def test_the_users_voice_before_any_name_makes_the_claim_the_users() -> None:
         "Anna told me she is moving to Oslo.", names=("Anna",), people=("Anna",), user="Sofía R"
     )
     assert subject_of(told) == ("anna",)  # the name comes first
+
+
+def test_someone_named_as_my_kin_is_a_claim_about_me() -> None:
+    # "Inês is my fiancée now" was about Inês, so it did not update "I'm dating Inês"
+    engaged = Claim("Inês is my fiancée now.", names=("Inês",), people=("Inês",), user="Lucas F")
+    dating = Claim(
+        "I'm dating Inês, three years now.", names=("Inês",), people=("Inês",), user="Lucas F"
+    )
+    assert subject_of(engaged) == subject_of(dating) == ("lucas", "f")
+    dad = Claim("Georgi is Elena's dad.", names=("Georgi", "Elena"), people=("Georgi", "Elena"))
+    assert subject_of(dad) == ("elena",)
