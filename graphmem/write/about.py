@@ -1,17 +1,18 @@
-"""What a stored claim is about, for the write path's update rules (docs/updates.md):
-the entities it is about and the attribute it states."""
+"""What a stored claim is about, for the write path's rules (docs/updates.md): the
+entities it is about, the attribute it states, whether it keeps its subject safe."""
 
 from __future__ import annotations
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import Attribute, primary
+from graphmem.language.attributes import Attribute, attributes_of, primary
 from graphmem.language.claim_reading import named_user
 from graphmem.language.claims import Claim, subject_of
+from graphmem.language.questions import SAFETY
 from graphmem.language.triples import triple_attribute
-from graphmem.language.voice import kin_subject, speaks_for_user
+from graphmem.language.voice import is_transcript, kin_subject, speaks_for_user
 from graphmem.models import Memory
 
-__all__ = ["stated_attribute", "subject_ids"]
+__all__ = ["keeps_safe", "stated_attribute", "subject_ids"]
 
 
 def subject_ids(memory: Memory, known: EntityDictionary, claim: Claim | None = None) -> list[str]:
@@ -39,3 +40,15 @@ def stated_attribute(memory: Memory) -> Attribute | None:
     if given is not None or (memory.predicate and kin_subject(memory.content) is not None):
         return given
     return primary(memory.content)
+
+
+def keeps_safe(memory: Memory) -> bool:
+    """Does ``memory`` state what keeps its subject safe: an allergy, a diet, a
+    medication or a health condition (docs/spec.md §9.5), in its text or its triple?
+    Transcript turns are records, not claims: never."""
+    if is_transcript(memory.extractor, memory.content):
+        return False
+    given = triple_attribute(memory.predicate, memory.object)
+    if given is not None and given.key in SAFETY:
+        return True
+    return any(a.key in SAFETY for a in attributes_of(memory.content))

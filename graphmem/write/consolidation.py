@@ -31,10 +31,6 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.errors import InvalidInputError
-from graphmem.language.attributes import attributes_of
-from graphmem.language.questions import SAFETY
-from graphmem.language.triples import triple_attribute
-from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, Tier
 from graphmem.reports import ConsolidationReport
 from graphmem.scoring import (
@@ -51,6 +47,7 @@ from graphmem.store.base import (
     association,
     memory_pages,
 )
+from graphmem.write.about import keeps_safe
 
 _DAY = 86_400.0
 
@@ -59,18 +56,6 @@ __all__ = ["consolidate", "lifecycle_state"]
 
 def _days(later: datetime, earlier: datetime) -> float:
     return max(0.0, (later - earlier).total_seconds() / _DAY)
-
-
-def keeps_safe(memory: Memory) -> bool:
-    """Does ``memory`` state what keeps its subject safe: an allergy, a diet, a
-    medication or a health condition (docs/spec.md §9.5), in its text or its triple?
-    Transcript turns are records, not claims: never."""
-    if is_transcript(memory.extractor, memory.content):
-        return False
-    given = triple_attribute(memory.predicate, memory.object)
-    if given is not None and given.key in SAFETY:
-        return True
-    return any(a.key in SAFETY for a in attributes_of(memory.content))
 
 
 def lifecycle_state(memory: Memory, now: datetime, settings: Settings) -> tuple[bool, Tier]:

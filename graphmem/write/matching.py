@@ -26,7 +26,7 @@ from graphmem.store.base import MemoryStore, Vector
 from graphmem.write.about import stated_attribute, subject_ids
 from graphmem.write.batch import BatchState, Match, Prepared
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
-from graphmem.write.resemblance import resembled, shift_cue
+from graphmem.write.resemblance import resembled, shift_cue, vector_cosines
 
 
 class Matcher:
@@ -335,7 +335,10 @@ class Matcher:
                 unrelated.append(other)
         if not out:  # no rule relates them: the one it clearly resembles, if any
             cfg = self._settings.write
-            near = resembled(memory, unrelated, cfg.resemblance_floor, cfg.resemblance_margin)
+            near = resembled(
+                memory, unrelated, lambda others: vector_cosines(memory, others),
+                cfg.resemblance_floor, cfg.resemblance_margin,
+            )  # fmt: skip
             out = [near] if near is not None else []
         return sorted(out, key=lambda pair: pair[0].id)
 
@@ -348,6 +351,8 @@ class Matcher:
             limit = self._settings.write.attribute_neighbours
             hits = self._store.entity_search(namespace, subjects, limit)
             ids = [h.memory_id for h in hits]
+            # with their vectors: a claim superseded is written back from this copy, and
+            # a copy without its vector would remove the stored one
             state.subject_memories[key] = self._store.get_memories(
                 namespace, ids, with_embeddings=True
             )

@@ -17,16 +17,15 @@ two; one-off events, claims given as triples, and what keeps a person safe
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from graphmem.language.attributes import attributes_of, is_eventlike, primary
-from graphmem.language.endings import ending_cue
-from graphmem.language.questions import SAFETY
+from graphmem.language.attributes import is_eventlike, primary
 from graphmem.models.memories import Memory
+from graphmem.write.about import keeps_safe
 
-__all__ = ["resembled", "shift_cue"]
+__all__ = ["resembled", "shift_cue", "vector_cosines"]
 
 #: words that say a state changed, read strictly: "not", "from" or "took" are in too
 #: many sentences that change nothing ("a gift from Nate", "took her kids to a park").
@@ -44,52 +43,63 @@ def shift_cue(text: str) -> bool:
     return _SHIFT.search(text) is not None
 
 
-def _unit(vector: Sequence[float]) -> np.ndarray:
-    v = np.asarray(vector, dtype=np.float32)
-    norm = float(np.linalg.norm(v))
-    return v / norm if norm > 0 else v
-
-
-def _keeps_safe(text: str) -> bool:
-    return any(a.key in SAFETY for a in attributes_of(text))
+def vector_cosines(memory: Memory, others: Sequence[Memory]) -> dict[str, float]:
+    """The cosine (in [-1, 1]) of each of ``others`` that carries its embedding to
+    ``memory``'s, by id (the subject's memories are read with their vectors)."""
+    if memory.embedding is None:
+        return {}
+    mine = np.asarray(memory.embedding, dtype=np.float64)
+    out: dict[str, float] = {}
+    for other in others:
+        if other.embedding is not None:
+            theirs = np.asarray(other.embedding, dtype=np.float64)
+            norms = float(np.linalg.norm(mine) * np.linalg.norm(theirs))
+            out[other.id] = float(mine @ theirs) / norms if norms > 0 else 0.0
+    return out
 
 
 def resembled(
-    memory: Memory, older: Sequence[Memory], floor: float, margin: float
+    memory: Memory,
+    older: Sequence[Memory],
+    cosines: Callable[[Sequence[Memory]], Mapping[str, float]],
+    floor: float,
+    margin: float,
 ) -> tuple[Memory, str] | None:
     """The older claim ``memory`` updates by resemblance, with why, or ``None``.
 
-    ``older``: current, older claims about the same subject that no rule related to
-    ``memory`` (the caller checks). ``floor`` and ``margin`` are cosines in [0, 1]
-    (docs/updates.md "Updates by resemblance"). ``None`` when ``memory`` has no
-    embedding, a triple or no change word, when it keeps someone safe, or when no
-    claim is clearly the nearest; claims given as triples are left to the triple rules.
+    ``memory``: a claim, neither a transcript turn nor a one-off event (the caller
+    checks). ``older``: current, older claims about the same subject that no rule
+    related to ``memory`` (the caller checks). ``cosines`` gives their cosines to
+    ``memory`` by id (:func:`vector_cosines`); it is asked only for the claims that
+    may take part. ``floor`` and ``margin`` are cosines in [0, 1] (docs/updates.md
+    "Updates by resemblance"). ``None`` when ``memory`` has no embedding, a triple or
+    no change word, when it keeps someone safe, or when no claim is clearly the
+    nearest; claims given as triples are left to the triple rules.
     """
     if memory.embedding is None or memory.predicate or not shift_cue(memory.content):
         return None  # a claim given as a triple says its attribute: the triple rules decide
-    if is_eventlike(memory.content) and not ending_cue(memory.content):
-        return None
-    if _keeps_safe(memory.content):
+    if keeps_safe(memory):
         return None
     mine = primary(memory.content)
-    vector = _unit(memory.embedding)
-    scored: list[tuple[float, str, Memory]] = []
-    for other in older:
-        if other.embedding is None or other.predicate or is_eventlike(other.content):
-            continue
-        if _keeps_safe(other.content):
-            continue
-        if mine is not None and primary(other.content) is not None:
-            continue  # the rules read both: two attributes, or an addition to one
-        scored.append((float(vector @ _unit(other.embedding)), other.id, other))
-    if len(scored) < 2:
+    candidates = [
+        other
+        for other in older
+        if not other.predicate
+        and not is_eventlike(other.content)
+        and not keeps_safe(other)
+        # the rules read both: two attributes, or an addition to one
+        and (mine is None or primary(other.content) is None)
+    ]
+    if len(candidates) < 2:
         return None  # nearest among one: no evidence that it is the one it updates
-    scored.sort(key=lambda row: (-row[0], row[1]))
-    best, _, found = scored[0]
-    runner_up = scored[1][0]
+    found = cosines(candidates)
+    scored = sorted((-found[o.id], o.id, o) for o in candidates if o.id in found)
+    if len(scored) < 2:
+        return None
+    best, runner_up, nearest = -scored[0][0], -scored[1][0], scored[0][2]
     if best < floor or best - runner_up < margin:
         return None
-    return found, (
+    return nearest, (
         f"the older claim about the subject it resembles most (cosine {best:.2f}, the next"
         f" {runner_up:.2f}), the newer one with a change word"
     )

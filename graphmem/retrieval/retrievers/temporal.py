@@ -23,7 +23,7 @@ year's March when this year's holds nothing.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from graphmem.language.question_type import asks_when
 from graphmem.language.timeparse import TimeWindow
@@ -32,7 +32,7 @@ from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
 from graphmem.retrieval.retrievers.bm25 import BM25Retriever
 from graphmem.retrieval.retrievers.semantic import SemanticRetriever
 from graphmem.scoring import weighted_rrf
-from graphmem.store.base import MemoryStore
+from graphmem.store.base import MemoryStore, ScoredId
 
 _MONTH = timedelta(days=31)
 
@@ -49,21 +49,21 @@ class TemporalRetriever:
             if ctx.settings.read.planning.event_time_ranking and asks_when(ctx.text):
                 return _event_times(store, ctx)
             return []
-        start, end = window.start, window.end
-        detail = f"in window '{window.expression}'"
-        rows = store.time_window_search(
-            ctx.namespace, start, end, ctx.k,
-            embedding=ctx.embedding, include_history=ctx.include_history,
-        )  # fmt: skip
-        if not rows and _bare_month(window):
-            # "the fulbito game in March", asked in May: this March holds nothing, so the
-            # March meant is the one before
-            start, end = start.replace(year=start.year - 1), end.replace(year=end.year - 1)
-            detail = f"in window '{window.expression}', a year earlier (none in the latest)"
-            rows = store.time_window_search(
+
+        def search(start: datetime, end: datetime) -> list[ScoredId]:
+            return store.time_window_search(
                 ctx.namespace, start, end, ctx.k,
                 embedding=ctx.embedding, include_history=ctx.include_history,
             )  # fmt: skip
+
+        detail = f"in window '{window.expression}'"
+        rows = search(window.start, window.end)
+        if not rows and _bare_month(window):
+            # "the fulbito game in March", asked in May: this March holds nothing, so the
+            # March meant is the one before
+            start, end = window.start, window.end
+            rows = search(start.replace(year=start.year - 1), end.replace(year=end.year - 1))
+            detail = f"in window '{window.expression}', a year earlier (none in the latest)"
         return [Hit(r.memory_id, r.score, detail=detail) for r in rows]
 
 
