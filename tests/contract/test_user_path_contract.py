@@ -497,3 +497,15 @@ def test_a_month_whose_latest_occurrence_is_empty_is_read_a_year_earlier(
     assert result.hits[0].memory.id == march
     explained = result.hits[0].explanation.retrievers["temporal"].detail
     assert explained is not None and "a year earlier" in explained
+
+
+def test_a_memory_an_update_supersedes_keeps_its_vector(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # the attribute rule wrote the loser back from a copy read without its vector, which
+    # removed the stored one (history and dedup against it search by vector)
+    old = said(memory, clock, ns, "Lena lives in Portland.", 0)
+    said(memory, clock, ns, "Lena moved to Denver.", 30)
+    kept = memory.get(ns, old, with_embedding=True)
+    assert kept.superseded_by is not None
+    assert kept.embedding is not None
