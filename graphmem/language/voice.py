@@ -110,7 +110,8 @@ _KIN_OWNED = re.compile(
 
 def kin_owner(text: str) -> str | None:
     """Whose someone a claim naming them first says they are: "Inês is my fiancée now"
-    → ``""`` (the user's); "Georgi is Elena's dad" → ``"Elena"``; else ``None``.
+    → ``""`` (the user's); "Georgi is Elena's dad" → ``"Elena"``; else ``None``. The
+    claim is the owner's (docs/updates.md "The namespace's user").
 
     >>> kin_owner("Inês is my fiancée now.")
     ''
@@ -211,8 +212,9 @@ def speaks_for_user(text: str) -> bool:
 
 
 def voice_at(text: str) -> int | None:
-    """Where ``text`` first speaks in the user's voice (an offset into it), or ``None``
-    when it does not (:func:`speaks_for_user`)."""
+    """Where ``text`` first speaks in the user's voice (a character offset into it,
+    ≥ 0), or ``None`` when it does not (:func:`speaks_for_user`); a note whose voice
+    comes before any name is the user's (docs/updates.md "The namespace's user")."""
     if not speaks_for_user(text):
         return None
     opens = _OPENS_FIRST_PERSON.match(text)

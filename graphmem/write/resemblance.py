@@ -39,7 +39,8 @@ _SHIFT = re.compile(
 
 def shift_cue(text: str) -> bool:
     """Does ``text`` say that something changed ("now", "no longer", "instead",
-    "sold", "switched", "handed in")?"""
+    "sold", "switched", "handed in")? The strict list of docs/updates.md "Updates by
+    resemblance"."""
     return _SHIFT.search(text) is not None
 
 
