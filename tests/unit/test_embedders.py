@@ -177,6 +177,33 @@ def test_the_onnx_path_never_imports_torch(tmp_path: Path) -> None:
     assert "loaded: []" in done.stdout
 
 
+@pytest.mark.model
+def test_without_sentence_transformers_a_bulk_encode_runs_in_numpy(tmp_path: Path) -> None:
+    """The default install has no sentence-transformers (pyproject: the ``torch`` extra):
+    a bulk encode (more texts than ``embedding_numpy_max_texts``) then runs the same fp32
+    weights in numpy instead of failing, and gives torch's vectors to float rounding."""
+    texts = [f"{t} ({i})" for i in range(15) for t in TEXTS]  # 90 texts > 64
+    out = tmp_path / "vectors.npy"
+    script = (
+        "import sys\n"
+        "sys.modules['sentence_transformers'] = None\n"  # as if not installed
+        "sys.modules['torch'] = None\n"
+        "import numpy as np\n"
+        "from graphmem.embedding import make_embedder\n"
+        "from graphmem.settings import Settings\n"
+        f"texts = {texts!r}\n"
+        f"np.save({str(out)!r}, make_embedder(Settings()).embed(texts))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    numpy_vectors = np.load(out)
+    torch_vectors = SentenceTransformerEmbedder(numpy_max_texts=0).embed(texts)
+    assert numpy_vectors.shape == (90, 384)
+    assert float((numpy_vectors * torch_vectors).sum(axis=1).min()) > 0.99999
+
+
 # -- openai-compatible -------------------------------------------------------------------
 
 
