@@ -122,7 +122,7 @@ def _gelu(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     p += np.float32(1.0)
     p *= x
     p *= np.float32(0.5)
-    return p
+    return np.asarray(p)
 
 
 def _layer_norm(
