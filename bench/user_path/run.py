@@ -41,7 +41,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from bench.user_path.data import Person, Probe, load
+from bench.user_path.data import Person, Probe, load, load_file
 
 PHASES = ("fresh", "after use", "consolidated +1d", "consolidated +120d")
 STALE_MAKERS = {"update", "negation", "correction"}
@@ -235,12 +235,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--neo4j-uri", default=None)
     parser.add_argument("--uses", type=int, default=200, help="everyday recalls per person")
     parser.add_argument("--people", type=int, default=0, help="only the first N people")
+    parser.add_argument(
+        "--file",
+        type=Path,
+        action="append",
+        default=None,
+        help="read the people of these files instead of the half's (repeatable; --half still"
+        " names the namespaces)",
+    )
     parser.add_argument("--json-out", type=Path, default=None)
     parser.add_argument("--failures", action="store_true", help="print the failed probes")
     args = parser.parse_args(argv)
     if args.store == "neo4j" and not args.neo4j_uri:
         parser.error("--store neo4j needs --neo4j-uri")
-    people = load(args.half)[: args.people or None]
+    loaded = [p for f in args.file for p in load_file(f)] if args.file else load(args.half)
+    people = loaded[: args.people or None]
     with tempfile.TemporaryDirectory(prefix="graphmem-user-path-") as tmp:
         uri = args.neo4j_uri if args.store == "neo4j" else None
         prefix = f"up-{args.half}-{args.door}-{args.mode}"
