@@ -134,6 +134,10 @@ class EntityDictionary:
             )
         return list(self._people)
 
+    def entities(self) -> list[Entity]:
+        """Every entity the dictionary holds."""
+        return list(self._entities.values())
+
     def get(self, ident: str) -> Entity | None:
         """The entity with this id, if known."""
         return self._entities.get(ident)
@@ -276,6 +280,9 @@ def resolve_mentions(
                 if hit is not None:
                     break
         as_alias = known.links.alias
+        if hit is None:
+            shorter = _short_form_of_person(mention, known)
+            hit = None if shorter is None else (shorter, as_alias)
         if hit is not None and hit[1] < as_alias and _first_name_of_person(mention, hit, known):
             hit = (hit[0], as_alias)  # "Alice's sister" of Alice Moreno: the same person
         if hit is not None and hit[1] >= as_alias:
@@ -321,6 +328,29 @@ def _first_name_of_person(
         and entity is not None
         and entity.kind in _PERSON_KINDS
     )
+
+
+def _short_form_of_person(mention: EntityMention, known: EntityDictionary) -> str | None:
+    """The one known person whose full name a person mention shortens: a multi-word
+    mention with the same first name and only words of that name ("Lucía Mamani" for
+    Lucía Mamani Quispe, "Ana Souza" for Ana Paula Souza), or one later word of the
+    namespace's user's name alone; else None."""
+    words = normalize(mention.name).split()
+    if not words or mention.kind not in _PERSON_KINDS:
+        return None
+    people = [e for e in known.entities() if e.kind in _PERSON_KINDS]
+    if len(words) == 1:
+        # one word of the namespace's user's name, and of nobody else's: the given name of
+        # a name whose family name comes first ("Hương" for the user Mai Thị Hương)
+        user = known.user()
+        holders = [e for e in people if words[0] in normalize(e.name).split()[1:]]
+        return user.id if user is not None and holders == [user] else None
+    found: list[str] = []
+    for entity in people:
+        full = normalize(entity.name).split()
+        if len(full) > len(words) and full[0] == words[0] and set(words) <= set(full):
+            found.append(entity.id)
+    return found[0] if len(found) == 1 else None
 
 
 def _new_aliases(entity: Entity, mention: EntityMention) -> list[str]:

@@ -11,6 +11,16 @@ __all__ = ["RULES", "case_insensitive"]
 # A capitalised name after a preposition: the value of place / organisation slots.
 _NAME = r"(?:the\s+)?(?P<v>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|(?:of|de|la|del|du|von|van|the|St\.?)(?=\s+[A-Z])))*)"
 _CS = re.compile  # case-sensitive patterns (they read names)
+# after "moved" / "relocated": a business moved ("moved her workshop out of the medina"),
+# or a move to a workplace ("moved to the new animal hospital in Medeu, as senior vet
+# nurse"), is no new home
+_NOT_HOME = (
+    r"(?!\s+(?:(?:his|her|my|their|our|the)\s+(?:\w+\s+)?(?:workshop|shop|office|business|stall|"
+    r"studio|practice|clinic|restaurant|company|salon|bakery|store|lab|atelier|garage)\b|"
+    r"(?:over\s+)?to\s+(?:the|a|an)\s+(?:new\s+)?[\w\s-]{0,30}?\b(?:hospital|clinic|school|office|"
+    r"company|firm|bank|restaurant|hotel|practice|agency|department|ward|lab|university|"
+    r"branch|factory|plant|station)\b))"
+)
 
 
 def case_insensitive(pattern: str) -> re.Pattern[str]:
@@ -20,19 +30,33 @@ def case_insensitive(pattern: str) -> re.Pattern[str]:
 
 _ci = case_insensitive
 
+# a vehicle by its make (group "v": make and model)
+_CAR = (
+    r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|hyundai|nissan|skoda|"
+    r"renault|peugeot|fiat|subaru|mazda|mini|mitsubishi|isuzu|suzuki|chevrolet|chevy|jeep|lexus|"
+    r"mercedes|dacia|citro[eë]n|opel|lada|tata|mahindra|byd|geely|proton|perodua|daihatsu|"
+    r"porsche|land rover|range rover|bike|motorbike|scooter|van)\b[\w ]{0,20}?)"
+    r"(?=[.,;]|$| now| these| for| to| and)"
+)
+
 # (key, pattern, ended): a match states the attribute; group "v" is the value if any.
 RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
-    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved|[Mm]oving|[Rr]elocat\w+|[Bb]ased(?= in| at| out)|"
-                      r"[Ss]ettled|[Ss]hifted|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
-                      r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place|[Bb]ungalow|"
-                      r"[Vv]illa|[Rr]ent\w*|"
-                      # "now"/"back" only when no work stands between ("now drives for … in X")
-                      r"(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
-                      r"job|shifts?)\b))\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
+    ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved" + _NOT_HOME + r"|[Mm]oving|"
+                      r"[Rr]elocat\w+" + _NOT_HOME + r"|[Bb]ased(?= in| at| out)|"
+                      r"[Ss]ettled|[Ss]hifted" + _NOT_HOME + r"|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
+                      # "runs her own place, Clínica Equina ...": a named place is a business
+                      r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place(?!,\s+[A-Z])|[Bb]ungalow|"
+                      r"[Vv]illa|[Rr]ent\w*)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
+    # "now"/"back" say where someone is only with "in", and only when no work stands
+    # between ("now drives for … in X"); "now runs day trips to the islands" is no home
+    ("residence", _CS(r"\b(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
+                      r"job|shifts?|runs?|running|trips?|tours?|sells?|selling)\b)\b[^.;]{0,40}?"
+                      r"\bin\s+" + _NAME), False),
+    ("residence", _CS(r"^\s*(?:[Hh]ome for (?:me|him|her|them|us) is)\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     # "moved up to the first violins" is a promotion, not a move
     ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
-                      r"forward)\b)|relocated)\b"), False),
+                      r"forward)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"), True),
@@ -48,7 +72,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
                      r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
                      r"company|studio|practice|shop))\b"), False),
-    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
+    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?(?!\s+out\b)|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
                      r"\b(?:at|for|with)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
                      r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]eaches|[Tt]eaching|"
@@ -59,7 +83,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
                       r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
                       r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
-    ("job_title", _ci(r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
+    # "but hers is a dentist": someone else's job
+    ("job_title", _ci(r"(?<!\bhers )(?<!\btheirs )(?<!\bmine )(?<!\byours )(?<!\bours )"
+                      r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
                       r"(?![\w\s-]{0,40}\bstudent\b)"  # "a computer science student": a school
                       r"(?P<v>(?-i:(?:[a-z-]+\s+){0,2}"
                       r"(?:[a-z-]{3,}(?:er|or|ist|ian)|nurse|chef|"
@@ -142,10 +168,11 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("school", _CS(r"\b(?:[Ss]tud(?:y|ies|ying|ent(?!\s+(?:house|flat|halls?|accommodation|residence|"
                    r"digs|loan|card|discount|union|visa)))|[Ee]nrolled|[Dd]egree|PhD|[Mm]aster'?s)\b"
                    r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),
-    ("car", _ci(r"\b(?:drives?|driving|bought|got) (?:an?|the|his|her|my|their)?\s*(?:new\s+)?"
-                r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|"
-                r"hyundai|nissan|skoda|renault|peugeot|fiat|subaru|mazda|mini|bike|"
-                r"motorbike|scooter|van)\b[\w ]{0,20}?)(?=[.,;]|$| now| these)"), False),
+    # "a car that copes with the mountain road, a used Toyota RAV4"
+    ("car", _ci(r"\b(?:car|truck|pickup|4x4)\b[^.;]{0,50}?\b" + _CAR), False),
+    ("car", _ci(r"\b(?:drives?|driving|bought|got|uses?|using) (?:an?|the|his|her|my|their)?\s*"
+                r"(?:(?:new|old|used|second-hand|secondhand|battered|white|black|red|blue|silver|grey|"
+                r"gr[ae]y|green|little|small|big)\s+){0,3}" + _CAR), False),
     ("car", _CS(r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
                 r"(?:an?\s+|the\s+)?(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
     ("car", _CS(r"\b[Nn]ew (?:car|truck|van|lorry|motorbike|bike)\b[^.;]{0,30}?\b(?:an?|the)\s+"

@@ -16,15 +16,12 @@ def _ci(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-_ENDING = _ci(
-    r"\b(?:not|never|no longer|anymore|any more|no more|quit|quitted|stopped|gave up|"
-    r"given up|put away|sold|split up|broke up|dropped out|cancelled|canceled)\b|n't\b"
-)
 # words that end what a claim stated ("no longer", "gave up", "done with")
 _ENDING_WORDS = (
     r"no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
-    r"broke up|dropped out|done with|cut out"
+    r"broke up|dropped out|done with|cut out|cancell?ed|canceled"
 )
+_ENDING = _ci(rf"\b(?:not|never|quitted|put away|{_ENDING_WORDS})\b|n't\b")
 _STRONG_ENDING = _ci(
     rf"\b(?:{_ENDING_WORDS}|(?:has|have)n['’]t (?:touched|had)|"
     r"not (?:one|a single|a drop of|a sip of))\b|"
@@ -34,7 +31,8 @@ _STRONG_ENDING = _ci(
 # a claim that already keeps the subject from something: a refusal of it agrees
 _RESTRICTION = _ci(
     r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|can(?:no|['’])t (?:eat|have|drink|take)|"
-    r"dangerous|avoid\w*|react\w* badly)\b"
+    r"dangerous|avoid\w*|react\w* badly|keep (?:off|away from)|stay away from|not to (?:eat|drink|"
+    r"have|take))\b"
 )
 _REFUSAL = _ci(r"^\s*no\s+[a-z]")
 _OTHER_ENDING = _ci(rf"\b(?:{_ENDING_WORDS})\b")
@@ -45,6 +43,18 @@ _GENERIC = frozenset(
 # are the ending cues themselves
 _TIME = (frozenset(MONTHS) | frozenset(WEEKDAYS) | {f"{d}s" for d in WEEKDAYS}) | frozenset(
     ["stopped", "quit", "sold", "gave", "given", "split", "broke", "dropped", "anymore", "longer"]
+)
+# a lower-case word in -ly says how, not what ("completely", "weekly"); these few are things
+_ADVERB = re.compile(r"(?!(?:family|belly|jelly|lily|rally|ally|assembly|supply|bully)\b)[a-z]{3,}ly")
+# what an older claim says of someone else it names: "engaged to Youssef, a ceramics
+# teacher from Safi" — from the other person's name to the end of the clause
+_APPOSITION = re.compile(r",\s+(?:an?|the|who|whose|his|her|their)\b[^.;]*")
+# where the ended thing happened ("sold Asamoah at the Bantama livestock market", "no car
+# for me in Accra") is not what ends: a name after in / at / near / from. A home or a
+# workplace that ends is the attribute rules' (docs/updates.md "Updates recognised by
+# attribute"), which read "left the Bonfim flat" themselves.
+_PLACE = re.compile(
+    r"\b(?:in|at|near|from|around|outside)\s+(?:the\s+)?(?:[A-ZÀ-Þ][\w'’-]*\s*)+(?:[a-z]+\s+)?"
 )
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
@@ -58,10 +68,23 @@ def topics(text: str, exclude: frozenset[str] = frozenset()) -> frozenset[str]:
     out: set[str] = set()
     for word in _TOPIC.findall(text):
         low = re.sub(r"'s$", "", word.casefold().replace("’", "'"))
-        if low in _GENERIC or low in _TIME or low.endswith("n't") or low in exclude:
+        if len(low) < 4 or low in _GENERIC or low in _TIME or "'" in low:  # "I've", "don't"
             continue
-        out.add(stem(low))
+        if low in exclude or _ADVERB.fullmatch(word):
+            continue
+        out.add(stem(stem(low)))  # twice: "volunteering" and "volunteer" meet at "volunt"
     return frozenset(out)
+
+
+def _about_subject(old: str, people: frozenset[str]) -> str:
+    """``old`` without what it says of another person it names: the apposition after a
+    name in ``people`` (lower-cased name words), to the end of its clause."""
+    out = old
+    for match in reversed(list(_APPOSITION.finditer(old))):
+        before = re.findall(r"[\w'’-]+", old[: match.start()])
+        if before and before[-1].casefold() in people:
+            out = out[: match.start()] + out[match.end() :]
+    return out
 
 
 def ending_cue(text: str) -> bool:
@@ -82,6 +105,11 @@ def ends(
     lower-cased). Returns why, or ``None``."""
     if _STRONG_ENDING.search(old) is not None:
         return None
+    if _RESTRICTION.search(old) is not None and _RESTRICTION.search(new) is None:
+        # giving something up agrees with a claim that keeps the subject from things
+        # ("stopped drinking" / "keep off organ meats and not drink heavily"); ending the
+        # restriction itself names it ("not lactose intolerant anymore")
+        return None
     # what it ends, not why ("… anymore, because of the diabetes"): the parts of its
     # clauses, cut at a reason, that carry the cue ("hasn't had a drink since summer and
     # says she's done with mezcal")
@@ -96,8 +124,10 @@ def ends(
     ]
     if not parts:
         return None
-    ended = frozenset().union(*(topics(part, exclude) for part in parts))
-    shared = (ended & topics(old, exclude)) - subject_words
+    ended = frozenset().union(*(topics(_PLACE.sub(" ", part), exclude) for part in parts))
+    shared = (ended & topics(_about_subject(old, exclude), exclude)) - topics(
+        " ".join(subject_words)
+    )
     if not shared:
         return None
     return f"the newer claim ends what the older one states ({', '.join(sorted(shared)[:3])})"

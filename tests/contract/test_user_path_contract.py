@@ -509,3 +509,39 @@ def test_a_memory_an_update_supersedes_keeps_its_vector(
     kept = memory.get(ns, old, with_embedding=True)
     assert kept.superseded_by is not None
     assert kept.embedding is not None
+
+
+def test_what_only_looks_like_an_update_replaces_nothing(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # each of these superseded the claim beside it (a set written outside the rules)
+    memory.set_user(ns, "Aigerim Seitkali")
+    job = said(memory, clock, ns, "I work as a vet nurse at the Zoovet clinic on Abay Avenue.", 0)
+    flat = said(
+        memory, clock, ns, "My flat is in Bostandyk district, right under the mountains.", 1
+    )
+    safe = said(memory, clock, ns, "I'm on allopurinol for gout and must keep off organ meats.", 2)
+    said(memory, clock, ns, "After shifts I work out at the Fitness Planet gym in Mega.", 3)
+    assert current(memory, ns, job)  # working out is no job
+    said(
+        memory,
+        clock,
+        ns,
+        "I've moved to the new animal hospital in Medeu district, as senior vet nurse.",
+        4,
+    )
+    said(memory, clock, ns, "I've stopped drinking beer since a bad gout flare in May.", 5)
+    assert current(memory, ns, flat)  # a move to a workplace is no new home
+    assert current(memory, ns, safe)  # giving up beer agrees with keeping off things
+
+
+def test_a_shorter_form_of_the_users_name_is_the_user(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # "Lucía Mamani" became a second person, so her promotion updated nothing
+    memory.set_user(ns, "Lucía Mamani Quispe")
+    nurse = said(
+        memory, clock, ns, "Lucía Mamani is a paediatric nurse at the Hospital del Niño.", 0
+    )
+    said(memory, clock, ns, "Lucía was promoted; she is head nurse of the paediatric ward now.", 30)
+    assert not current(memory, ns, nurse)

@@ -161,3 +161,39 @@ def test_title_abbreviation_keeps_one_name() -> None:
         "I was born at St. Mary's Hospital in 1990.", EntityDictionary()
     )
     assert [m.name for m in found] == ["St. Mary's Hospital"]
+
+
+def test_a_shorter_form_of_a_persons_name_is_that_person() -> None:
+    user = Entity(
+        id="e-user", namespace="n", name="Lucía Mamani Quispe", kind="Person", aliases=("User",)
+    )
+    other = Entity(id="e-ana", namespace="n", name="Ana Paula Souza", kind="Person")
+    known = EntityDictionary([user, other])
+    resolved, _ = resolve_mentions(
+        "n",
+        [
+            EntityMention(name="Lucía Mamani", kind="Person"),  # first name and a surname
+            EntityMention(name="Ana Souza", kind="Person"),
+            EntityMention(name="Quispe", kind="Person"),  # a later word of the user's name
+            EntityMention(name="Lucía Ortega", kind="Person"),  # another surname: someone else
+            EntityMention(name="Souza", kind="Person"),  # not the user's: unsure
+        ],
+        known,
+    )
+    assert [ident for ident, _ in resolved] == [
+        "e-user",
+        "e-ana",
+        "e-user",
+        entity_id("Lucía Ortega"),
+        entity_id("Souza"),
+    ]
+
+
+def test_a_vietnamese_given_name_alone_is_the_user() -> None:
+    user = Entity(
+        id="e-user", namespace="n", name="Mai Thị Hương", kind="Person", aliases=("User",)
+    )
+    known = EntityDictionary([user])
+    resolved, _ = resolve_mentions("n", [EntityMention(name="Hương", kind="Person")], known)
+    assert resolved[0][0] == "e-user"
+    assert known.resolve("Hương") == ("e-user", known.links.alias)  # kept as an alias
