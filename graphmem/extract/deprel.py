@@ -254,7 +254,11 @@ def _typed(
     if lemma in ("manage", "supervise") and prep is None and kind == "Person":
         return "MANAGER_OF"
     if lemma in ("have", "own", "adopt", "get", "buy", "rescue", "open", "run") and prep is None:
-        return "OWNS" if _named(obj) is not None else None
+        if _named(obj) is None:
+            return None
+        role = ROLE_TYPES.get(obj.lemma_.casefold()) if lemma == "have" else None
+        # "Lucía has one older sister, Rosa": a sister, not a possession
+        return role if role is not None and kind != "Animal" else "OWNS"
     if lemma in ("manage", "run", "lead", "head", "direct") and prep in ("of", "at"):
         return "WORKS_AT"
     found = verb_type(lemma, prep, target, future=future)

@@ -9,7 +9,7 @@ import re
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 from graphmem.language.words import stem
 
-__all__ = ["ending_cue", "ends", "topics"]
+__all__ = ["ending_cue", "ends", "strong_ending", "topics"]
 
 
 def _ci(pattern: str) -> re.Pattern[str]:
@@ -85,6 +85,12 @@ def _about_subject(old: str, people: frozenset[str]) -> str:
         if before and before[-1].casefold() in people:
             out = out[: match.start()] + out[match.end() :]
     return out
+
+
+def strong_ending(text: str) -> bool:
+    """Whether ``text`` ends something for sure ("no longer", "anymore", "quit", "gave up",
+    "sold", "No aquavit this midsummer"): the cue :func:`ends` requires."""
+    return _STRONG_ENDING.search(text) is not None
 
 
 def ending_cue(text: str) -> bool:

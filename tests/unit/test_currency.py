@@ -195,3 +195,16 @@ def test_a_newer_claim_about_another_attribute_stays_below_for_a_question_asking
     # asked for the job title, the newer title still moves up
     order, moved = prefer_newer(*args, margin=0.05, present=True, asked=frozenset({"job_title"}))
     assert order == ["title", "job"] and moved == {"title": "job"}
+
+
+def test_an_ending_moves_only_above_a_claim_it_ends() -> None:
+    claims = {
+        "sister": Claim("Lucía has one older sister, Rosa.", names=("Lucía", "Rosa")),
+        "dance": Claim("Lucía dances morenada with a fraternidad.", names=("Lucía",)),
+        "quit": Claim("Lucía isn't dancing with the fraternidad anymore.", names=("Lucía",)),
+    }
+    when = {"sister": OLD, "dance": OLD, "quit": NEW}
+    close = {"sister": 0.30, "dance": 0.28, "quit": 0.27}
+    order, moved = prefer_newer(["sister", "dance", "quit"], claims, when, close, margin=0.15)
+    assert order == ["sister", "quit", "dance"]  # above the dancing it ends, not the sister
+    assert moved == {"quit": "dance"}

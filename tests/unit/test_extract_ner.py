@@ -39,6 +39,12 @@ def test_possessive_kinship_and_work_relation(ner: NerExtractor) -> None:
     assert found.dates == ("last Friday",)
 
 
+def test_having_a_sister_is_no_possession(ner: NerExtractor) -> None:
+    triples, _ = _triples(ner, "Maya has one older sister, Rosa.", _known())
+    assert ("Maya", "SISTER_OF", "Rosa") in triples
+    assert not any(predicate == "OWNS" for _, predicate, _ in triples)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

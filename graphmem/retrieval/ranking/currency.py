@@ -41,6 +41,7 @@ from graphmem.language.attributes import (
     update_cue,
 )
 from graphmem.language.claims import Claim, check, same_subject
+from graphmem.language.endings import ends, strong_ending
 from graphmem.language.triples import triple_attribute
 from graphmem.text import normalize
 
@@ -211,8 +212,15 @@ def _one_attribute(a: Claim, b: Claim) -> bool:
     first, second = _stated(a.content), _stated(b.content)
     if first is None and second is None:
         # an attribute the word patterns do not know: the newer must say it changes
-        # something ("Kwame works for Oyo Ledger now")
-        return update_cue(b.content)
+        # something ("Kwame works for Oyo Ledger now"), and an ending must end something
+        # the older says ("isn't dancing with the fraternidad anymore" ends no "has one
+        # older sister, Rosa")
+        if not update_cue(b.content):
+            return False
+        if not strong_ending(b.content):
+            return True
+        people = frozenset(w.casefold() for name in (*a.names, *b.names) for w in name.split())
+        return ends(b.content, a.content, exclude=people) is not None
     if first is None or second is None:
         return False  # one states a known attribute, the other something else
     # a multi-valued one ("allergic to bee stings" / "the bee sting allergy") has many
