@@ -218,6 +218,10 @@ class NerExtractor:
                 kind = "Person"  # "climbing with Sofia"
             elif kind == "Organization" and len(span) == 1 and _after(span, ("in", "to", "from")):
                 kind = "Place"  # "stuck in Durban"
+            elif kind == "Person" and (
+                _after(span, ("in", "near", "outside", "around")) or _modifier(span)
+            ):
+                kind = "Place"  # "a studio in Busan", "the Enugu road"
             elif any(c.isdigit() for c in name) and any(c.isalpha() for c in name.split()[-1]):
                 kind = "Product"  # "Leica Q2", "iPhone 15"
             taken.update(t.i for t in span)
@@ -272,6 +276,18 @@ def _kind(name: str, kind: str, found: Found, known: EntityDictionary) -> str:
 def _companion(span: Span) -> bool:
     """Whether ``span`` is the object of "with" (a companion: "climbing with Sofia")."""
     return _after(span, ("with",))
+
+
+def _modifier(span: Span) -> bool:
+    """Whether ``span`` follows "the" and modifies a common noun ("the Enugu road", "the
+    Bantama livestock market"): a place or a thing, not a person."""
+    before = span.doc[span.start - 1] if span.start > 0 else None
+    return (
+        before is not None
+        and before.lower_ == "the"
+        and span.root.dep_ == "compound"
+        and span.root.head.pos_ == "NOUN"
+    )
 
 
 def _after(span: Span, prepositions: tuple[str, ...]) -> bool:

@@ -54,7 +54,7 @@ _APPOSITION = re.compile(r",\s+(?:an?|the|who|whose|his|her|their)\b[^.;]*")
 # workplace that ends is the attribute rules' (docs/updates.md "Updates recognised by
 # attribute"), which read "left the Bonfim flat" themselves.
 _PLACE = re.compile(
-    r"\b(?:in|at|near|from|around|outside)\s+(?:the\s+)?(?:[A-ZÀ-Þ][\w'’-]*\s*)+(?:[a-z]+\s+)?"
+    r"\b(?:in|at|on|off|along|near|from|around|outside)\s+(?:the\s+)?(?:[A-ZÀ-Þ][\w'’-]*\s*)+(?:[a-z]+\s+)?"
 )
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")

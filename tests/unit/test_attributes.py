@@ -237,6 +237,12 @@ def test_when_a_newer_claim_replaces_an_older_one(new: str, old: str, replaced: 
             True,
         ),
         ("I stopped volunteering at Oxfam.", "I volunteer at Oxfam on Saturdays.", True),
+        # the road it gave up on is where, not what
+        (
+            "The Hilux finally gave up on the Enugu road. I bought a Mitsubishi L200.",
+            "We've moved the family into Enugu city for the schools.",
+            False,
+        ),
     ],
 )
 def test_when_a_newer_claim_ends_an_older_one(new: str, old: str, ended: bool) -> None:

@@ -271,3 +271,21 @@ def test_links_are_the_names_a_clause_relates(
     found = ner.analyse(text, _known(), speaker=speaker)
     assert found.links is not None
     assert {frozenset(pair) for pair in found.links} == linked
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I rent a studio in Busan now.", "Busan"),  # the model reads it as a person
+        ("The Hilux finally gave up on the Enugu road.", "Enugu"),
+    ],
+)
+def test_a_name_where_things_happen_is_a_place(ner: NerExtractor, text: str, name: str) -> None:
+    _, kinds = _chat(ner, text)
+    assert kinds[name] == "Place"
+
+
+def test_a_person_after_to_or_with_stays_a_person(ner: NerExtractor) -> None:
+    _, kinds = _chat(ner, "Lunch with Sofia in Rotorua, then I gave the keys to Maria Lopez.")
+    assert kinds["Sofia"] == "Person"
+    assert kinds.get("Maria Lopez", "Person") == "Person"
