@@ -186,9 +186,11 @@ def is_first_person(text: str) -> bool:
     return _OPENS_FIRST_PERSON.match(text) is not None
 
 
-# … and Mem0's "user" past a fronted clause ("With no office to go to, user moved …")
+# The user's voice anywhere in a text ("both of us", "all of us" count the user in a
+# group and say nothing in their voice) … and Mem0's "user" past a fronted clause ("With
+# no office to go to, user moved …")
 _FIRST_PERSON_WORD = re.compile(
-    r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|me|my|mine|we|we're|our|us)\b|,\s+(?:the\s+)?user\b"
+    r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|me|my|mine|we|we're|our)\b|(?<!\bof )\bus\b|,\s+(?:the\s+)?user\b"
 )
 
 

@@ -291,6 +291,9 @@ def test_who_is_speaking() -> None:
     assert names_someone_close("Which of Chloe's housemates is also at QUT?")
     assert speaks_for_user("Doctor's got me on warfarin for my heart.")
     assert not speaks_for_user("My sister Marit works at Haukeland.")
+    # "both of us" counts the user in a group; it says nothing in the user's voice
+    assert not speaks_for_user("Marit works at Haukeland. Both of us in hospitals, Mamma says.")
+    assert speaks_for_user("Lena invited us to dinner.")
     assert nickname("Ramón is a vet. Everyone calls him Moncho.") == "Moncho"
     assert nickname("She goes by Peggy at work.") == "Peggy"
     assert nickname("My dog is called Pixel.") is None
