@@ -94,6 +94,8 @@ class EntityDictionary:
         self._first_words: set[str] = set()
         self._max_words = 1
         self._people: list[str] | None = None  # people(), sorted once per change
+        # each word of a person's name → the ids of the people whose name has it
+        self._name_words: dict[str, set[str]] = {}
         for entity in entities:
             self.add(entity)
 
@@ -109,6 +111,9 @@ class EntityDictionary:
         # "Lumen" is not Lumen Labs
         if entity.kind in _PERSON_KINDS and len(words) > 1 and words[0] not in _STOP_FIRST_NAMES:
             self._put(words[0], entity.id, self.links.first_name)
+        if entity.kind in _PERSON_KINDS:
+            for word in words:
+                self._name_words.setdefault(word, set()).add(entity.id)
 
     def _put(self, surface: str, ident: str, confidence: float) -> None:
         key = normalize(surface)
@@ -134,9 +139,12 @@ class EntityDictionary:
             )
         return list(self._people)
 
-    def entities(self) -> list[Entity]:
-        """Every entity the dictionary holds."""
-        return list(self._entities.values())
+    def people_with(self, word: str) -> list[Entity]:
+        """The people (kind Person, or unknown) whose name has the normalised ``word``."""
+        ids = self._name_words.get(word, ())
+        return [
+            e for i in ids if (e := self._entities.get(i)) is not None and e.kind in _PERSON_KINDS
+        ]
 
     def get(self, ident: str) -> Entity | None:
         """The entity with this id, if known."""
@@ -338,13 +346,13 @@ def _short_form_of_person(mention: EntityMention, known: EntityDictionary) -> st
     words = normalize(mention.name).split()
     if not words or mention.kind not in _PERSON_KINDS:
         return None
-    people = [e for e in known.entities() if e.kind in _PERSON_KINDS]
+    people = known.people_with(words[0])
     if len(words) == 1:
         # one word of the namespace's user's name, and of nobody else's: the given name of
         # a name whose family name comes first ("Hương" for the user Mai Thị Hương)
         user = known.user()
         holders = [e for e in people if words[0] in normalize(e.name).split()[1:]]
-        return user.id if user is not None and holders == [user] else None
+        return user.id if user is not None and [e.id for e in holders] == [user.id] else None
     found: list[str] = []
     for entity in people:
         full = normalize(entity.name).split()

@@ -19,7 +19,7 @@ def _ci(pattern: str) -> re.Pattern[str]:
 # words that end what a claim stated ("no longer", "gave up", "done with")
 _ENDING_WORDS = (
     r"no longer|anymore|any more|no more|quit|stopped|gave up|given up|sold|split up|"
-    r"broke up|dropped out|done with|cut out|cancell?ed|canceled"
+    r"broke up|dropped out|done with|cut out|cancell?ed"
 )
 _ENDING = _ci(rf"\b(?:not|never|quitted|put away|{_ENDING_WORDS})\b|n't\b")
 _STRONG_ENDING = _ci(
