@@ -453,11 +453,12 @@ def test_the_same_value_said_again_with_other_details_replaces_nothing(
 def test_an_update_no_rule_names_supersedes_the_claim_it_clearly_resembles(
     memory: GraphMem, clock: Clock, ns: str
 ) -> None:
-    # no attribute pattern reads a car: "bought … instead" left the old car current
-    car = said(memory, clock, ns, "Noor drives an old Volvo estate to the allotment.", 0)
+    # no attribute pattern reads a choir: "switched to … instead" left the old one current
+    # (this test used a car until the car rule learnt "drives an old Volvo estate")
+    car = said(memory, clock, ns, "Noor sings with the Leith Community Choir on Tuesdays.", 0)
     job = said(memory, clock, ns, "Noor is a retired chemistry teacher.", 1)
     clock.now = T0 + timedelta(days=5)
-    text = "Noor bought a Skoda estate instead and drives it to the allotment."
+    text = "Noor switched to the Canongate Choir instead and sings there on Tuesdays."
     report = memory.remember(ns, [{"content": text, "extractor": "verbatim"}])
     assert memory.get(ns, car).superseded_by == report.memory_ids[0]
     assert current(memory, ns, job)
