@@ -45,12 +45,15 @@ _TIME = (frozenset(MONTHS) | frozenset(WEEKDAYS) | {f"{d}s" for d in WEEKDAYS}) 
     ["stopped", "quit", "sold", "gave", "given", "split", "broke", "dropped", "anymore", "longer"]
 )
 # a lower-case word in -ly says how, not what ("completely", "weekly"); these few are things
-_ADVERB = re.compile(r"(?!(?:family|belly|jelly|lily|rally|ally|assembly|supply|bully)\b)[a-z]{3,}ly")
+_ADVERB = re.compile(
+    r"(?!(?:family|belly|jelly|lily|rally|ally|assembly|supply|bully)\b)[a-z]{3,}ly"
+)
 # what an older claim says of someone else it names: "engaged to Youssef, a ceramics
 # teacher from Safi" — from the other person's name to the end of the clause
 _APPOSITION = re.compile(r",\s+(?:an?|the|who|whose|his|her|their)\b[^.;]*")
 # where the ended thing happened ("sold Asamoah at the Bantama livestock market", "no car
-# for me in Accra") is not what ends: a name after in / at / near / from. A home or a
+# for me in Accra", "gave up on the Enugu road") is not what ends: a name after in / at /
+# on / off / along / near / from / around / outside. A home or a
 # workplace that ends is the attribute rules' (docs/updates.md "Updates recognised by
 # attribute"), which read "left the Bonfim flat" themselves.
 _PLACE = re.compile(
@@ -62,9 +65,10 @@ _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
 
 
 def topics(text: str, exclude: frozenset[str] = frozenset()) -> frozenset[str]:
-    """The content words of ``text`` (four letters or more, not generic), lower-cased,
-    by stem: what a negation can be about; ``exclude``: words never topics
-    (the names of people, lower-cased)."""
+    """The content words of ``text`` (four letters or more, not generic, not a lower-case
+    adverb in -ly, no contraction), lower-cased, by stem (stemmed twice, so that
+    "volunteering" and "volunteer" meet): what a negation can be about; ``exclude``:
+    words never topics (the names of people, lower-cased)."""
     out: set[str] = set()
     for word in _TOPIC.findall(text):
         low = re.sub(r"'s$", "", word.casefold().replace("’", "'"))
