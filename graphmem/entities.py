@@ -140,7 +140,9 @@ class EntityDictionary:
         return list(self._people)
 
     def people_with(self, word: str) -> list[Entity]:
-        """The people (kind Person, or unknown) whose name has the normalised ``word``."""
+        """The people (kind Person, or unknown) whose name has the normalised ``word``
+        anywhere (a list, empty when none): where a shorter form of a name is looked up
+        (docs/updates.md "Shorter forms of a name")."""
         ids = self._name_words.get(word, ())
         return [
             e for i in ids if (e := self._entities.get(i)) is not None and e.kind in _PERSON_KINDS

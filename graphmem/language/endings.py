@@ -93,7 +93,9 @@ def _about_subject(old: str, people: frozenset[str]) -> str:
 
 def strong_ending(text: str) -> bool:
     """Whether ``text`` ends something for sure ("no longer", "anymore", "quit", "gave up",
-    "sold", "No aquavit this midsummer"): the cue :func:`ends` requires."""
+    "sold", "cut out", "No aquavit this midsummer"): the cue :func:`ends` requires, and
+    the one newer-over-older checks before asking whether an ending ends the older
+    claim (docs/updates.md "Updates recognised by attribute" and "At recall")."""
     return _STRONG_ENDING.search(text) is not None
 
 
