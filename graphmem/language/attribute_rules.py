@@ -157,6 +157,11 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                     r"\b(?:divorced|separated|single again|widowed)\b"), True),
     ("phone", _ci(r"\b(?:phone|mobile|cell|number)\b[^.;]{0,30}?(?P<v>\+?\d[\d\s().-]{5,}\d)"),
      False),
+    # a number shaped like a phone number, however it is introduced ("Egg customers should
+    # ring 0816 220 7731", "book over WhatsApp at 0812 4410 9532"): seven digits or more,
+    # not a date ("12.03.1990", "2024-05-03"), no slash or colon
+    ("phone", _ci(r"(?<![\w/:.,])(?!\d{1,4}([.-])\d{1,2}\1\d{2,4}(?![\d\s]*\d{3}))(?P<v>\+?(?=(?:[\s().-]?\d){7})\d[\d\s().-]{5,}\d)(?![\w/:])"),
+     False),
     ("email", _ci(r"(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)"), False),
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b[^.;,]{0,20}?(?P<v>\d{1,2}(?:st|nd|rd|th)?"
                      r"(?:\s+(?:of\s+)?[a-z]+)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
@@ -177,6 +182,11 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                 r"(?:an?\s+|the\s+)?(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
     ("car", _CS(r"\b[Nn]ew (?:car|truck|van|lorry|motorbike|bike)\b[^.;]{0,30}?\b(?:an?|the)\s+"
                 r"(?P<v>[A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
+    # the vehicle is gone ("sold the car", "given up driving", "no more driving for me"):
+    # after the rows that read a new one ("sold the Corolla and bought a Tesla")
+    ("car", _ci(r"\b(?:sold|gave up|given up|giving up|got rid of|scrapped|wrote off|written off)\s+"
+                r"(?:the|my|his|her|their|our)?\s*(?:\w+\s+)?(?:car|truck|van|motorbike|bike|"
+                r"scooter|driving)\b|\b(?:stopped|quit|no more|no longer)\s+driving\b"), True),
     ("favourite", _ci(r"\bfavou?rite (?P<k>[a-z]+)\b[^.;]{0,20}?\b(?:is|are|'s)\s+"
                       r"(?P<v>[\w' -]{2,40}?)(?=[.,;!]|$| now| these)"), False),
     ("pet", _ci(r"\b(?P<v>dog|puppy|cat|kitten|rabbit|hamster|parrot|horse|tortoise|"
@@ -200,4 +210,15 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                    r"low-(?:salt|sodium|sugar|fat|carb) diet|jain|halal|kosher|"
                    r"no (?:dairy|gluten|nuts|peanuts|shellfish|sesame|eggs|meat|pork|beef|alcohol|"
                    r"salt|sugar|fish|walnuts))\b"), False),
+    # something the subject no longer eats or drinks ("I've cut out coffee completely",
+    # "hasn't had a drink since June", "stopped drinking sake"): read for advice questions
+    ("health", _ci(r"\b(?:no more|cut out|cutting out|cut back on|quit|quitting|gave up|given up|"
+                   r"giving up|stopped|sworn off|swore off|done with|off the|hasn't had|haven't had|"
+                   r"has not had|have not had|hasn't touched|haven't touched|doesn't|don't|"
+                   r"does not|do not|no longer|not)\s+(?:(?:drinking|eating|having|touching|any|"
+                   r"a|the|my|his|her|their|proper|strong|filter|black)\s+){0,2}"
+                   r"(?P<v>coffee|caffeine|tea|chai|alcohol|booze|drinks?|drinking|beer|wine|sake|"
+                   r"spirits|whisk(?:e)?y|vodka|rum|gin|mezcal|tequila|sugar|sweets|soda|cola|"
+                   r"energy drinks?|red meat|meat|dairy|milk|cheese|bread|pork|beef|fried food)\b"),
+     False),
 )

@@ -47,6 +47,7 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"restaurant|order|bake|baking|cake|menu|dish|recipe|allerg\w*|diet|vegetarian|vegan|"
         r"drink|drinks|beer|wine|coffee|gelato|ice cream|chocolate|dessert|takeaway|"
         r"barbecue|bbq|picnic|party|feed|treat|avoid|watch out|safe to|okay to|ok to|"
+        r"stay away|keep away|steer clear|fruits?|vegetables?|pudding|pie|tart|pastr(?:y|ies)|"
         r"medicine|medication|meds|tablets?|pills?|painkillers?|ibuprofen|aspirin|paracetamol|"
         r"pack|packing|trip|travel|flight|layover|health|doctor|pharmacy|prescription|"
         r"brunch|supper|feast|potluck|buffet|picnic|catering|groceries|grocery|canap\w*|"
@@ -59,8 +60,12 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
         r"spouse|single)\b")),
     (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
+    # "What number should I print?", "How can a client get hold of her?"; "a number of
+    # guests" asks for none
     (frozenset({"phone"}), _ci(r"\b(?:phone|mobile|cell|contact number|number to call|"
-                                r"reach (?:me|him|her|them))\b")),
+                                r"reach (?:me|him|her|them)|get hold of|get in touch|whats ?app|"
+                                r"number(?!\s+of\b)|(?:ring|call|text|contact)\s+(?:me|him|her|"
+                                r"them|us|the user|(?-i:[A-Z])[\w'’-]+))\b")),
     (frozenset({"email"}), _ci(r"\be-?mail\b")),
     (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
     (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work)\b")),
@@ -73,7 +78,8 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
 # should I cook for Lena?", "Can Arjun have the aloo paratha?", "Anything to avoid?") or
 # names the constraint itself ("What is Hannah allergic to?").
 _ADVICE = _ci(
-    r"\b(?:should|can|could|okay|ok|alright|safe|avoid|careful|watch out|allowed|"
+    r"\b(?:should|shouldn't|shouldn’t|should not|can|could|okay|ok|alright|safe|avoid|"
+    r"careful|watch out|allowed|"
     r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?)\b"
 )
 _NAMES_SAFETY = {
@@ -81,6 +87,16 @@ _NAMES_SAFETY = {
     "diet": _ci(r"\b(?:diet|vegetarian|vegan|pescatarian|meat|keto|halal|kosher)\b"),
     "medication": _ci(r"\b(?:medication|medicine|meds|tablets?|pills?|prescri\w*|drugs?)\b"),
 }
+
+
+# A birthday as an occasion ("for Olena's birthday", "his birthday barbecue"), unless
+# the question asks for the date ("When is my birthday party?")
+_OCCASION = _ci(
+    r"\bfor (?:(?:my|his|her|their|our|your|the user's|the user’s)\s+|[\w-]+(?:'s|’s)\s+)?"
+    r"birthday\b|\bbirthday\s+(?:party|barbecue|bbq|cake|dinner|lunch|present|gift|drinks|"
+    r"meal|picnic|celebration|do)\b"
+)
+_ASKS_DATE = _ci(r"\b(?:when|what date|which day|what day|how old|born)\b")
 
 
 def question_attributes(question: str) -> frozenset[str]:
@@ -92,6 +108,10 @@ def question_attributes(question: str) -> frozenset[str]:
     for found, pattern in _QUESTION_RULES:
         if pattern.search(question):
             keys |= found
+    if "birthday" in keys and _OCCASION.search(question) and not _ASKS_DATE.search(question):
+        keys.discard("birthday")  # "a cake for Olena's birthday" asks about the cake
+    if keys & {"phone", "email"}:
+        keys -= SAFETY  # "What number should I print on the egg flyers?"
     if keys & SAFETY:
         named = {key for key, pattern in _NAMES_SAFETY.items() if pattern.search(question)}
         if named:  # "Am I still vegetarian?" asks about the diet, not the allergies

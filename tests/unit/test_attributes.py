@@ -569,3 +569,63 @@ def test_someone_named_as_my_kin_is_a_claim_about_me() -> None:
 def test_what_a_claim_states_in_free_wording(text: str, key: str | None) -> None:
     found = primary(text)
     assert (found.key if found is not None else None) == key
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value", "ended"),
+    [
+        # a phone number by its shape, however it is introduced
+        ("Bookings go through Nadia on 0171 332 9045.", "phone", "0171 332 9045", False),
+        ("Reach the shop at +44 20 7946 0958 after nine.", "phone", "+44 20 7946 0958", False),
+        # dates and times are not phone numbers
+        ("She was born on 12.03.1990 and ran 10 km in 2019.", "birthday", "12", False),
+        # the vehicle is gone
+        ("Tomás sold his van last month and cycles everywhere.", "car", "", True),
+        ("Since the cataract I have stopped driving.", "car", "", True),
+        # a new vehicle named beside the old one is a new value, not an ending
+        ("Sold the Corolla and bought a Kia Niro.", "car", "kia niro", False),
+    ],
+)
+def test_values_read_by_shape_and_endings(text: str, key: str, value: str, ended: bool) -> None:
+    found = [a for a in attributes_of(text) if a.key == key]
+    assert found, attributes_of(text)
+    assert (found[0].value, found[0].ended) == (value, ended)
+    assert not [a for a in attributes_of(text) if a.key == "phone" and key != "phone"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've cut out coffee for good.",
+        "Marek hasn't had a drink since the spring.",
+        "She stopped drinking wine after the diagnosis.",
+        "No more fried food for me, the cardiologist was clear.",
+    ],
+)
+def test_what_someone_no_longer_eats_or_drinks_bears_on_advice(text: str) -> None:
+    # read for meal and drink questions (SAFETY), never the claim's primary attribute
+    assert any(a.key == "health" for a in attributes_of(text))
+    assert primary(text) is None or primary(text).key != "health"
+
+
+@pytest.mark.parametrize(
+    ("question", "asked", "not_asked"),
+    [
+        ("What number goes on the bakery's leaflet?", {"phone"}, SAFETY),
+        ("How do customers get in touch with Pedro?", {"phone"}, set()),
+        ("Can I ring Jonas after lunch?", {"phone"}, SAFETY),
+        ("How many guests are coming?", set(), {"phone"}),
+        # a birthday as an occasion asks about the food, not the date
+        ("Baking a tart for Mira's birthday. Which fruit shouldn't I use?", SAFETY, {"birthday"}),
+        ("Should I bring wine to his birthday dinner?", SAFETY, {"birthday"}),
+        ("When is Mira's birthday?", {"birthday"}, SAFETY),
+        ("What's Mira's birthday?", {"birthday"}, set()),
+        ("Hiking on Sunday. Anything I should stay away from at the huts?", SAFETY, set()),
+    ],
+)
+def test_what_a_question_asks_in_everyday_words(
+    question: str, asked: set[str], not_asked: set[str]
+) -> None:
+    keys = question_attributes(question)
+    assert asked <= keys
+    assert not (keys & not_asked)
