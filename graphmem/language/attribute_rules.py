@@ -186,7 +186,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     # after the rows that read a new one ("sold the Corolla and bought a Tesla")
     ("car", _ci(r"\b(?:sold|gave up|given up|giving up|got rid of|scrapped|wrote off|written off)\s+"
                 r"(?:the|my|his|her|their|our)?\s*(?:\w+\s+)?(?:car|truck|van|motorbike|bike|"
-                r"scooter|driving)\b|\b(?:stopped|quit|no more|no longer)\s+driving\b"), True),
+                r"scooter|driving)\b|\b(?:stopped|quit|no more|no longer)\s+driving\b|"
+                r"\b(?:doesn't|don't|does not|do not|no longer)\s+(?:have|own)\s+(?:a|the|his|her|my|their)\s+"
+                r"(?:car|truck|van|motorbike|bike|scooter)\b"), True),
     ("favourite", _ci(r"\bfavou?rite (?P<k>[a-z]+)\b[^.;]{0,20}?\b(?:is|are|'s)\s+"
                       r"(?P<v>[\w' -]{2,40}?)(?=[.,;!]|$| now| these)"), False),
     ("pet", _ci(r"\b(?P<v>dog|puppy|cat|kitten|rabbit|hamster|parrot|horse|tortoise|"
@@ -212,7 +214,8 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                    r"salt|sugar|fish|walnuts))\b"), False),
     # something the subject no longer eats or drinks ("I've cut out coffee completely",
     # "hasn't had a drink since June", "stopped drinking sake"): read for advice questions
-    ("health", _ci(r"\b(?:no more|cut out|cutting out|cut back on|quit|quitting|gave up|given up|"
+    # that offer it (graphmem.language.attributes.offers)
+    ("habit", _ci(r"\b(?:no more|cut out|cutting out|cut back on|quit|quitting|gave up|given up|"
                    r"giving up|stopped|sworn off|swore off|done with|off the|hasn't had|haven't had|"
                    r"has not had|have not had|hasn't touched|haven't touched|doesn't|don't|"
                    r"does not|do not|no longer|not)\s+(?:(?:drinking|eating|having|touching|any|"

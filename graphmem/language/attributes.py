@@ -89,6 +89,7 @@ _LABELS = {
     "pet": "the subject's pets",
     "hobby": "the subject's hobbies",
     "language": "the languages the subject speaks",
+    "habit": "what the subject no longer eats or drinks",
 }
 
 
@@ -240,10 +241,12 @@ def _ends(text: str, match: re.Match[str]) -> bool:
     )
 
 
+_NEVER_PRIMARY = frozenset({"health", "habit"})
+
 def primary(text: str) -> Attribute | None:
     """The attribute the claim is about: the earliest one :func:`attributes_of` finds
-    (``health`` never: it is read for advice questions only)."""
-    found = [a for a in attributes_of(text) if a.key != "health"]
+    (``health`` and ``habit`` never: they are read for advice questions only)."""
+    found = [a for a in attributes_of(text) if a.key not in _NEVER_PRIMARY]
     return found[0] if found else None
 
 

@@ -11,6 +11,7 @@ __all__ = [
     "asks_permission",
     "asks_present",
     "asks_what_to_do",
+    "offers",
     "question_attributes",
 ]
 
@@ -55,7 +56,7 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"seafood|shellfish|prawns?|meat|steak|pork|beef|chicken|burgers?|pizza|pasta|curry|"
         r"soup|salad|sushi|noodles?|rice|biscuits?|cookies?|sweets|bring|bringing|carry|"
         r"take with|take along)\b|"
-        r"\bcan (?:I|he|she|they|we|(?-i:[A-Z][\w'’-]*)) (?:have|eat|drink|try|get)\b")),
+        r"\bcan (?:I|he|she|they|we|the user|(?-i:[A-Z][\w'’-]*)) (?:have|eat|drink|try|get)\b")),
     (frozenset({"partner"}), _ci(
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
         r"spouse|single)\b")),
@@ -68,7 +69,9 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
                                 r"them|us|the user|(?-i:[A-Z])[\w'’-]+))\b")),
     (frozenset({"email"}), _ci(r"\be-?mail\b")),
     (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
-    (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work)\b")),
+    (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work|"
+                              r"gets? around|getting around)\b")),
+    (frozenset({"language"}), _ci(r"\b(?:languages?|speaks?|speaking)\b")),
     (frozenset({"school"}), _ci(r"\b(?:study|studies|studying|university|uni|degree|phd|students?)\b")),
     (frozenset({"hobby"}), _ci(r"\b(?:hobby|hobbies|free time|spare time|for fun)\b")),
 )
@@ -79,7 +82,8 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
 # names the constraint itself ("What is Hannah allergic to?").
 _ADVICE = _ci(
     r"\b(?:should|shouldn't|shouldn’t|should not|can|could|okay|ok|alright|safe|avoid|"
-    r"careful|watch out|allowed|"
+    r"careful|watch out|allowed|all right|a problem|good thing|bad for|good for|harm\w*|risk\w*|"
+    r"good (?:menu|choice|option|plan|gift|present)|"
     r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?)\b"
 )
 _NAMES_SAFETY = {
@@ -126,7 +130,8 @@ def question_attributes(question: str) -> frozenset[str]:
 
 _PERMISSION = _ci(
     r"^\W*(?:should|can|could|may|is it (?:okay|ok|alright|all right|fine|safe))\b|"
-    r"\b(?:okay|ok|alright|all right|fine|good idea|safe)\W*\?\W*$"
+    r"\b(?:okay|ok|alright|all right|fine|good idea|safe)\W*\?\W*$|"
+    r"\bshould (?:I|we|he|she|they)\W*\?\W*$"  # "Everyone says I have to try soba. Should I?"
 )
 
 
@@ -161,3 +166,35 @@ def asks_present(question: str) -> bool:
     Acme?", "What's my job these days?")? Recall then prefers the newer of two claims
     of one subject that answer it alike (docs/updates.md "At recall")."""
     return _PRESENT.search(question) is not None
+
+
+# What a question may offer, by what someone gave up: "hasn't had a drink since June"
+# bears on beer, wine or a pint; "cut out coffee" on a latte.
+_KINDS = (
+    frozenset({"alcohol", "booze", "drink", "drinks", "drinking", "beer", "beers", "wine", "sake",
+               "spirits", "whisky", "whiskey", "vodka", "rum", "gin", "mezcal", "tequila", "soju",
+               "pint", "pints", "cocktail", "cocktails", "six-pack", "lager", "ale", "prosecco",
+               "champagne", "cider", "brandy", "bar", "pub", "bottle", "palm wine"}),
+    frozenset({"coffee", "caffeine", "tea", "chai", "espresso", "latte", "cappuccino",
+               "flat white", "americano", "macchiato", "mocha", "energy drink", "energy drinks",
+               "cola", "matcha"}),
+    frozenset({"sugar", "sweets", "soda", "cola", "dessert", "cake", "chocolate", "candy"}),
+    frozenset({"meat", "red meat", "pork", "beef", "steak", "bacon", "sausage", "sausages",
+               "burger", "burgers", "lamb", "churrasco", "churrascaria", "barbecue", "bbq"}),
+    frozenset({"dairy", "milk", "cheese", "cream", "butter", "yoghurt", "yogurt"}),
+)  # fmt: skip
+
+
+def offers(question: str, thing: str) -> bool:
+    """Does ``question`` offer ``thing`` (the value of a ``habit`` attribute: what someone
+    no longer eats or drinks), or something of its kind? "Should I bring soju?" offers
+    what "hasn't had a drink since June" gave up; "What should I cook?" offers nothing
+    in particular, so the allergies and the diet answer it."""
+    words = set(re.findall(r"[a-z][a-z-]*", question.casefold()))
+    lowered = question.casefold()
+    if thing in words or thing in lowered.split():
+        return True
+    return any(
+        thing in kind and (words & kind or any(" " in k and k in lowered for k in kind))
+        for kind in _KINDS
+    )

@@ -546,3 +546,39 @@ def test_a_shorter_form_of_the_users_name_is_the_user(
     )
     said(memory, clock, ns, "Lucía was promoted; she is head nurse of the paediatric ward now.", 30)
     assert not current(memory, ns, nurse)
+
+
+def test_what_someone_gave_up_comes_first_for_a_question_offering_it(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # "hasn't had a drink" bears on a bottle of rum, not on what to cook
+    memory.set_user(ns, "Tomasz Wrona")
+    allergy = said(memory, clock, ns, "Tomasz is allergic to celery.", 0)
+    said(memory, clock, ns, "Tomasz drives a tram in Wrocław.", 1)
+    said(memory, clock, ns, "Tomasz's brother Piotr runs a bar in Gdańsk.", 2)
+    dry = said(memory, clock, ns, "Tomasz hasn't had a drink since the spring.", 3)
+    said(memory, clock, ns, "Tomasz's daughter Ola started school in September.", 4)
+    offered = memory.recall(ns, "Should I bring Tomasz a bottle of rum on Friday?", k=5).hits
+    assert offered[0].memory.id == dry
+    meal = memory.recall(ns, "What should I cook for Tomasz tonight?", k=5).hits
+    assert meal[0].memory.id == allergy
+    assert all(h.explanation.reordered is None for h in meal if h.memory.id == dry)
+
+
+def test_a_question_for_one_of_several_values_brings_those_claims_first(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Amara Okafor")
+    spoken = said(memory, clock, ns, "Amara speaks Igbo at home and French with her clients.", 0)
+    for day, text in enumerate(
+        [
+            "Amara's clients can reach her at the Lagos office most mornings.",
+            "Amara took her clients on a boat trip along the lagoon.",
+            "Amara's cousin Ngozi is learning Spanish.",
+            "Amara works as a tour operator in Lagos.",
+        ],
+        start=1,
+    ):
+        said(memory, clock, ns, text, day)
+    hits = memory.recall(ns, "In which languages can Amara talk to clients?", k=5).hits
+    assert hits[0].memory.id == spoken

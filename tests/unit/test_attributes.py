@@ -17,7 +17,13 @@ from graphmem.language.attributes import (
 from graphmem.language.claim_reading import Claim
 from graphmem.language.claims import subject_of
 from graphmem.language.endings import ends
-from graphmem.language.questions import SAFETY, asks_permission, asks_present, question_attributes
+from graphmem.language.questions import (
+    SAFETY,
+    asks_permission,
+    asks_present,
+    offers,
+    question_attributes,
+)
 from graphmem.language.voice import (
     is_first_person,
     is_transcript,
@@ -604,8 +610,8 @@ def test_values_read_by_shape_and_endings(text: str, key: str, value: str, ended
 )
 def test_what_someone_no_longer_eats_or_drinks_bears_on_advice(text: str) -> None:
     # read for meal and drink questions (SAFETY), never the claim's primary attribute
-    assert any(a.key == "health" for a in attributes_of(text))
-    assert primary(text) is None or primary(text).key != "health"
+    assert any(a.key == "habit" for a in attributes_of(text))
+    assert primary(text) is None or primary(text).key != "habit"
 
 
 @pytest.mark.parametrize(
@@ -629,3 +635,19 @@ def test_what_a_question_asks_in_everyday_words(
     keys = question_attributes(question)
     assert asked <= keys
     assert not (keys & not_asked)
+
+
+@pytest.mark.parametrize(
+    ("question", "thing", "bears"),
+    [
+        ("Should I bring Marek a bottle of Laphroaig?", "drink", True),
+        ("Fancy a pint after work?", "alcohol", True),
+        ("Can I get her a latte on the way?", "coffee", True),
+        ("Is a cheeseburger fine for lunch?", "coffee", False),
+        ("What should I cook for Marek tonight?", "drink", False),
+    ],
+)
+def test_what_was_given_up_bears_on_a_question_offering_it_or_its_kind(
+    question: str, thing: str, bears: bool
+) -> None:
+    assert offers(question, thing) is bears

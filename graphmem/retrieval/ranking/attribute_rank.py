@@ -10,9 +10,11 @@ ahead of memories that only share the person's name ("I'm allergic to fish" for
 person's allergies, diet and medication forward the same way
 (:data:`~graphmem.language.attributes.SAFETY`). Transcript turns are records, not
 claims, and are left where they are; so is everything when the question names no
-attribute, asks about a multi-valued one (pets, hobbies: relevance orders their
-several values), or asks about someone close to the person ("Where does my sister
-work?").
+attribute, asks about pets or hobbies (relevance orders their several values), or asks
+about someone close to the person ("Where does my sister work?"). A question about
+languages brings the claims stating one forward in relevance order; a claim that the
+person gave something up ("hasn't had a drink since June") comes forward only for an
+advice question offering it (:func:`~graphmem.language.questions.offers`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from datetime import datetime
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
-from graphmem.language.questions import SAFETY, asks_permission, question_attributes
+from graphmem.language.questions import SAFETY, asks_permission, offers, question_attributes
 from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
@@ -150,15 +152,18 @@ def attribute_first(
             continue
         stated, main_keys = _stated(memory)
         found = [a for a in stated if a.key in keys]
+        if keys & SAFETY:  # "gave up coffee" bears on a coffee, not on any meal
+            found += [a for a in stated if a.key == "habit" and offers(question, a.value)]
         if not found:
             continue
         words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
         if words is None or not names_agree(words, subject):
             continue
-        main = 0 if main_keys & keys else 2
+        main = 0 if main_keys & keys or any(a.key == "habit" for a in found) else 2
         # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
-        # what keeps the person safe, the most relevant first
-        when = 0.0 if keys <= SAFETY else -_seconds(memory.last_observed_at)
+        # what keeps the person safe, the most relevant first; so for several values
+        # ("Which languages does Samuel speak?")
+        when = 0.0 if keys <= SAFETY | _MANY else -_seconds(memory.last_observed_at)
         chosen.append((main, when, index, memory, found[0].key))
     if not chosen:
         return list(order), {}
@@ -241,8 +246,13 @@ def asked_attributes(question: str) -> frozenset[str]:
     return frozenset(
         key
         for key in question_attributes(question)
-        if key in SINGLE_VALUED or key in SAFETY or key.startswith("favourite:")
+        if key in SINGLE_VALUED or key in SAFETY or key in _MANY or key.startswith("favourite:")
     )
+
+
+#: Multi-valued attributes a question may ask for ("Which languages does Samuel speak?"):
+#: the memories stating one come first, in relevance order (several values hold at once).
+_MANY = frozenset({"language"})
 
 
 _ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
