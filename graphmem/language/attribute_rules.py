@@ -152,8 +152,13 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                     r"fianc[ée]e?|girlfriend|boyfriend)\b"), False),
     # a couple splits up ("Lena and Tom split up", "we broke up", "split up with Tom"); a
     # band or a team that "split up" ends nobody's partner
+    # a new partner after a split: "Rāwiri and I split in March. I'm with Mereana now."
+    ("partner", _CS(r"^(?=[^\n]*\b(?:[Ss]plit|[Bb]roke up|[Dd]ivorced|[Ss]eparated|[Mm]y ex)\b)[^\n]*?"
+                    r"\b(?:I['’]m|I am|[Hh]e['’]s|[Ss]he['’]s|[Tt]hey['’]re) (?:now )?(?:with|seeing|going out with) "
+                    + _NAME), False),
     ("partner", _ci(r"(?:\b(?:and \w+|we|they|i)(?: have| had|'ve)?|^\s*(?:\w+ )?(?:has|have|had|'ve)?)\s*"
-                    r"(?:split up|broke up)\b|\b(?:split up|broke up) with\b|"
+                    r"(?:split up|broke up|split(?!\s+(?:the|a|an|it|costs?|bills?|everything|shifts?|"
+                    r"up\s+the|between|into|in two|in half)\b))\b|\b(?:split up|broke up) with\b|"
                     r"\b(?:divorced|separated|single again|widowed)\b"), True),
     ("phone", _ci(r"\b(?:phone|mobile|cell|number)\b[^.;]{0,30}?(?P<v>\+?\d[\d\s().-]{5,}\d)"),
      False),

@@ -68,27 +68,22 @@ from graphmem.language.claim_reading import (
     user_words,
 )
 from graphmem.language.frames import frame_overlap
-from graphmem.language.voice import USER_ALIAS, kin_owner, kin_subject, speaks_for_user, voice_at
+from graphmem.language.voice import (
+    USER_ALIAS,
+    kin_owner,
+    kin_subject,
+    modifies_a_noun,
+    speaks_for_user,
+    voice_at,
+)
 from graphmem.language.words import stem
 from graphmem.text import normalize
 
 __all__ = [
-    "Claim",
-    "ClaimLike",
-    "Compatibility",
-    "EntityLookup",
-    "EntityRef",
-    "NamedEntity",
-    "Reason",
-    "StoredClaim",
-    "check",
-    "claim_of",
-    "frame_overlap",
-    "names_agree",
-    "one_sided",
-    "same_subject",
-    "subject_of",
-]
+    "Claim", "ClaimLike", "Compatibility", "EntityLookup", "EntityRef", "NamedEntity", "Reason",
+    "StoredClaim", "check", "claim_of", "frame_overlap", "names_agree", "one_sided",
+    "same_subject", "subject_of",
+]  # fmt: skip
 
 
 class Reason(StrEnum):
@@ -354,6 +349,8 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     for name, canonical in (*((n, n) for n in claim.names), *claim.aliases):
         if voiced and canonical in claim.places:
             continue  # "Handed the Osaka flat back. I'm renting …": the user's, not Osaka's
+        if canonical in claim.places and modifies_a_noun(text, name):
+            continue  # "New Nova Scotia number is …": a place naming a thing, not a subject
         if (
             claim.people is not None
             and canonical not in claim.people

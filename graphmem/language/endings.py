@@ -59,6 +59,9 @@ _APPOSITION = re.compile(r",\s+(?:an?|the|who|whose|his|her|their)\b[^.;]*")
 _PLACE = re.compile(
     r"\b(?:in|at|on|off|along|near|from|around|outside)\s+(?:the\s+)?(?:[A-ZÀ-Þ][\w'’-]*\s*)+(?:[a-z]+\s+)?"
 )
+# "The Toronto one is cancelled" ends a thing the place qualifies (a number, a flat), not
+# what an older claim says happens in Toronto
+_QUALIFIED_ONE = re.compile(r"\b(?i:the|my|his|her|their|our)\s+(?:[A-ZÀ-Þ][\w'’-]*\s+)+(?=ones?\b)")
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
@@ -136,7 +139,9 @@ def ends(
     ]
     if not parts:
         return None
-    ended = frozenset().union(*(topics(_PLACE.sub(" ", part), exclude) for part in parts))
+    ended = frozenset().union(
+        *(topics(_PLACE.sub(" ", _QUALIFIED_ONE.sub("the ", part)), exclude) for part in parts)
+    )
     shared = (ended & topics(_about_subject(old, exclude), exclude)) - topics(
         " ".join(subject_words)
     )

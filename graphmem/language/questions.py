@@ -33,7 +33,8 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"\b(?:live|living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
         r"\b(?:flat|apartment|house|place) in\b|\bstill (?:up )?in\b|\bstill live\b")),
     (frozenset({"employer"}), _ci(
-        r"\bwhere\b[^?]{0,30}\b(?:work|working|works|employed|job)\b|\bwho\b[^?]{0,20}\b"
+        r"\bwhere\b[^?]{0,30}\b(?:work|working|works|employed|job|teach|teaches|teaching)\b|"
+        r"\bwho\b[^?]{0,20}\b"
         r"(?:work|works|working|drive|drives) for\b|\b(?:which|what) (?:company|firm|hospital|"
         r"clinic|restaurant|studio|school|employer|bank|agency|office|practice|airline|team)\b|"
         r"\bemployer\b|\bstill (?:at|working)\b|\bwork(?:s|ing)? for\b")),

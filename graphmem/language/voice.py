@@ -23,6 +23,7 @@ __all__ = [
     "is_transcript",
     "kin_owner",
     "kin_subject",
+    "modifies_a_noun",
     "names_someone_close",
     "nickname",
     "possessive_other",
@@ -244,3 +245,21 @@ def nickname(text: str) -> str | None:
     """
     match = _NICKNAME.search(text)
     return match.group("name").rstrip("'’") if match else None
+
+
+# After a place's name, a thing it qualifies ("the Toronto one", "Nova Scotia number",
+# "the Osaka flat"): the place names the thing, it is no subject. A closed list: a name
+# mistaken for a place ("Rafi made the move too") is followed by a verb.
+_MODIFIES = re.compile(
+    r"\s+(?:ones?|number|phone|mobile|cell|landline|flat|apartment|house|home|place|office|"
+    r"branch|address|job|shop|studio|team|club|campus|clinic|school|lease|contract)\b"
+)
+
+
+def modifies_a_noun(text: str, name: str) -> bool:
+    """Is ``name``'s first occurrence in ``text`` followed by a noun it qualifies ("New
+    Nova Scotia number is 902-555-4417" → True; "Halifax is lovely" → False)? Case is
+    ignored; False when ``name`` is absent or ends the text."""
+    lowered = text.casefold()
+    at = lowered.find(name.casefold())
+    return at >= 0 and _MODIFIES.match(lowered, at + len(name)) is not None

@@ -582,3 +582,15 @@ def test_a_question_for_one_of_several_values_brings_those_claims_first(
         said(memory, clock, ns, text, day)
     hits = memory.recall(ns, "In which languages can Amara talk to clients?", k=5).hits
     assert hits[0].memory.id == spoken
+
+
+def test_who_is_my_partner_asks_for_the_users_partner(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Aylin Demir")
+    said(memory, clock, ns, "Aylin's partner is Kemal Şahin, a sound engineer.", 0)
+    said(memory, clock, ns, "Aylin teaches chemistry at a lycée in Izmir.", 1)
+    said(memory, clock, ns, "Aylin's sister Elif is married to a pilot.", 2)
+    now = said(memory, clock, ns, "Kemal and I split in the spring. I'm with Deniz Aydın now.", 40)
+    hits = memory.recall(ns, "Who's my partner these days?", k=4).hits
+    assert hits[0].memory.id == now

@@ -28,6 +28,7 @@ from graphmem.language.voice import (
     is_first_person,
     is_transcript,
     kin_subject,
+    modifies_a_noun,
     names_someone_close,
     nickname,
     possessive_other,
@@ -651,3 +652,20 @@ def test_what_was_given_up_bears_on_a_question_offering_it_or_its_kind(
     question: str, thing: str, bears: bool
 ) -> None:
     assert offers(question, thing) is bears
+
+
+def test_a_new_partner_after_a_split_and_a_teacher_asked_where_they_teach() -> None:
+    found = primary("Kemal and I split in the spring. I'm with Deniz Aydın now.")
+    assert found is not None and (found.key, found.value) == ("partner", "deniz aydın")
+    assert primary("We split the bill at the meyhane.") is None
+    assert primary("I'm with Garanti Bank now.") is None  # no split: no partner
+    assert "employer" in question_attributes("Where does Selin teach these days?")
+
+
+def test_a_thing_a_place_qualifies_is_not_what_the_place_claims_state() -> None:
+    # "the Izmir one" is the number, not what happens in Izmir
+    new = "New Ankara number is 0312 555 0199. The Izmir one is cancelled."
+    assert ends(new, "I teach chemistry at a lycée in Izmir.") is None
+    assert modifies_a_noun(new, "New Ankara")
+    assert not modifies_a_noun("Ankara is cold in January.", "Ankara")
+    assert not modifies_a_noun("Mert made the move too.", "Mert")  # a verb: a subject

@@ -142,6 +142,9 @@ def attribute_first(
     only_relevant = not keys and asks_permission(question)
     keys = SAFETY if only_relevant else keys
     subject = question_subject(question, known) if keys else None
+    if subject is None and "partner" in keys and keys <= {"partner", "employer"}:
+        # "Who's my partner?" asks for the user's partner ("What does my fiancé do?" does not)
+        subject = question_subject(_PARTNER_WORD.sub(" ", question), known)
     if not keys or subject is None or known is None:
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
@@ -254,6 +257,11 @@ def asked_attributes(question: str) -> frozenset[str]:
 #: the memories stating one come first, in relevance order (several values hold at once).
 _MANY = frozenset({"language"})
 
+
+# "Who's my partner these days?" asks for the user's partner, not about someone close
+_PARTNER_WORD = re.compile(
+    r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE
+)
 
 _ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
 
