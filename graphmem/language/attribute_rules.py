@@ -223,10 +223,16 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("habit", _ci(r"\b(?:no more|cut out|cutting out|cut back on|quit|quitting|gave up|given up|"
                    r"giving up|stopped|sworn off|swore off|done with|off the|hasn't had|haven't had|"
                    r"has not had|have not had|hasn't touched|haven't touched|doesn't|don't|"
-                   r"does not|do not|no longer|not)\s+(?:(?:drinking|eating|having|touching|any|"
-                   r"a|the|my|his|her|their|proper|strong|filter|black)\s+){0,2}"
+                   r"does not|do not|no longer|not|dropped|cut)\s+(?:(?:drinking|eating|having|touching|"
+                   r"any|a|the|my|his|her|their|proper|strong|filter|black|morning|evening|daily|"
+                   r"usual|oat|soy|cow's)\s+){0,2}"
                    r"(?P<v>coffee|caffeine|tea|chai|alcohol|booze|drinks?|drinking|beer|wine|sake|"
                    r"spirits|whisk(?:e)?y|vodka|rum|gin|mezcal|tequila|sugar|sweets|soda|cola|"
                    r"energy drinks?|red meat|meat|dairy|milk|cheese|bread|pork|beef|fried food)\b"),
      False),
+    # whatever it is, after eating / drinking: "has stopped eating natto altogether"
+    ("habit", _ci(r"\b(?:stopped|quit|gave up|given up|no longer|not|never|doesn't|don't|isn't|"
+                   r"aren't)\s+(?:eating|drinking)\s+(?:any\s+|the\s+|his\s+|her\s+|my\s+)?"
+                   r"(?P<v>(?!(?:at|in|on|with|for|after|before|since|much|anymore|any|enough|"
+                   r"alone|out)\b)[a-z][\w-]+)"), False),
 )

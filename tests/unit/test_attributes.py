@@ -607,6 +607,8 @@ def test_values_read_by_shape_and_endings(text: str, key: str, value: str, ended
         "Marek hasn't had a drink since the spring.",
         "She stopped drinking wine after the diagnosis.",
         "No more fried food for me, the cardiologist was clear.",
+        "Jun has stopped eating natto; his doctor worries about the vitamin K.",
+        "She dropped her morning coffee when the migraines started.",
     ],
 )
 def test_what_someone_no_longer_eats_or_drinks_bears_on_advice(text: str) -> None:
@@ -669,3 +671,9 @@ def test_a_thing_a_place_qualifies_is_not_what_the_place_claims_state() -> None:
     assert modifies_a_noun(new, "New Ankara")
     assert not modifies_a_noun("Ankara is cold in January.", "Ankara")
     assert not modifies_a_noun("Mert made the move too.", "Mert")  # a verb: a subject
+
+
+def test_what_was_given_up_is_read_with_its_value() -> None:
+    found = [a for a in attributes_of("Jun has stopped eating natto for good.") if a.key == "habit"]
+    assert [a.value for a in found] == ["natto"]
+    assert not [a for a in attributes_of("She stopped eating at restaurants.") if a.key == "habit"]

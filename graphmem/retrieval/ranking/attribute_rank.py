@@ -162,7 +162,8 @@ def attribute_first(
         words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
         if words is None or not names_agree(words, subject):
             continue
-        main = 0 if main_keys & keys or any(a.key == "habit" for a in found) else 2
+        # what the person gave up, offered by the question ("a mezcal bar?"), answers it first
+        main = -1 if any(a.key == "habit" for a in found) else 0 if main_keys & keys else 2
         # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
         # what keeps the person safe, the most relevant first; so for several values
         # ("Which languages does Samuel speak?")
