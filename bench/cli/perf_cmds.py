@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -176,7 +177,15 @@ def bench_ingest_command(
 
     candidates = [c for conv in load_locomo(path) for c in turn_candidates(conv)][:limit]
     texts = [str(c["content"]) for c in candidates]
-    with common.open_memory(store, data_dir) as memory, progress_bar() as progress:
+    # a vector cache of its own: the masked vectors an earlier run (or a test) left in the
+    # store's cache would be found, not embedded, and the write would look free
+    with (
+        tempfile.TemporaryDirectory(prefix="graphmem-bench-ingest-") as tmp,
+        common.open_memory(
+            store, data_dir, embedding={"vector_cache_path": Path(tmp) / "vector-cache.sqlite"}
+        ) as memory,
+        progress_bar() as progress,
+    ):
         task = progress.add_task("ingesting", total=len(candidates))
         result = bench_ingest(
             memory,
