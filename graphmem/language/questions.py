@@ -187,13 +187,14 @@ _KINDS = (
 
 
 def offers(question: str, thing: str) -> bool:
-    """Does ``question`` offer ``thing`` (the value of a ``habit`` attribute: what someone
-    no longer eats or drinks), or something of its kind? "Should I bring soju?" offers
-    what "hasn't had a drink since June" gave up; "What should I cook?" offers nothing
-    in particular, so the allergies and the diet answer it."""
-    words = set(re.findall(r"[a-z][a-z-]*", question.casefold()))
+    """Does ``question`` offer ``thing`` (the lower-cased value of a ``habit`` attribute:
+    what someone no longer eats or drinks), or something of its kind (:data:`_KINDS`)?
+    "Should I bring soju?" offers what "hasn't had a drink since June" gave up; "What
+    should I cook?" offers nothing in particular, so the allergies and the diet answer
+    it (docs/updates.md "At recall")."""
     lowered = question.casefold()
-    if thing in words or thing in lowered.split():
+    words = set(re.findall(r"[a-z][a-z-]*", lowered))
+    if thing in words or (" " in thing and thing in lowered):
         return True
     return any(
         thing in kind and (words & kind or any(" " in k and k in lowered for k in kind))

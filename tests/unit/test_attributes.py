@@ -648,6 +648,7 @@ def test_what_a_question_asks_in_everyday_words(
         ("Can I get her a latte on the way?", "coffee", True),
         ("Is a cheeseburger fine for lunch?", "coffee", False),
         ("What should I cook for Marek tonight?", "drink", False),
+        ("Can I have fried food at the fair?", "fried food", True),
     ],
 )
 def test_what_was_given_up_bears_on_a_question_offering_it_or_its_kind(
