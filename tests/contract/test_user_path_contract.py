@@ -594,3 +594,16 @@ def test_who_is_my_partner_asks_for_the_users_partner(
     now = said(memory, clock, ns, "Kemal and I split in the spring. I'm with Deniz Aydın now.", 40)
     hits = memory.recall(ns, "Who's my partner these days?", k=4).hits
     assert hits[0].memory.id == now
+
+
+def test_a_newer_claim_about_the_past_does_not_answer_now(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory.set_user(ns, "Emma Lind")
+    said(memory, clock, ns, "I teach maths at Södra Latin in Stockholm.", 0)
+    moved = said(memory, clock, ns, "We've moved to Umeå! Got here in August.", 30)
+    said(memory, clock, ns, "New job: maths teacher at Dragonskolan, from September.", 31)
+    said(memory, clock, ns, "I take levothyroxine every morning.", 32)
+    said(memory, clock, ns, "Got my old school wrong: in Stockholm I taught at Norra Real.", 60)
+    hits = memory.recall(ns, "Which city am I living in now?", k=5).hits
+    assert hits[0].memory.id == moved

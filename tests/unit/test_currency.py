@@ -208,3 +208,22 @@ def test_an_ending_moves_only_above_a_claim_it_ends() -> None:
     order, moved = prefer_newer(["sister", "dance", "quit"], claims, when, close, margin=0.15)
     assert order == ["sister", "quit", "dance"]  # above the dancing it ends, not the sister
     assert moved == {"quit": "dance"}
+
+
+def test_a_newer_claim_about_the_past_is_no_answer_to_now() -> None:
+    # "in Stockholm I taught at Norra Real" corrects an old job; for "Where do I live
+    # now?" it does not rank above the move it shares nothing with
+    claims = {
+        "a": Claim("We've moved to Umeå! Got here in August.", user="Emma Lind", people=()),
+        "b": Claim(
+            "Got my old school wrong: in Stockholm I taught at Norra Real.",
+            user="Emma Lind",
+            people=(),
+        ),
+    }
+    when = {"a": datetime(2025, 1, 1, tzinfo=UTC), "b": datetime(2025, 6, 1, tzinfo=UTC)}
+    order, moved = prefer_newer(
+        ["a", "b"], claims, when, {"a": 0.6, "b": 0.6}, margin=0.05, present=True,
+        asked=frozenset({"residence"}),
+    )  # fmt: skip
+    assert (order, moved) == (["a", "b"], {})

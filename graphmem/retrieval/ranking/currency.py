@@ -27,6 +27,7 @@ changes; nothing is filtered (the older memory stays, below).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -175,6 +176,8 @@ def prefer_newer(
                 continue
             if _off_the_question(claims[newer], asked):
                 continue
+            if present and _of_the_past(claims[newer].content):
+                continue  # "in Toronto I taught at Malvern": no answer to "now"
             if not _near(vectors, older, newer, near) and (
                 not (present or _one_attribute(claims[older], claims[newer]))
                 or (
@@ -237,6 +240,21 @@ def _off_the_question(newer: Claim, asked: frozenset[str]) -> bool:
     if not asked or _states(newer, asked):
         return False
     return _stated(newer.content) is not None
+
+
+# A claim about how things were ("in Toronto I taught at Malvern Collegiate", "my old
+# school", "used to work at"), with no word of the present: it says nothing of now.
+_PAST = re.compile(
+    r"\b(?:used to|taught|worked|lived|was living|were living|previously|formerly|back then|"
+    r"(?:my|his|her|their|our) (?:old|former|previous) (?:school|job|work|flat|house|home|"
+    r"place|address|number|employer|company))\b",
+    re.IGNORECASE,
+)
+_NOW = re.compile(r"\b(?:now|these days|currently|at the moment|nowadays|still)\b", re.IGNORECASE)
+
+
+def _of_the_past(text: str) -> bool:
+    return _PAST.search(text) is not None and _NOW.search(text) is None
 
 
 def _states(claim: Claim, keys: frozenset[str]) -> bool:
