@@ -219,7 +219,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                    r"salt|sugar|fish|walnuts))\b"), False),
     # something the subject no longer eats or drinks ("I've cut out coffee completely",
     # "hasn't had a drink since June", "stopped drinking sake"): read for advice questions
-    # that offer it (graphmem.language.attributes.offers)
+    # that offer it (graphmem.language.questions.offers)
     ("habit", _ci(r"\b(?:no more|cut out|cutting out|cut back on|quit|quitting|gave up|given up|"
                    r"giving up|stopped|sworn off|swore off|done with|off the|hasn't had|haven't had|"
                    r"has not had|have not had|hasn't touched|haven't touched|doesn't|don't|"

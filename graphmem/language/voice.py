@@ -259,7 +259,8 @@ _MODIFIES = re.compile(
 def modifies_a_noun(text: str, name: str) -> bool:
     """Is ``name``'s first occurrence in ``text`` followed by a noun it qualifies ("New
     Nova Scotia number is 902-555-4417" → True; "Halifax is lovely" → False)? Case is
-    ignored; False when ``name`` is absent or ends the text."""
+    ignored; False when ``name`` is absent or ends the text. Such a place is not the
+    claim's subject (docs/updates.md "At recall")."""
     lowered = text.casefold()
     at = lowered.find(name.casefold())
     return at >= 0 and _MODIFIES.match(lowered, at + len(name)) is not None
