@@ -31,6 +31,7 @@ from graphmem.facade.prefetching_embedder import PrefetchingEmbedder
 from graphmem.facade.write_retry import retry_on_conflict
 from graphmem.guards.judge import ClaimJudge, PairJudge
 from graphmem.retrieval.pipeline import RecallPipeline
+from graphmem.retrieval.ranking.attribute_examples import warm_examples
 from graphmem.retrieval.ranking.rerank import Reranker, reranker_from_settings
 from graphmem.retrieval.rescoring.masking import warm_masked
 from graphmem.settings import Settings
@@ -327,6 +328,7 @@ class FacadeBase:
         try:
             memories = self.store.get_memories(namespace, list(created))
             warm_masked(self._reader.masked_vectors, memories, self._dictionary(namespace))
+            warm_examples(self._reader.masked_vectors)  # docs/updates.md "Nearest examples"
         except GraphMemError as exc:
             log.warning("graphmem: masked vectors of a write not cached: %s", exc)
 

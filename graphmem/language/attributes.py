@@ -135,7 +135,7 @@ _EVENT_TIME = _ci(
 )
 _SPACE = re.compile(r"\s+")
 _TIME_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow", "yesterday"}
-_FROM_TO = re.compile(r"\bfrom\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+to\s+[A-Z]")
+_FROM_TO = re.compile(r"\bfrom\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)*\s+to\s+[A-ZÀ-ÖØ-ÞĀ-Ž]")
 _HOME = _ci(
     r"\b(?:live|lives|living|flat|apartment|house|home|neighbou?rhood|rent|bungalow|"
     r"villa|studio flat|place in|moved in|moved house)\b"
@@ -230,10 +230,17 @@ def _merge(old: Attribute, new: Attribute) -> Attribute:
     return Attribute(old.key, old.single, new.value, min(old.position, new.position), old.ended)
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:.!?]|\b(?:now|but|then)\b")
+
+
 def _ends(text: str, match: re.Match[str]) -> bool:
     """Does the clause around ``match`` end the attribute ("is no longer vegan",
     "doesn't eat meat anymore")?"""
-    before = text[max(0, match.start() - 30) : match.end()].casefold()
+    lead = text[max(0, match.start() - 30) : match.start()].casefold()
+    # a cue before "now", "but" or a comma belongs to another clause ("I left the uni lab
+    # and now I teach at the Colegio Alemán")
+    lead = _CLAUSE_BREAK.split(lead)[-1]
+    before = lead + text[match.start() : match.end()].casefold()
     after = text[match.end() : match.end() + 25].casefold()
     return bool(
         re.search(r"\b(?:no longer|not|never|stopped|gave up|quit|left|lost)\b|n't\b", before)

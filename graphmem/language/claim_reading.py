@@ -103,7 +103,7 @@ def named_user(claim: Claim) -> tuple[str, ...] | None:
     return tuple(clean(w) for w in WORD.findall(claim.user or IMPLICIT_USER)) or None
 
 
-_PAST_OPENER = re.compile(r"^\s*([A-Z][a-z]{2,}ed)\b(?!['’])")
+_PAST_OPENER = re.compile(r"^\s*([A-ZÀ-ÖØ-ÞĀ-Ž][a-z]{2,}ed)\b(?!['’])")
 
 
 def _opens_with_own_verb(claim: Claim) -> bool:

@@ -110,7 +110,7 @@ def _plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
-_POSSESSIVE = re.compile(r"\b([A-Z][\w-]*)(?:'s|’s|'|’)(?=\s|$|[?.!,;:])")
+_POSSESSIVE = re.compile(r"\b([A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*)(?:'s|’s|'|’)(?=\s|$|[?.!,;:])")
 
 
 def strip_possessives(text: str) -> str:
@@ -132,7 +132,7 @@ class ResolvedQuestion:
     type: QuestionType | None
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
+_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-z]{2,}\b")
 
 
 def resolve_question(text: str, people: Sequence[str]) -> ResolvedQuestion:

@@ -57,17 +57,17 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"seafood|shellfish|prawns?|meat|steak|pork|beef|chicken|burgers?|pizza|pasta|curry|"
         r"soup|salad|sushi|noodles?|rice|biscuits?|cookies?|sweets|bring|bringing|carry|"
         r"take with|take along)\b|"
-        r"\bcan (?:I|he|she|they|we|the user|(?-i:[A-Z][\w'’-]*)) (?:have|eat|drink|try|get)\b")),
+        r"\bcan (?:I|he|she|they|we|the user|(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)) (?:have|eat|drink|try|get)\b")),
     (frozenset({"partner"}), _ci(
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
-        r"spouse|single)\b")),
+        r"spouse|single|going out with|together)\b|\bwho\b[^?]{0,20}\bseeing\b")),
     (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
     # "What number should I print?", "How can a client get hold of her?"; "a number of
     # guests" asks for none
     (frozenset({"phone"}), _ci(r"\b(?:phone|mobile|cell|contact number|number to call|"
                                 r"reach (?:me|him|her|them)|get hold of|get in touch|whats ?app|"
                                 r"number(?!\s+of\b)|(?:ring|call|text|contact)\s+(?:me|him|her|"
-                                r"them|us|the user|(?-i:[A-Z])[\w'’-]+))\b")),
+                                r"them|us|the user|(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž])[\w'’-]+))\b")),
     (frozenset({"email"}), _ci(r"\be-?mail\b")),
     (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
     (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work|"

@@ -42,11 +42,11 @@ FIRST_PERSON_WORDS = frozenset(
 )
 
 _VERBATIM = "verbatim"
-_SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s*:\s+\S")
+_SPEAKER = re.compile(r"^\s*([A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]*){0,3})\s*:\s+\S")
 _OPENS_FIRST_PERSON = re.compile(
     r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
     r"big news|news|guess what|good news|bad news|correction|reminder|remember|forgot to tell you)"
-    r"\b[,:!]?\s*)*(?:[A-Z][\w'’-]+ and )?"
+    r"\b[,:!]?\s*)*(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+ and )?"
     r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
     r"user|user's|user’s|the user|the user's|the user’s|"
     # a note that opens with its verb has the speaker as its subject ("Sold the Corolla.")
@@ -90,21 +90,21 @@ def possessive_other(text: str) -> bool:
 
 _OTHER_ANYWHERE = re.compile(
     r"\b(?:my|our|user's|user’s|the user's|the user’s|his|her|their|"
-    r"(?-i:[A-Z][\w-]*)['’]s)\s+" + _KIN + r"s?\b",
+    r"(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*)['’]s)\s+" + _KIN + r"s?\b",
     re.IGNORECASE,
 )
 
 
 _KIN_NAMED = re.compile(
-    r"^\s*(?:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*['’]s?|my|our|his|her|their|user's|user’s)\s+"
-    + _KIN + r",?\s+(?P<name>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?))",
+    r"^\s*(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)*['’]s?|my|our|his|her|their|user's|user’s)\s+"
+    + _KIN + r",?\s+(?P<name>(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)?))",
     re.IGNORECASE,
 )
 
 
 _KIN_OWNED = re.compile(
-    r"^\s*(?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))?\s+is\s+(?:now\s+)?"
-    r"(?P<owner>my|our|(?-i:[A-Z][\w'’-]*)['’]s?)\s+" + _KIN + r"\b",
+    r"^\s*(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)(?:\s+(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*))?\s+is\s+(?:now\s+)?"
+    r"(?P<owner>my|our|(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)['’]s?)\s+" + _KIN + r"\b",
     re.IGNORECASE,
 )
 
@@ -230,7 +230,7 @@ def voice_at(text: str) -> int | None:
 _NICKNAME = re.compile(
     r"\b(?:(?i:everyone|everybody|people|friends|we|they|the kids|most people)\s+(?i:calls?)\s+"
     r"(?i:him|her|them|me)|(?i:known as|goes by|go by|nicknamed|nickname is))\s+"
-    r"(?:just\s+)?['\"“‘]?(?P<name>[A-Z][\w'’-]+)"
+    r"(?:just\s+)?['\"“‘]?(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+)"
 )
 
 

@@ -151,6 +151,28 @@ class RescoringSettings(Concern):
         description="Recall: how many of the ranked candidates the asked-attribute rule"
         " looks through (docs/updates.md 'At recall'); 0 turns the rule off.",
     )
+    attribute_examples_k: int = Field(
+        7,
+        ge=0,
+        le=100,
+        description="Recall: how many nearest labeled examples vote on the attribute a"
+        " question asks or a claim states where the word patterns read none"
+        " (docs/updates.md 'Nearest examples'); 0 turns the vote off.",
+    )
+    attribute_examples_min_share: float = Field(
+        0.7,
+        gt=0.0,
+        le=1.0,
+        description="Recall: the least share of the nearest examples' cosine-weighted vote"
+        " that the winning attribute needs (docs/updates.md 'Nearest examples').",
+    )
+    attribute_examples_min_cosine: float = Field(
+        0.45,
+        ge=-1.0,
+        le=1.0,
+        description="Recall: the least cosine of the winning attribute's nearest example"
+        " (docs/updates.md 'Nearest examples').",
+    )
     reranker_model: str | None = Field(
         None,
         description=(

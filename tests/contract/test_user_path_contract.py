@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem, Settings
+from graphmem.embedding import make_embedder
 from graphmem.errors import InvalidInputError
 from graphmem.store.base import MemoryStore
 from tests.fakes import HashEmbedder
@@ -607,3 +608,60 @@ def test_a_newer_claim_about_the_past_does_not_answer_now(
     said(memory, clock, ns, "Got my old school wrong: in Stockholm I taught at Norra Real.", 60)
     hits = memory.recall(ns, "Which city am I living in now?", k=5).hits
     assert hits[0].memory.id == moved
+
+
+def test_a_name_with_an_accent_opens_a_claim_about_someone_close(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Sigrún's brother Ólafur …" is about Ólafur: it must not replace Sigrún's home."""
+    memory.set_user(ns, "Sigrún Halldórsdóttir")
+    home = said(memory, clock, ns, "Sigrún lives in Reykjavík, in a flat in Vesturbær.", 0)
+    said(memory, clock, ns, "Sigrún's brother Ólafur Halldórsson lives up in Akureyri.", 20)
+    assert current(memory, ns, home)
+    hits = memory.recall(ns, "Where does Sigrún live?", k=3).hits
+    assert hits[0].memory.id == home
+
+
+@pytest.fixture
+def real_memory(store: MemoryStore, clock: Clock) -> Iterator[GraphMem]:
+    """With the default model: the nearest examples need its vectors."""
+    gm = GraphMem(
+        Settings(), store=store, embedder=make_embedder(Settings()), clock=clock, owns_store=False
+    )
+    yield gm
+    gm.close()
+
+
+def test_what_the_word_patterns_miss_the_nearest_examples_read(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Which city is home for me at the moment?" and "We've packed up and we're in
+    Sheffield now" name a residence in no words the patterns know (docs/updates.md
+    "Nearest examples"): the newer claim still answers first, above the sister's home."""
+    memory = real_memory
+    memory.set_user(ns, "Owen Price")
+    said(memory, clock, ns, "I rent a flat in Leeds, near Hyde Park.", 0)
+    said(memory, clock, ns, "I'm a bus driver for First.", 1)
+    said(memory, clock, ns, "My sister lives in York.", 2)
+    now = said(
+        memory, clock, ns, "We've packed up and we're in Sheffield now, a terrace off Abbeydale Road.", 40
+    )  # fmt: skip
+    hits = memory.recall(ns, "Which city is home for me at the moment?", k=4).hits
+    assert hits[0].memory.id == now
+
+
+def test_seeing_someone_and_being_single_are_about_a_partner(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    memory = real_memory
+    memory.set_user(ns, "Tomasz Nowak")
+    said(memory, clock, ns, "I'm single at the moment, on the apps and not loving it.", 0)
+    said(memory, clock, ns, "I work as a sound engineer at Radio Gdańsk.", 1)
+    said(memory, clock, ns, "My sister Ola is dating a drummer from Sopot.", 2)
+    now = said(
+        memory, clock, ns,
+        "Update on the dating front: I'm seeing someone! Kasia Wrona, she's a nurse in Gdynia.",
+        40,
+    )  # fmt: skip
+    hits = memory.recall(ns, "Who am I seeing at the moment?", k=4).hits
+    assert hits[0].memory.id == now

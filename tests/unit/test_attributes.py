@@ -678,3 +678,16 @@ def test_what_was_given_up_is_read_with_its_value() -> None:
     found = [a for a in attributes_of("Jun has stopped eating natto for good.") if a.key == "habit"]
     assert [a.value for a in found] == ["natto"]
     assert not [a for a in attributes_of("She stopped eating at restaurants.") if a.key == "habit"]
+
+
+def test_a_cue_in_another_clause_ends_nothing_and_accented_names_are_names() -> None:
+    """"I left the lab and now I teach at the Colegio Alemán" ends the lab, not the school;
+    a name may open with a letter outside A-Z ("Ólafur", "Łukasz")."""
+    text = "Career change! I left the uni lab and now I teach biology at the Colegio Alemán."
+    employer = next(a for a in attributes_of(text) if a.key == "employer")
+    assert employer.value == "colegio alemán" and not employer.ended
+    assert primary("Dana is no longer vegan.").ended
+    assert kin_subject("Sigrún's brother Ólafur Halldórsson lives in Akureyri.") == "Ólafur Halldórsson"
+    assert kin_subject("User's cousin Łukasz Wójcik lives in Gdańsk.") == "Łukasz Wójcik"
+    assert primary("I'm seeing someone! She's a nurse in Gdynia.").key == "partner"
+    assert primary("I'm single these days.").ended

@@ -23,6 +23,8 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+import numpy as np
+
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
@@ -30,10 +32,13 @@ from graphmem.language.questions import SAFETY, asks_permission, offers, questio
 from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
+from graphmem.retrieval.ranking.attribute_examples import SAFETY_LABEL, AttributeExamples
 from graphmem.settings import Settings
+from graphmem.store.base import Vector
 
 __all__ = [
     "asked_attributes",
+    "asked_keys",
     "attribute_first",
     "attribute_window",
     "owner_first",
@@ -62,12 +67,16 @@ def _first_linked(question: str, known: EntityDictionary | None) -> Entity | Non
     return None
 
 
-def attribute_window(question: str, settings: Settings) -> int:
+def attribute_window(
+    question: str, settings: Settings, asked: frozenset[str] | None = None
+) -> int:
     """How many ranked candidates the rule looks through for ``question``: the
-    setting ``attribute_window`` when the question asks about an attribute, else 0."""
+    setting ``attribute_window`` when the question asks about an attribute (``asked``:
+    :func:`asked_keys`, when already read), else 0."""
     if settings.read.rescoring.attribute_window <= 0:
         return 0
-    if not asked_attributes(question) and not asks_permission(question):
+    asked = asked_attributes(question) if asked is None else asked
+    if not asked and not asks_permission(question):
         return 0
     return settings.read.rescoring.attribute_window
 
@@ -80,6 +89,8 @@ def question_first(
     cut: int,
     settings: Settings,
     relevant: frozenset[str] = frozenset(),
+    asked: frozenset[str] | None = None,
+    examples: AttributeExamples | None = None,
 ) -> tuple[list[Memory], dict[str, str]]:
     """The two rules of this module in turn: with a ``window`` (:func:`attribute_window`),
     :func:`attribute_first` over it; then the first ``cut`` memories, with
@@ -87,11 +98,11 @@ def question_first(
 
     ``relevant``: the ids most similar to the question (the semantic list's top), the
     only safety claims a permission question that names no food moves up
-    (:func:`attribute_first`). Returns the new order and, per memory a rule moved, why
+    (:func:`attribute_first`); ``asked`` and ``examples``: as :func:`attribute_first`. Returns the new order and, per memory a rule moved, why
     (for ``recall --explain``)."""
     why: dict[str, str] = {}
     if window:
-        order, moved = attribute_first(order, question, known, relevant)
+        order, moved = attribute_first(order, question, known, relevant, asked, examples)
         why.update(
             (
                 ident,
@@ -114,6 +125,8 @@ def attribute_first(
     question: str,
     known: EntityDictionary | None,
     relevant: frozenset[str] = frozenset(),
+    asked: frozenset[str] | None = None,
+    examples: AttributeExamples | None = None,
 ) -> tuple[list[Memory], dict[str, str]]:
     """Move the memories that state the asked attribute of the asked person to the
     front (see the module docstring).
@@ -130,13 +143,18 @@ def attribute_first(
         Ids of the memories most similar to the question: for a permission question
         that names no food or trip (:func:`~graphmem.language.questions.asks_permission`),
         the only safety claims moved.
+    asked : frozenset of str, optional
+        The attributes the question asks about (:func:`asked_keys`; None: read by the rules).
+    examples : AttributeExamples, optional
+        Reads the attribute of a claim the rules find none in from its embedding
+        (:mod:`graphmem.retrieval.ranking.attribute_examples`).
 
     Returns
     -------
     (list of Memory, dict of str to str)
         The new order, and per moved memory the attribute it answers (for the explanation).
     """
-    keys = asked_attributes(question)
+    keys = asked_attributes(question) if asked is None else asked
     # "Café con leche on the way to class. Okay?" names no food the rules know: the
     # safety claims the question is most similar to come first, no others
     only_relevant = not keys and asks_permission(question)
@@ -153,7 +171,7 @@ def attribute_first(
             continue
         if only_relevant and memory.id not in relevant:
             continue
-        stated, main_keys = _stated(memory)
+        stated, main_keys = _stated(memory, examples)
         found = [a for a in stated if a.key in keys]
         if keys & SAFETY:  # "gave up coffee" bears on a coffee, not on any meal
             found += [a for a in stated if a.key == "habit" and offers(question, a.value)]
@@ -211,14 +229,22 @@ def owner_first(
     return own + others, [m.id for m in others]
 
 
-def _stated(memory: Memory) -> tuple[list[Attribute], frozenset[str]]:
+def _stated(
+    memory: Memory, examples: AttributeExamples | None = None
+) -> tuple[list[Attribute], frozenset[str]]:
     """The attributes a memory states, and the keys of its main ones: its triple's
     predicate's, when that names one (the agent said what the claim is about), and its
     text's first ("graduated in June and started at Stripe" ends a school and names an
-    employer)."""
+    employer); where neither names one, the nearest labeled examples' (``examples``)."""
     stated = list(attributes_of(memory.content))
-    main = frozenset(a.key for a in stated[:1])
     given = triple_attribute(memory.predicate, memory.object)
+    main = frozenset(a.key for a in stated[:1])
+    if given is None and examples is not None and memory.embedding is not None:
+        key = examples.claim(np.asarray(memory.embedding, dtype=np.float32)).key
+        if key is not None:  # the sentence's point, beside what the patterns found
+            if all(a.key != key for a in stated):
+                stated.append(Attribute(key, key in SINGLE_VALUED, ""))
+            main |= {key}
     if given is None:
         return stated, main
     return [given, *(a for a in stated if a.key != given.key)], main | {given.key}
@@ -252,6 +278,20 @@ def asked_attributes(question: str) -> frozenset[str]:
         for key in question_attributes(question)
         if key in SINGLE_VALUED or key in SAFETY or key in _MANY or key.startswith("favourite:")
     )
+
+
+def asked_keys(
+    question: str, vector: Vector | None = None, examples: AttributeExamples | None = None
+) -> frozenset[str]:
+    """:func:`asked_attributes`, or where the rules find none, what the nearest labeled
+    question examples say (``vector``: the question's embedding; "safety" → :data:`SAFETY`)."""
+    keys = asked_attributes(question)
+    if keys or examples is None or vector is None:
+        return keys
+    key = examples.question(vector).key
+    if key == SAFETY_LABEL:
+        return SAFETY
+    return frozenset({key}) & (SINGLE_VALUED | _MANY) if key else frozenset()
 
 
 #: Multi-valued attributes a question may ask for ("Which languages does Samuel speak?"):

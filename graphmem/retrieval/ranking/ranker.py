@@ -26,8 +26,10 @@ from graphmem.language.questions import asks_present
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.planning.planner import Plan
+from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
 from graphmem.retrieval.ranking.attribute_rank import (
     asked_attributes,
+    asked_keys,
     attribute_window,
     question_first,
 )
@@ -106,6 +108,7 @@ class Ranker:
         self._reranker = reranker
         self._dictionary = dictionary
         self._masked = masked
+        self._examples = AttributeExamples.of(masked, settings)
 
     def rank(
         self,
@@ -142,7 +145,8 @@ class Ranker:
                 k=cut,
                 lam=cfg.read.ranking.mmr_lambda,
             )
-        window = 0 if query.profile == "composite" else attribute_window(query.text, cfg)
+        asked = asked_keys(query.text, embedding, self._examples)
+        window = 0 if query.profile == "composite" else attribute_window(query.text, cfg, asked)
         ids = ids[: max(cut, window)]
         memories = found.memories
         if not need_vectors:
@@ -161,7 +165,8 @@ class Ranker:
         if query.profile != "composite":  # the asked attribute's value, the asked person
             similar = frozenset(h.memory_id for h in hits.get("semantic", [])[:_SIMILAR])
             order, reordered = question_first(
-                order, query.text, self._known(namespace), window, cut, cfg, similar
+                order, query.text, self._known(namespace), window, cut, cfg, similar, asked,
+                self._examples,
             )
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = reranked(self._reranker, order, query.text, plan, rerank)

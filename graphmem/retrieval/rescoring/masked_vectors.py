@@ -58,6 +58,11 @@ class MaskedEmbeddings:
             self._persistent.close()
 
     @property
+    def model(self) -> str:
+        """The embedder's model name."""
+        return self._embedder.name
+
+    @property
     def persistent(self) -> VectorCache | None:
         """The persistent cache, if any."""
         return self._persistent

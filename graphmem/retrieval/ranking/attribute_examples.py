@@ -1,0 +1,228 @@
+"""The attribute a claim states or a question asks, read from labeled examples
+(docs/updates.md "Nearest examples").
+
+The lexical rules (:mod:`graphmem.language.attributes`, :mod:`graphmem.language.questions`)
+read the wordings they were written for; "Does Sofía's brother live in the same city as
+her?" or "Mehmet handed in his taxi plate and opened a café" are not among them. Where
+the rules find no attribute, recall asks the nearest labeled examples instead: a few
+hundred claims and questions, each with the attribute it is about
+(``graphmem/language/attribute_claims.jsonl``, ``attribute_questions.jsonl``, written for
+this and not taken from any benchmark). The ``k`` nearest examples by cosine vote with
+their cosine; the winning attribute is taken when its share of the vote is at least
+``min_share`` and the nearest example agreeing with it is at least ``min_cosine`` away.
+"none" (an event, an opinion, a relative's name) is an attribute like the others: a
+question nearest to event questions gets no attribute.
+
+For the default model the examples' vectors ship with the package
+(``attribute_examples.npz``, float16, written by ``python -m
+graphmem.retrieval.ranking.attribute_examples`` and checked against the files' SHA-256);
+another model embeds them into the persistent vector cache at its first write (:func:`warm_examples`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from graphmem.retrieval.rescoring.masked_vectors import MaskedEmbeddings
+from graphmem.settings import Settings
+from graphmem.store.base import Vector
+
+__all__ = ["AttributeExamples", "Vote", "warm_examples"]
+
+#: The question examples' attribute for advice on food, drink, medicine or travel: it
+#: asks for every safety attribute (:data:`graphmem.language.questions.SAFETY`).
+SAFETY_LABEL = "safety"
+NONE_LABEL = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """What the nearest examples say: ``key`` (None when no attribute wins or "none"
+    does), the winner's share of the vote in [0, 1], and its nearest example (text,
+    cosine in [-1, 1]) for ``--explain``."""
+
+    key: str | None
+    share: float
+    example: str
+    cosine: float
+
+
+class _Labeled:
+    def __init__(self, texts: list[str], labels: list[str], vectors: np.ndarray) -> None:
+        self.texts = texts
+        self.labels = np.asarray(labels)
+        self.vectors = vectors
+
+
+class AttributeExamples:
+    """Labeled examples of claims and questions, and the vote of the nearest ones.
+
+    Parameters
+    ----------
+    embed : callable
+        Texts → unit vectors (one per text, the recall's embedder; cached).
+    model : str
+        The embedder's model name: the shipped vectors serve only their own model.
+    k : int
+        How many nearest examples vote, ``>= 1``.
+    min_share : float
+        The least share of the vote, in (0, 1], that the winning attribute needs.
+    min_cosine : float
+        The least cosine, in [-1, 1], of the winner's nearest example.
+    """
+
+    def __init__(
+        self,
+        embed: Callable[[Sequence[str]], Sequence[Vector]],
+        model: str,
+        *,
+        k: int,
+        min_share: float,
+        min_cosine: float,
+    ) -> None:
+        self._embed = embed
+        self._model = model
+        self._k = max(1, k)
+        self._min_share = min_share
+        self._min_cosine = min_cosine
+        self._lock = threading.Lock()
+        self._sets: dict[str, _Labeled] = {}
+
+    @classmethod
+    def of(cls, masked: MaskedEmbeddings | None, settings: Settings) -> AttributeExamples | None:
+        """With the recall's cached embedder and ``settings.read.rescoring``'s
+        ``attribute_examples_k``, ``_min_share`` and ``_min_cosine``; None without an
+        embedder or with ``attribute_examples_k`` 0 (the vote off)."""
+        cfg = settings.read.rescoring
+        if masked is None or cfg.attribute_examples_k <= 0:
+            return None
+        return cls(
+            masked.embed,
+            masked.model,
+            k=cfg.attribute_examples_k,
+            min_share=cfg.attribute_examples_min_share,
+            min_cosine=cfg.attribute_examples_min_cosine,
+        )
+
+    def claim(self, vector: Vector | None) -> Vote:
+        """The attribute a claim states, by its embedding (shape ``(dim,)``)."""
+        return self._vote("attribute_claims.jsonl", vector)
+
+    def question(self, vector: Vector | None) -> Vote:
+        """The attribute a question asks about ("safety" for advice on a meal, a drink,
+        a trip or a medicine), by its embedding (shape ``(dim,)``)."""
+        return self._vote("attribute_questions.jsonl", vector)
+
+    def _vote(self, name: str, vector: Vector | None) -> Vote:
+        if vector is None:
+            return Vote(None, 0.0, "", 0.0)
+        labeled = self._labeled(name)
+        if not len(labeled.texts):
+            return Vote(None, 0.0, "", 0.0)
+        cosines = labeled.vectors @ np.asarray(vector, dtype=np.float32)
+        k = min(self._k, len(cosines))
+        top = np.argpartition(-cosines, k - 1)[:k]
+        top = top[np.argsort(-cosines[top], kind="stable")]
+        weights: dict[str, float] = {}
+        for i in top:
+            label = str(labeled.labels[i])
+            weights[label] = weights.get(label, 0.0) + max(0.0, float(cosines[i]))
+        total = sum(weights.values())
+        if total <= 0.0:
+            return Vote(None, 0.0, "", 0.0)
+        winner = max(weights, key=lambda label: (weights[label], label))
+        share = weights[winner] / total
+        nearest = next(i for i in top if labeled.labels[i] == winner)
+        cosine = float(cosines[nearest])
+        taken = winner != NONE_LABEL and share >= self._min_share and cosine >= self._min_cosine
+        return Vote(winner if taken else None, share, labeled.texts[nearest], cosine)
+
+    def _labeled(self, name: str) -> _Labeled:
+        with self._lock:
+            found = self._sets.get(name)
+            if found is None:
+                texts, labels, digest = _read(name)
+                vectors = _shipped(name, self._model, digest)
+                if vectors is None:
+                    vectors = np.asarray(self._embed(texts), dtype=np.float32)
+                found = self._sets[name] = _Labeled(texts, labels, vectors)
+            return found
+
+
+_FILES = ("attribute_claims.jsonl", "attribute_questions.jsonl")
+_SHIPPED = "attribute_examples.npz"
+
+
+def _read(name: str) -> tuple[list[str], list[str], str]:
+    raw = resources.files("graphmem.language").joinpath(name).read_bytes()
+    texts: list[str] = []
+    labels: list[str] = []
+    for line in raw.decode("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            texts.append(row["text"])
+            labels.append(row["key"])
+    return texts, labels, hashlib.sha256(raw).hexdigest()
+
+
+def _shipped(name: str, model: str, digest: str) -> np.ndarray | None:
+    """The shipped vectors of ``name``'s examples, if they were made by ``model`` from
+    this very file; else None."""
+    source = resources.files("graphmem.language").joinpath(_SHIPPED)
+    if not source.is_file():
+        return None
+    with source.open("rb") as handle, np.load(handle) as shipped:
+        if str(shipped["model"]) != model or str(shipped[f"{name}:sha256"]) != digest:
+            return None
+        return np.asarray(shipped[name], dtype=np.float32)
+
+
+_WARMED: weakref.WeakSet[MaskedEmbeddings] = weakref.WeakSet()
+_WARM_LOCK = threading.Lock()
+
+
+def warm_examples(masked: MaskedEmbeddings) -> int:
+    """At write time, once per cache and process: put the examples' vectors into
+    ``masked``'s persistent cache where no shipped vectors serve its model, so that no
+    recall embeds them. Returns how many texts were embedded (0 for the default model)."""
+    with _WARM_LOCK:
+        if masked in _WARMED:
+            return 0
+        _WARMED.add(masked)
+    embedded = 0
+    for name in _FILES:
+        texts, _, digest = _read(name)
+        if _shipped(name, masked.model, digest) is None:
+            embedded += masked.warm(texts)
+    return embedded
+
+
+def main() -> None:
+    """Write ``attribute_examples.npz`` beside the example files with the default
+    embedder (run after editing them; a test checks the digests)."""
+    from graphmem.embedding import make_embedder
+    from graphmem.settings import Settings
+
+    embedder = make_embedder(Settings())
+    arrays: dict[str, np.ndarray] = {"model": np.array(embedder.name)}
+    for name in _FILES:
+        texts, _, digest = _read(name)
+        arrays[name] = np.asarray(embedder.embed(texts), dtype=np.float16)
+        arrays[f"{name}:sha256"] = np.array(digest)
+    target = resources.files("graphmem.language").joinpath(_SHIPPED)
+    with open(str(target), "wb") as handle:
+        np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
+    print(f"wrote {target} ({embedder.name})", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
