@@ -98,8 +98,8 @@ def question_first(
 
     ``relevant``: the ids most similar to the question (the semantic list's top), the
     only safety claims a permission question that names no food moves up
-    (:func:`attribute_first`); ``asked`` and ``examples``: as :func:`attribute_first`. Returns the new order and, per memory a rule moved, why
-    (for ``recall --explain``)."""
+    (:func:`attribute_first`); ``asked`` and ``examples``: as :func:`attribute_first`.
+    Returns the new order and, per memory a rule moved, why (for ``recall --explain``)."""
     why: dict[str, str] = {}
     if window:
         order, moved = attribute_first(order, question, known, relevant, asked, examples)
@@ -146,8 +146,8 @@ def attribute_first(
     asked : frozenset of str, optional
         The attributes the question asks about (:func:`asked_keys`; None: read by the rules).
     examples : AttributeExamples, optional
-        Reads the attribute of a claim the rules find none in from its embedding
-        (:mod:`graphmem.retrieval.ranking.attribute_examples`).
+        Adds to each claim the attribute its nearest labeled examples give, as a main one
+        (:mod:`graphmem.retrieval.ranking.attribute_examples`; None: the rules alone).
 
     Returns
     -------
@@ -235,7 +235,8 @@ def _stated(
     """The attributes a memory states, and the keys of its main ones: its triple's
     predicate's, when that names one (the agent said what the claim is about), and its
     text's first ("graduated in June and started at Stripe" ends a school and names an
-    employer); where neither names one, the nearest labeled examples' (``examples``)."""
+    employer); without a triple, also the attribute its nearest labeled examples give
+    (``examples``; docs/updates.md "Nearest examples")."""
     stated = list(attributes_of(memory.content))
     given = triple_attribute(memory.predicate, memory.object)
     main = frozenset(a.key for a in stated[:1])
