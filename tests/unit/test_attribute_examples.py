@@ -72,7 +72,7 @@ def test_the_shipped_vectors_are_the_examples_embedded_by_the_default_model() ->
     package = resources.files("graphmem.language")
     with package.joinpath("attribute_examples.npz").open("rb") as handle, np.load(handle) as npz:
         assert str(npz["model"]) == DEFAULT_MODEL
-        for name in ("attribute_claims.jsonl", "attribute_questions.jsonl"):
+        for name in ("attribute_claims.jsonl",):
             raw = package.joinpath(name).read_bytes()
             assert str(npz[f"{name}:sha256"]) == hashlib.sha256(raw).hexdigest()
             lines = [line for line in raw.decode("utf-8").splitlines() if line.strip()]
@@ -82,9 +82,7 @@ def test_the_shipped_vectors_are_the_examples_embedded_by_the_default_model() ->
 @pytest.mark.parametrize(
     ("kind", "text", "key"),
     [
-        ("question", "Who am I going out with at the moment?", "partner"),
-        ("question", "I'm getting Jun a drink at the bar, what's safe?", "safety"),
-        ("question", "How did the half marathon go on Sunday?", None),
+        ("claim", "We've packed up and we're in Sheffield now, a terrace off Abbeydale Road.", "residence"),
         ("claim", "Update on the dating front: I've been seeing Kasia Wrona for a month.", "partner"),
         ("claim", "Ran the Warsaw half marathon on Sunday in 1:52.", None),
     ],
@@ -97,5 +95,5 @@ def test_the_default_model_reads_everyday_wordings(kind: str, text: str, key: st
         min_share=cfg.attribute_examples_min_share, min_cosine=cfg.attribute_examples_min_cosine,
     )  # fmt: skip
     vector = embedder.embed([text])[0]
-    vote = ex.question(vector) if kind == "question" else ex.claim(vector)
+    vote = ex.claim(vector)
     assert vote.key == key, vote

@@ -1,22 +1,21 @@
-"""The attribute a claim states or a question asks, read from labeled examples
-(docs/updates.md "Nearest examples").
+"""The attribute a claim states, read from labeled examples (docs/updates.md "Nearest
+examples").
 
-The lexical rules (:mod:`graphmem.language.attributes`, :mod:`graphmem.language.questions`)
-read the wordings they were written for; "Does Sofía's brother live in the same city as
-her?" or "Mehmet handed in his taxi plate and opened a café" are not among them. Where
-the rules find no attribute, recall asks the nearest labeled examples instead: a few
-hundred claims and questions, each with the attribute it is about
-(``graphmem/language/attribute_claims.jsonl``, ``attribute_questions.jsonl``, written for
-this and not taken from any benchmark). The ``k`` nearest examples by cosine vote with
-their cosine; the winning attribute is taken when its share of the vote is at least
-``min_share`` and the nearest example agreeing with it is at least ``min_cosine`` away.
-"none" (an event, an opinion, a relative's name) is an attribute like the others: a
-question nearest to event questions gets no attribute.
+The lexical rules (:mod:`graphmem.language.attributes`) read the wordings they were
+written for; "We've packed up and we're in Sheffield now" or "Mehmet handed in his taxi
+plate and opened a café" are not among them. Recall also asks each claim's nearest
+labeled examples: 720 claims, each with the attribute it is about
+(``graphmem/language/attribute_claims.jsonl``, written for this and not taken from any
+benchmark). The ``k`` nearest examples by cosine vote with their cosine; the winning
+attribute is taken when its share of the vote is at least ``min_share`` and its nearest
+example has a cosine of at least ``min_cosine``. "none" (an event, a plan, a relative's
+name) is an attribute like the others: a claim nearest to events gets no attribute.
 
 For the default model the examples' vectors ship with the package
 (``attribute_examples.npz``, float16, written by ``python -m
-graphmem.retrieval.ranking.attribute_examples`` and checked against the files' SHA-256);
-another model embeds them into the persistent vector cache at its first write (:func:`warm_examples`).
+graphmem.retrieval.ranking.attribute_examples`` and checked against the file's SHA-256);
+another model embeds them into the persistent vector cache at its first write
+(:func:`warm_examples`).
 """
 
 from __future__ import annotations
@@ -38,9 +37,6 @@ from graphmem.store.base import Vector
 
 __all__ = ["AttributeExamples", "Vote", "warm_examples"]
 
-#: The question examples' attribute for advice on food, drink, medicine or travel: it
-#: asks for every safety attribute (:data:`graphmem.language.questions.SAFETY`).
-SAFETY_LABEL = "safety"
 NONE_LABEL = "none"
 
 
@@ -64,7 +60,7 @@ class _Labeled:
 
 
 class AttributeExamples:
-    """Labeled examples of claims and questions, and the vote of the nearest ones.
+    """Labeled example claims, and the vote of the nearest ones.
 
     Parameters
     ----------
@@ -117,11 +113,6 @@ class AttributeExamples:
         """The attribute a claim states, by its embedding (shape ``(dim,)``)."""
         return self._vote("attribute_claims.jsonl", vector)
 
-    def question(self, vector: Vector | None) -> Vote:
-        """The attribute a question asks about ("safety" for advice on a meal, a drink,
-        a trip or a medicine), by its embedding (shape ``(dim,)``)."""
-        return self._vote("attribute_questions.jsonl", vector)
-
     def _vote(self, name: str, vector: Vector | None) -> Vote:
         if vector is None:
             return Vote(None, 0.0, "", 0.0)
@@ -158,7 +149,7 @@ class AttributeExamples:
             return found
 
 
-_FILES = ("attribute_claims.jsonl", "attribute_questions.jsonl")
+_FILES = ("attribute_claims.jsonl",)
 _SHIPPED = "attribute_examples.npz"
 
 

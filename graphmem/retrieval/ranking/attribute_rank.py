@@ -32,13 +32,11 @@ from graphmem.language.questions import SAFETY, asks_permission, offers, questio
 from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
-from graphmem.retrieval.ranking.attribute_examples import SAFETY_LABEL, AttributeExamples
+from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
 from graphmem.settings import Settings
-from graphmem.store.base import Vector
 
 __all__ = [
     "asked_attributes",
-    "asked_keys",
     "attribute_first",
     "attribute_window",
     "owner_first",
@@ -72,7 +70,7 @@ def attribute_window(
 ) -> int:
     """How many ranked candidates the rule looks through for ``question``: the
     setting ``attribute_window`` when the question asks about an attribute (``asked``:
-    :func:`asked_keys`, when already read), else 0."""
+    :func:`asked_attributes`, when already read), else 0."""
     if settings.read.rescoring.attribute_window <= 0:
         return 0
     asked = asked_attributes(question) if asked is None else asked
@@ -144,7 +142,7 @@ def attribute_first(
         that names no food or trip (:func:`~graphmem.language.questions.asks_permission`),
         the only safety claims moved.
     asked : frozenset of str, optional
-        The attributes the question asks about (:func:`asked_keys`; None: read by the rules).
+        The attributes the question asks about (:func:`asked_attributes`, when already read).
     examples : AttributeExamples, optional
         Adds to each claim the attribute its nearest labeled examples give, as a main one
         (:mod:`graphmem.retrieval.ranking.attribute_examples`; None: the rules alone).
@@ -279,20 +277,6 @@ def asked_attributes(question: str) -> frozenset[str]:
         for key in question_attributes(question)
         if key in SINGLE_VALUED or key in SAFETY or key in _MANY or key.startswith("favourite:")
     )
-
-
-def asked_keys(
-    question: str, vector: Vector | None = None, examples: AttributeExamples | None = None
-) -> frozenset[str]:
-    """:func:`asked_attributes`, or where the rules find none, what the nearest labeled
-    question examples say (``vector``: the question's embedding; "safety" → :data:`SAFETY`)."""
-    keys = asked_attributes(question)
-    if keys or examples is None or vector is None:
-        return keys
-    key = examples.question(vector).key
-    if key == SAFETY_LABEL:
-        return SAFETY
-    return frozenset({key}) & (SINGLE_VALUED | _MANY) if key else frozenset()
 
 
 #: Multi-valued attributes a question may ask for ("Which languages does Samuel speak?"):

@@ -29,7 +29,6 @@ from graphmem.retrieval.planning.planner import Plan
 from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
 from graphmem.retrieval.ranking.attribute_rank import (
     asked_attributes,
-    asked_keys,
     attribute_window,
     question_first,
 )
@@ -145,7 +144,7 @@ class Ranker:
                 k=cut,
                 lam=cfg.read.ranking.mmr_lambda,
             )
-        asked = asked_keys(query.text, embedding, self._examples)
+        asked = asked_attributes(query.text)
         window = 0 if query.profile == "composite" else attribute_window(query.text, cfg, asked)
         ids = ids[: max(cut, window)]
         memories = found.memories
