@@ -155,9 +155,9 @@ class RescoringSettings(Concern):
         7,
         ge=0,
         le=100,
-        description="Recall: how many nearest labeled examples vote on the attribute a"
-        " question asks or a claim states where the word patterns read none"
-        " (docs/updates.md 'Nearest examples'); 0 turns the vote off.",
+        description="Recall: how many nearest labeled example claims vote on the attribute a"
+        " claim states, beside what the word patterns read (docs/updates.md 'Nearest"
+        " examples'); 0 turns the vote off.",
     )
     attribute_examples_min_share: float = Field(
         0.7,
