@@ -27,8 +27,8 @@ def _examples(
     texts = [f"example {i}" for i in range(len(rows))]
     vectors = {t: v for t, (_, v) in zip(texts, rows, strict=True)}
     labels = [label for label, _ in rows]
-    monkeypatch.setattr(attribute_examples, "_read", lambda name: (texts, labels, "x"))
-    monkeypatch.setattr(attribute_examples, "_shipped", lambda name, model, digest: None)
+    monkeypatch.setattr(attribute_examples, "_read", lambda: (texts, labels, "x"))
+    monkeypatch.setattr(attribute_examples, "_shipped", lambda model, digest: None)
 
     def embed(batch: Sequence[str]) -> list[np.ndarray]:
         return [vectors[t] for t in batch]

@@ -44,7 +44,7 @@ NONE_LABEL = "none"
 class Vote:
     """What the nearest examples say: ``key`` (None when no attribute wins or "none"
     does), the winner's share of the vote in [0, 1], and its nearest example (text,
-    cosine in [-1, 1]) for ``--explain``."""
+    cosine in [-1, 1])."""
 
     key: str | None
     share: float
@@ -91,7 +91,7 @@ class AttributeExamples:
         self._min_share = min_share
         self._min_cosine = min_cosine
         self._lock = threading.Lock()
-        self._sets: dict[str, _Labeled] = {}
+        self._examples: _Labeled | None = None
 
     @classmethod
     def of(cls, masked: MaskedEmbeddings | None, settings: Settings) -> AttributeExamples | None:
@@ -111,12 +111,9 @@ class AttributeExamples:
 
     def claim(self, vector: Vector | None) -> Vote:
         """The attribute a claim states, by its embedding (shape ``(dim,)``)."""
-        return self._vote("attribute_claims.jsonl", vector)
-
-    def _vote(self, name: str, vector: Vector | None) -> Vote:
         if vector is None:
             return Vote(None, 0.0, "", 0.0)
-        labeled = self._labeled(name)
+        labeled = self._labeled()
         if not len(labeled.texts):
             return Vote(None, 0.0, "", 0.0)
         cosines = labeled.vectors @ np.asarray(vector, dtype=np.float32)
@@ -137,24 +134,24 @@ class AttributeExamples:
         taken = winner != NONE_LABEL and share >= self._min_share and cosine >= self._min_cosine
         return Vote(winner if taken else None, share, labeled.texts[nearest], cosine)
 
-    def _labeled(self, name: str) -> _Labeled:
+    def _labeled(self) -> _Labeled:
         with self._lock:
-            found = self._sets.get(name)
-            if found is None:
-                texts, labels, digest = _read(name)
-                vectors = _shipped(name, self._model, digest)
+            if self._examples is None:
+                texts, labels, digest = _read()
+                vectors = _shipped(self._model, digest)
                 if vectors is None:
                     vectors = np.asarray(self._embed(texts), dtype=np.float32)
-                found = self._sets[name] = _Labeled(texts, labels, vectors)
-            return found
+                self._examples = _Labeled(texts, labels, vectors)
+            return self._examples
 
 
-_FILES = ("attribute_claims.jsonl",)
+_CLAIMS = "attribute_claims.jsonl"
 _SHIPPED = "attribute_examples.npz"
 
 
-def _read(name: str) -> tuple[list[str], list[str], str]:
-    raw = resources.files("graphmem.language").joinpath(name).read_bytes()
+def _read() -> tuple[list[str], list[str], str]:
+    """The example claims' texts and labels, and the file's SHA-256."""
+    raw = resources.files("graphmem.language").joinpath(_CLAIMS).read_bytes()
     texts: list[str] = []
     labels: list[str] = []
     for line in raw.decode("utf-8").splitlines():
@@ -165,16 +162,16 @@ def _read(name: str) -> tuple[list[str], list[str], str]:
     return texts, labels, hashlib.sha256(raw).hexdigest()
 
 
-def _shipped(name: str, model: str, digest: str) -> np.ndarray | None:
-    """The shipped vectors of ``name``'s examples, if they were made by ``model`` from
-    this very file; else None."""
+def _shipped(model: str, digest: str) -> np.ndarray | None:
+    """The shipped vectors of the examples, if they were made by ``model`` from this
+    very file (``digest``); else None."""
     source = resources.files("graphmem.language").joinpath(_SHIPPED)
     if not source.is_file():
         return None
     with source.open("rb") as handle, np.load(handle) as shipped:
-        if str(shipped["model"]) != model or str(shipped[f"{name}:sha256"]) != digest:
+        if str(shipped["model"]) != model or str(shipped[f"{_CLAIMS}:sha256"]) != digest:
             return None
-        return np.asarray(shipped[name], dtype=np.float32)
+        return np.asarray(shipped[_CLAIMS], dtype=np.float32)
 
 
 _WARMED: weakref.WeakSet[MaskedEmbeddings] = weakref.WeakSet()
@@ -189,26 +186,23 @@ def warm_examples(masked: MaskedEmbeddings) -> int:
         if masked in _WARMED:
             return 0
         _WARMED.add(masked)
-    embedded = 0
-    for name in _FILES:
-        texts, _, digest = _read(name)
-        if _shipped(name, masked.model, digest) is None:
-            embedded += masked.warm(texts)
-    return embedded
+    texts, _, digest = _read()
+    return 0 if _shipped(masked.model, digest) is not None else masked.warm(texts)
 
 
 def main() -> None:
-    """Write ``attribute_examples.npz`` beside the example files with the default
-    embedder (run after editing them; a test checks the digests)."""
+    """Write ``attribute_examples.npz`` beside the example file with the default
+    embedder (run after editing it; a test checks the digest)."""
     from graphmem.embedding import make_embedder
     from graphmem.settings import Settings
 
     embedder = make_embedder(Settings())
-    arrays: dict[str, np.ndarray] = {"model": np.array(embedder.name)}
-    for name in _FILES:
-        texts, _, digest = _read(name)
-        arrays[name] = np.asarray(embedder.embed(texts), dtype=np.float16)
-        arrays[f"{name}:sha256"] = np.array(digest)
+    texts, _, digest = _read()
+    arrays: dict[str, np.ndarray] = {
+        "model": np.array(embedder.name),
+        _CLAIMS: np.asarray(embedder.embed(texts), dtype=np.float16),
+        f"{_CLAIMS}:sha256": np.array(digest),
+    }
     target = resources.files("graphmem.language").joinpath(_SHIPPED)
     with open(str(target), "wb") as handle:
         np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
