@@ -3,10 +3,13 @@
 Embedding the question is the largest single stage of a recall (15-50 ms on two
 shared cores), and two retrievers' first store calls do not need it: BM25's fulltext
 query (the question's text) and the graph retriever's relation subgraph (the linked
-entities). :class:`AheadStore` starts those reads on its own threads before the
-embedding, so their round trips overlap it; the retrievers then run against it, and
-it answers exactly those calls (the same arguments) with the started reads' results
-and passes every other call to the store. Results are those of the same calls made
+entities), nor does the count the concept walk checks its index against.
+:class:`AheadStore` starts those reads on its own threads before the embedding, so
+their round trips overlap it; the retrievers then run against it, and it answers
+exactly those calls (the same arguments) with the started reads' results and passes
+every other call to the store. It also makes one vector search where a recall asks
+for two depths, and reads the rank fields of the lists that are in while the graph
+list is still walked. Results are those of the same calls made
 later: a recall reads no snapshot either way (its retrievers run concurrently).
 """
 
@@ -18,15 +21,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, cast
 
 from graphmem.models import Relation
-from graphmem.store.base import MemoryStore, ScoredId, Vector
+from graphmem.store.base import MemoryStore, RankFields, ScoredId, Vector
 
 __all__ = ["AheadStore", "backing_store"]
 
 
 class AheadStore:
-    """A store view for one recall: :meth:`start_text_search` and
-    :meth:`start_relation_subgraph` begin a read on ``pool``; the same call made later
-    (``text_search``, ``relation_subgraph``) waits for it, re-raising its error; any
+    """A store view for one recall: :meth:`start_text_search`,
+    :meth:`start_relation_subgraph` and :meth:`start_count_memories` begin a read on
+    ``pool``; the same call made later (``text_search``, ``relation_subgraph``,
+    ``count_memories``) waits for it, re-raising its error; any
     other call, or one with other arguments, goes to ``store``.
 
     Parameters
@@ -43,6 +47,8 @@ class AheadStore:
         self._started: dict[Hashable, Future[Any]] = {}
         self._shared: dict[Hashable, Future[list[list[ScoredId]]]] = {}
         self._lock = threading.Lock()
+        self._vector_k = 0
+        self._fields: tuple[str, Future[list[RankFields]]] | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -55,6 +61,29 @@ class AheadStore:
     def backing(self) -> MemoryStore:
         """The store this view stands in for (what per-store caches key on)."""
         return self._store
+
+    def widen_vector_search(self, k: int) -> None:
+        """Answer every later ``vector_search`` with a ``k`` up to this one from one search
+        of this ``k``, cut to the ``k`` asked (the same list on the embedded store, whose
+        search is exact and totally ordered; on Neo4j's approximate index a deeper search
+        is no less exact), so a recall that searches at two depths makes one search."""
+        self._vector_k = max(self._vector_k, k)
+
+    def start_rank_fields(self, namespace: str, ids: Sequence[str]) -> None:
+        """Begin ``store.rank_fields(namespace, ids)`` for the candidates known so far
+        (the lists that are in while the graph list is still walked)."""
+        distinct = list(dict.fromkeys(ids))
+        self._fields = (namespace, self._pool.submit(self._store.rank_fields, namespace, distinct))
+
+    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
+        """The started read's fields of ``ids`` it holds and one store call for the rest,
+        in the order of ``ids`` (missing ids skipped), as ``store.rank_fields`` gives."""
+        if self._fields is None or self._fields[0] != namespace:
+            return self._store.rank_fields(namespace, ids)
+        have = {f.memory_id: f for f in self._fields[1].result()}
+        if missing := [i for i in dict.fromkeys(ids) if i not in have]:
+            have.update((f.memory_id, f) for f in self._store.rank_fields(namespace, missing))
+        return [have[i] for i in ids if i in have]
 
     def start_text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool
@@ -73,6 +102,19 @@ class AheadStore:
         self._started[key] = self._pool.submit(
             self._store.relation_subgraph, namespace, list(entity_ids), max_hops
         )
+
+    def start_count_memories(self, namespace: str, *, at_most: int | None) -> None:
+        """Begin ``store.count_memories(namespace, at_most=...)``."""
+        key = ("count_memories", namespace, at_most)
+        self._started[key] = self._pool.submit(
+            self._store.count_memories, namespace, at_most=at_most
+        )
+
+    def count_memories(self, namespace: str, *, at_most: int | None = None) -> int:
+        started = self._started.get(("count_memories", namespace, at_most))
+        if started is None:
+            return self._store.count_memories(namespace, at_most=at_most)
+        return int(started.result())
 
     def text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool = False
@@ -93,8 +135,18 @@ class AheadStore:
     ) -> list[list[ScoredId]]:
         """``store.vector_search`` made once per recall for the same arguments: a second
         caller (the graph retriever's concept walk takes its seeds from the semantic
-        retriever's search) waits for the first one's result instead of searching again."""
-        key = (namespace, embeddings.tobytes(), embeddings.shape, k, include_history, include_cold)
+        retriever's search) waits for the first one's result instead of searching again.
+        A ``k`` below :meth:`widen_vector_search`'s is answered with the top ``k`` of one
+        search that deep (the deep name-masking list and the semantic list: one search)."""
+        wide = max(k, self._vector_k)
+        key = (
+            namespace,
+            embeddings.tobytes(),
+            embeddings.shape,
+            wide,
+            include_history,
+            include_cold,
+        )
         with self._lock:
             shared = self._shared.get(key)
             first = shared is None
@@ -105,7 +157,7 @@ class AheadStore:
                 found = self._store.vector_search(
                     namespace,
                     embeddings,
-                    k,
+                    wide,
                     include_history=include_history,
                     include_cold=include_cold,
                 )
@@ -113,7 +165,7 @@ class AheadStore:
                 shared.set_exception(exc)
                 raise
             shared.set_result(found)
-        return [list(row) for row in shared.result()]
+        return [list(row[:k]) for row in shared.result()]
 
     def relation_subgraph(
         self, namespace: str, entity_ids: Sequence[str], max_hops: int

@@ -37,7 +37,7 @@ from graphmem.retrieval.rescoring import masking
 from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE, read_ahead, with_answer_type
 from graphmem.retrieval.rescoring.mask_ahead import MaskAhead
 from graphmem.retrieval.retrievers import Hit, RetrievalContext, Retriever
-from graphmem.retrieval.retrievers.graph import start_seeded_walk
+from graphmem.retrieval.retrievers.graph_start import start_graph_reads, start_seeded_walk
 from graphmem.scoring import weighted_rrf
 from graphmem.settings import Settings
 from graphmem.store.base import MaskText, MemoryStore, Vector
@@ -109,7 +109,7 @@ class RecallPipeline:
             max_workers=len(self._retrievers) + 3, thread_name_prefix="retriever"
         )
         # the question's embedding and the two reads that need none (_start_ahead)
-        self._ahead_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="ahead")
+        self._ahead_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ahead")
         self._mask_ahead = MaskAhead(self._pool, self._masked, self._settings)
 
     def forget_namespace(self, namespace: str) -> None:
@@ -211,9 +211,8 @@ class RecallPipeline:
 
     def _start_ahead(self, planned: _Planned, active: Sequence[str]) -> AheadStore:
         """Start the reads the active retrievers begin with that need no embedding
-        (:mod:`graphmem.retrieval.ahead`): BM25's fulltext query and the graph
-        retriever's relation subgraph (from its seeds: the linked entities, less the
-        owners of a relation the question walked, as the retriever takes them)."""
+        (:mod:`graphmem.retrieval.ahead`): BM25's fulltext query and the graph list's
+        (:func:`start_graph_reads`)."""
         ahead = AheadStore(self._store, self._ahead_pool)
         cfg = self._settings
         if "bm25" in active:
@@ -223,13 +222,8 @@ class RecallPipeline:
                 cfg.read.fusion.candidate_k,
                 include_history=planned.include_history,
             )
-        if "graph" in active and planned.links:
-            seeds = [link.entity_id for link in planned.links]
-            if cfg.read.graph.graph_traversal != "classic":
-                owners = {link.owner for link in planned.links if link.owner is not None}
-                seeds = [s for s in seeds if s not in owners]
-            if seeds:
-                ahead.start_relation_subgraph(planned.namespace, seeds, cfg.read.graph.max_hops)
+        if "graph" in active:
+            start_graph_reads(ahead, cfg, planned.namespace, planned.links)
         return ahead
 
     def retrieve(
@@ -248,15 +242,16 @@ class RecallPipeline:
         ``store``: what the retrievers read (default the pipeline's store; a recall passes
         its :class:`AheadStore`). Then the expected answer type's list (:meth:`_answer_type`)."""
         reads = store if store is not None else self._store
+        depth = self._settings.read.rescoring.name_mask_depth
+        people = masking.masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
+        if isinstance(reads, AheadStore):  # the semantic list: the deep list's top
+            reads.widen_vector_search(self._mask_ahead.deep_depth(ctx, people))
         walk = start_seeded_walk(self._retrievers.get("graph"), self._pool, names, ctx, reads)
         solo = [n for n in names if walk is None or n != "graph"]
         futures = {n: self._pool.submit(self._timed, n, ctx, reads) for n in solo}
         hits: dict[str, list[Hit]] = {}
-        depth = self._settings.read.rescoring.name_mask_depth
-        people = masking.masked_people(ctx.links, ctx.dictionary) if depth > 0 else []
         read: Future[tuple[dict[str, MaskText], dict[str, MaskText]]] | None = None
-        ahead = self._mask_ahead
-        early = ahead.start(reads, self._store, ctx, people)  # nothing started without people
+        early = self._mask_ahead.start(reads, self._store, ctx, people)  # none without people
         for name in masking.RESCORED:
             if name in futures:
                 hits[name], timings[f"retriever.{name}"] = futures[name].result()
@@ -269,6 +264,8 @@ class RecallPipeline:
         for name, future in futures.items():
             if name not in hits:
                 hits[name], timings[f"retriever.{name}"] = future.result()
+        if isinstance(reads, AheadStore):  # the candidates' rank fields, read beside the rest
+            reads.start_rank_fields(ctx.namespace, [h.memory_id for hs in hits.values() for h in hs])
         if read is not None:
             mark = time.perf_counter()
             candidates, known = read.result()
@@ -307,10 +304,12 @@ class RecallPipeline:
         now: datetime,
         hits: Mapping[str, list[Hit]],
         timings: dict[str, float],
+        reads: MemoryStore | None = None,
     ) -> list[RecallHit]:
         """Fuse the retrievers' lists with the plan's weights (weighted RRF) and rank:
         hydrate, gates, final weight, MMR and rerank as the plan says. Pure with
-        respect to ``hits``: the bench replays it on cached lists (plan variants)."""
+        respect to ``hits``: the bench replays it on cached lists (plan variants).
+        ``reads``: a recall's view (its candidates' rank fields read ahead)."""
         mark = time.perf_counter()
         fused = weighted_rrf(
             {n: [h.memory_id for h in hs] for n, hs in hits.items()},
@@ -325,7 +324,8 @@ class RecallPipeline:
         as_of = min(now, window.end) if window is not None and window.precision != "vague" else now
         mark = time.perf_counter()
         ranked = self._ranker.rank(
-            ctx.namespace, query, plan, dict(hits), dict(fused), as_of, ctx.embedding, timings
+            ctx.namespace, query, plan, dict(hits), dict(fused), as_of, ctx.embedding, timings,
+            reads,
         )
         timings["ranking"] = ms_since(mark) - timings.get("hydration", 0.0)
         return ranked
@@ -356,7 +356,7 @@ class RecallPipeline:
         hits = self.retrieve(ctx, active, timings, store=ahead.as_store())
         timings["retrievers"] = ms_since(mark)
         window = ctx.window
-        ranked = self.fuse_and_rank(query, ctx, plan, now, hits, timings)
+        ranked = self.fuse_and_rank(query, ctx, plan, now, hits, timings, ahead.as_store())
         recorded = counted(cfg, ranked, hits) if query.record_access else []
         if recorded:
             mark = time.perf_counter()

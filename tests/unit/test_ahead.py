@@ -5,13 +5,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
 from graphmem.models import Relation
 from graphmem.retrieval.ahead import AheadStore
-from graphmem.store.records import ScoredId
+from graphmem.store.records import RankFields, ScoredId
 
 
 class _Store:
@@ -38,8 +39,9 @@ class _Store:
             raise ValueError("max_hops")
         return []
 
-    def count_memories(self, namespace: str) -> int:
-        return 7
+    def count_memories(self, namespace: str, *, at_most: int | None = None) -> int:
+        self.calls.append(("count_memories", namespace, at_most))
+        return 7 if at_most is None else min(7, at_most)
 
 
 def test_a_started_read_answers_the_same_call_and_only_that_one() -> None:
@@ -65,6 +67,7 @@ def test_a_started_read_answers_the_same_call_and_only_that_one() -> None:
         assert view.text_search("ns", "pottery", 50)[0].memory_id == "pottery-50"
         assert len(store.calls) == 3
         assert view.count_memories("ns") == 7  # everything else is the store's
+        assert len(store.calls) == 4
 
 
 def test_a_started_read_that_failed_raises_where_it_is_asked_for() -> None:
@@ -124,3 +127,85 @@ def test_one_vector_search_per_recall_serves_both_callers() -> None:
         with pytest.raises(ValueError, match="k"):
             view.vector_search("ns", query, 60)
     assert store.calls == 4
+
+
+def test_a_started_count_answers_its_own_bound_only() -> None:
+    """The concept walk's count, started before the embedding, answers the walk's
+    call; a count with another bound (or none) is the store's."""
+    store = _Store()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead = AheadStore(store, pool)  # type: ignore[arg-type]
+        ahead.start_count_memories("ns", at_most=5)
+        view = ahead.as_store()
+        assert view.count_memories("ns", at_most=5) == 5
+        assert view.count_memories("ns", at_most=5) == 5
+        assert store.calls == [("count_memories", "ns", 5)]
+        assert view.count_memories("ns") == 7
+        assert view.count_memories("other", at_most=5) == 5
+    assert store.calls[1:] == [("count_memories", "ns", None), ("count_memories", "other", 5)]
+
+
+class _RankedStore:
+    """A namespace of 100 memories m000..m099 whose cosine falls with the number;
+    ``rank_fields`` knows m000..m009."""
+
+    def __init__(self) -> None:
+        self.searches: list[int] = []
+        self.fields: list[list[str]] = []
+
+    def vector_search(
+        self,
+        namespace: str,
+        embeddings: np.ndarray,
+        k: int,
+        *,
+        include_history: bool = False,
+        include_cold: bool = False,
+    ) -> list[list[ScoredId]]:
+        self.searches.append(k)
+        return [[ScoredId(f"m{i:03d}", 1.0 - i / 100) for i in range(min(k, 100))]]
+
+    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
+        self.fields.append(list(ids))
+        known = {f"m{i:03d}" for i in range(10)}
+        return [_fields(i) for i in ids if i in known]
+
+
+def _fields(memory_id: str) -> RankFields:
+    return RankFields(
+        memory_id=memory_id,
+        type="Fact",
+        type_uncertain=False,
+        confidence=0.9,
+        access_count=0,
+        last_observed_at=datetime(2026, 1, 1, tzinfo=UTC),
+        stability=1.0,
+        current=True,
+        retrievable=True,
+    )
+
+
+def test_two_depths_of_one_search_are_one_search_cut_to_each_depth() -> None:
+    store = _RankedStore()
+    view = AheadStore(store, ThreadPoolExecutor(max_workers=1))  # type: ignore[arg-type]
+    query = np.ones((1, 4), dtype=np.float32)
+    view.widen_vector_search(200)
+    view.widen_vector_search(0)  # a recall without the deep list keeps the wider search
+    semantic = view.vector_search("ns", query, 50, include_history=True)
+    deep = view.vector_search("ns", query, 200, include_history=True)
+    assert [r.memory_id for r in semantic[0]] == [f"m{i:03d}" for i in range(50)]
+    assert [r.memory_id for r in deep[0]] == [f"m{i:03d}" for i in range(100)]
+    assert store.searches == [200]
+    view.vector_search("ns", query, 300, include_history=True)  # deeper than widened
+    assert store.searches == [200, 300]
+
+
+def test_rank_fields_read_ahead_are_completed_by_one_call_for_the_rest() -> None:
+    store = _RankedStore()
+    view = AheadStore(store, ThreadPoolExecutor(max_workers=1))  # type: ignore[arg-type]
+    view.start_rank_fields("ns", ["m003", "m001", "m003", "m050"])
+    got = view.rank_fields("ns", ["m002", "m001", "m099", "m003", "m004"])
+    assert [f.memory_id for f in got] == ["m002", "m001", "m003", "m004"]  # asked order
+    assert store.fields == [["m003", "m001", "m050"], ["m002", "m099", "m004"]]
+    assert [f.memory_id for f in view.rank_fields("other", ["m001"])] == ["m001"]
+    assert store.fields[-1] == ["m001"]  # another namespace is the store's

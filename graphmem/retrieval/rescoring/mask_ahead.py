@@ -162,13 +162,22 @@ class MaskAhead:
         if not names or masked == ctx.text:
             return Started(None, None, self._texts)
         question = self._pool.submit(self._vectors.embed, [masked])
-        depth = self._settings.read.rescoring.verbatim_mask_depth
+        depth = self.deep_depth(ctx, names)
         deep = None
-        if depth > 0 and self._transcripts.get(ctx.namespace, False):
-            deep = self._pool.submit(
-                _deep_read, view, store, ctx, max(depth, ctx.k), self._texts
-            )
+        if depth > 0:
+            deep = self._pool.submit(_deep_read, view, store, ctx, depth, self._texts)
         return Started(question, deep, self._texts)
+
+    def deep_depth(self, ctx: RetrievalContext, names: Sequence[str]) -> int:
+        """How deep :meth:`start` searches for the deep list (0: no deep search): masking
+        changes the question, the setting ``verbatim_mask_depth`` is on, and the
+        namespace's last recall found a verbatim transcript."""
+        depth = self._settings.read.rescoring.verbatim_mask_depth
+        if depth <= 0 or not names or mask_names(ctx.text, names) == ctx.text:
+            return 0
+        with self._lock:
+            transcript = self._transcripts.get(ctx.namespace, False)
+        return max(depth, ctx.k) if transcript else 0
 
     def learn(self, namespace: str, candidates: dict[str, MaskText]) -> None:
         """Keep whether ``candidates`` (a recall's name-masking candidates) were a

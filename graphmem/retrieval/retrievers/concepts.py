@@ -51,6 +51,8 @@ from graphmem.store.base import MemoryStore, memory_pages
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
+    from graphmem.entities import EntityLink
+
 _SKIP_POS = frozenset({"DET", "PRON", "PART", "PUNCT", "CCONJ", "ADP", "NUM", "SPACE", "AUX"})
 _NOT_CONCEPTS = frozenset(
     {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
@@ -241,6 +243,26 @@ class _Entry:
     lemmas: dict[str, set[str]]
 
 
+def walks_concepts(settings: Settings, links: Sequence[EntityLink]) -> bool:
+    """Whether the graph list may add the concept walk (it still needs the namespace's
+    size in range, :func:`~graphmem.retrieval.retrievers.concepts.concepts_apply`): the
+    setting ``graph_concepts`` on, the scoring not ``classic``, and the question walked no
+    stored relation ("Maya's sister": it is answered along relations, and the relational
+    plan weighs this list 3x, so a topic neighbour would outrank the chain's last memory)."""
+    graph = settings.read.graph
+    return (
+        graph.graph_concepts
+        and graph.graph_traversal != "classic"
+        and not any(link.via is not None for link in links)
+    )
+
+
+def concept_count_bound(settings: Settings) -> int:
+    """How far :meth:`ConceptIndexes.get` counts a namespace's memories: one past the
+    walk's range, so a larger namespace is not counted whole."""
+    return settings.read.graph.graph_concept_max_memories + 1
+
+
 def concepts_apply(settings: Settings, memories: int) -> bool:
     """Whether the concept walk runs in a namespace of ``memories`` memories: the
     setting ``graph_concepts`` on, the extra ``nlp`` installed, and ``memories``
@@ -271,11 +293,10 @@ class ConceptIndexes:
         """The namespace's index; None where :func:`concepts_apply` says no. ``store``
         may be a recall's :class:`~graphmem.retrieval.ahead.AheadStore` view: the index
         is kept for the store behind it, so it is built once, not on every recall."""
-        store = backing_store(store)
         # counted up to one past the walk's range: a larger namespace is not read whole
-        count = store.count_memories(
-            namespace, at_most=settings.read.graph.graph_concept_max_memories + 1
-        )
+        # (a recall's view answers with the count it started before the embedding)
+        count = store.count_memories(namespace, at_most=concept_count_bound(settings))
+        store = backing_store(store)
         if not concepts_apply(settings, count):
             return None
         max_df = settings.read.graph.graph_concept_max_df

@@ -45,14 +45,13 @@ The relational links ("Maya's sister") are read before the plan
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from graphmem.models import Relation
 from graphmem.retrieval.retrievers.base import Hit, RetrievalContext
-from graphmem.retrieval.retrievers.concepts import ConceptIndex, ConceptIndexes
+from graphmem.retrieval.retrievers.concepts import ConceptIndex, ConceptIndexes, walks_concepts
 from graphmem.retrieval.retrievers.graph_paths import (
     path_candidates,
     path_evidence,
@@ -136,12 +135,7 @@ class GraphRetriever:
     def relation_walk(self, store: MemoryStore, ctx: RetrievalContext) -> RelationWalk:
         """The relation walk (and, where the concept walk may run, the namespace's
         concept index, looked up meanwhile)."""
-        # the question walked a stored relation ("Maya's sister"): it is answered along
-        # relations, and the relational plan weighs this list 3x, so a topic neighbour
-        # would outrank the chain's last memory
-        walks = ctx.settings.read.graph.graph_concepts and not any(
-            link.via is not None for link in ctx.links
-        )
+        walks = walks_concepts(ctx.settings, ctx.links)
         # the namespace's concept index (a count round trip; the build on a first recall)
         # is looked up while the relations are walked
         index = (
@@ -344,50 +338,3 @@ class GraphRetriever:
             )
         hits.sort(key=lambda h: (-h.score, h.memory_id))
         return hits[: ctx.k]
-
-
-@dataclass(frozen=True, slots=True)
-class SeededWalk:
-    """A recall's graph list in two steps (setting ``graph_concept_seed_source`` =
-    "semantic list"): the relation walk runs beside the other retrievers (``walk``,
-    started at ``started``, a :func:`time.perf_counter` value); :meth:`finish` adds the
-    concept walk seeded by the semantic list as the recall ranked it."""
-
-    retriever: GraphRetriever
-    walk: Future[RelationWalk]
-    started: float
-
-    def finish(
-        self,
-        store: MemoryStore,
-        ctx: RetrievalContext,
-        semantic: Sequence[Hit],
-        timings: dict[str, float],
-    ) -> list[Hit]:
-        """The graph list (:meth:`GraphRetriever.with_concepts`); ``timings["retriever.graph"]``:
-        milliseconds from the relation walk's start to the list (ms, the wait for the
-        semantic list included)."""
-        found = self.retriever.with_concepts(
-            store, ctx, self.walk.result(), [h.memory_id for h in semantic]
-        )
-        timings["retriever.graph"] = (time.perf_counter() - self.started) * 1000.0
-        return found
-
-
-def start_seeded_walk(
-    retriever: object,
-    pool: Executor,
-    names: Sequence[str],
-    ctx: RetrievalContext,
-    store: MemoryStore,
-) -> SeededWalk | None:
-    """Start the graph list's relation walk on ``pool`` when the recall runs the graph
-    and semantic retrievers and the concept walk is seeded by the semantic list
-    (:meth:`GraphRetriever.seeded_by_list`); None otherwise (the graph retriever runs
-    in one step, :meth:`GraphRetriever.retrieve`)."""
-    if not isinstance(retriever, GraphRetriever) or not {"graph", "semantic"} <= set(names):
-        return None
-    if not retriever.seeded_by_list(ctx):
-        return None
-    started = time.perf_counter()
-    return SeededWalk(retriever, pool.submit(retriever.relation_walk, store, ctx), started)
