@@ -36,7 +36,7 @@ _CAR = (
     r"renault|peugeot|fiat|subaru|mazda|mini|mitsubishi|isuzu|suzuki|chevrolet|chevy|jeep|lexus|"
     r"mercedes|dacia|citro[eë]n|opel|lada|tata|mahindra|byd|geely|proton|perodua|daihatsu|"
     r"porsche|land rover|range rover|bike|motorbike|scooter|van)\b[\w ]{0,20}?)"
-    r"(?=[.,;]|$| now| these| for| to| and)"
+    r"(?=[.,;!]|$| now| these| for| to| and| instead| with| but| because| since| after)"
 )
 
 # (key, pattern, ended): a match states the attribute; group "v" is the value if any.
@@ -59,7 +59,8 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"forward)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
-                     r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym))"
+                     r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym|league|"
+                     r"class|classes|course|group|society|night|nights|session|sessions)\b)"
                      # "We've left Ponta Delgada: bought a house in Rabo de Peixe" leaves a town
                      r"(?![^.;]{0,60}\b(?:house|flat|apartment|cottage|moved|home)\b)"), True),
     ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*['’]s) (?:new )?(?:school|"
@@ -80,6 +81,14 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]each(?:es|ing)?|"
                      r"[Ss]witched)\b[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
+    # the workplace of a job title: "User is a pharmacist at MedPlus Pharmacy", "I'm sous-chef
+    # at Le Petit Cèdre now" ("a student at", "a regular at" name no employer); it is stated
+    # where "at" is, after the title (group "at"), so the title stays the main attribute
+    ("employer", _CS(r"\b(?:is|am|['’]m|are|['’]re|['’]s|became|now)\s+(?:now\s+)?(?:an?\s+"
+                     r"(?!(?:[\w-]+\s+){0,2}(?:student|pupil|member|regular|patient|guest|customer|"
+                     r"client|resident|fan|volunteer|visitor)\b)(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*|"
+                     r"(?:head|sous|senior|junior|lead|chief|assistant|deputy)[\s-][a-z][\w-]*)"
+                     r"\s+(?P<at>at)\s+" + _NAME), False),
     ("job_title", _ci(r"\b(?:title is|job title is|(?:my|his|her|their) job is|works? as|working as|"
                       r"job as|position as|role as|promoted to|(?:was|been|got|is) made|appointed|stepped up to|"
                       r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
@@ -97,7 +106,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
      False),
     ("job_title", _ci(r"\b(?:is|am|'m|'s|was|been|became|made|now)\s+(?:now\s+)?"
                       r"(?P<v>(?:second|first|third|chief|head|senior|junior|lead|deputy|assistant|"
-                      r"principal|associate|staff|charge|sous)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+                      r"principal|associate|staff|charge|sous)[\s-][a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
                       r"(?=\s+(?:on|at|in|of|for|now)\b|[.,;!]|$)"), False),
     # a promotion: "made associate", "made partner", "bumped me up: senior packaging designer"
     ("job_title", _ci(r"\b(?:made|bumped (?:me|him|her|them|us) up(?: to)?:?|promoted:)\s+"
@@ -187,7 +196,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("car", _ci(r"\b(?:car|truck|pickup|4x4)\b[^.;]{0,50}?\b" + _CAR), False),
     ("car", _ci(r"\b(?:drives?|driving|bought|got|uses?|using) (?:an?|the|his|her|my|their)?\s*"
                 r"(?:(?:new|old|used|second-hand|secondhand|battered|white|black|red|blue|silver|grey|"
-                r"gr[ae]y|green|little|small|big)\s+){0,3}" + _CAR), False),
+                r"gr[ae]y|green|little|small|big|(?:19|20)\d\d)\s+){0,3}" + _CAR), False),
     ("car", _CS(r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
                 r"(?:an?\s+|the\s+)?(?P<v>[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
     ("car", _CS(r"\b[Nn]ew (?:car|truck|van|lorry|motorbike|bike)\b[^.;]{0,30}?\b(?:an?|the)\s+"

@@ -200,9 +200,8 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
                 and not _HOME.search(text)
             ):
                 full_key = key = "employer"  # "moved from Ullevål to Rikshospitalet, same job"
-            attr = Attribute(
-                full_key, key in SINGLE_VALUED, value, match.start(), ended or _ends(text, match)
-            )
+            at = match.start("at") if names.get("at") else match.start()  # see the rule's "at"
+            attr = Attribute(full_key, key in SINGLE_VALUED, value, at, ended or _ends(text, match))
             have = found.get(full_key)
             if have is None or (not have.value and attr.value):
                 found[full_key] = attr if have is None else _merge(have, attr)

@@ -665,3 +665,18 @@ def test_seeing_someone_and_being_single_are_about_a_partner(
     )  # fmt: skip
     hits = memory.recall(ns, "Who am I seeing at the moment?", k=4).hits
     assert hits[0].memory.id == now
+
+
+def test_asking_whether_a_named_state_still_holds_brings_its_newest_value_first(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Is Tomasz still living in Gdynia?" names the old home: it asks for the residence,
+    whose newest value answers, though the old claim shares the question's words."""
+    memory.set_user(ns, "Tomasz Wójcik")
+    said(memory, clock, ns, "Tomasz lives in a flat above the harbour in Gdynia.", 0)
+    said(memory, clock, ns, "Tomasz sails every Sunday from the Gdynia marina.", 1)
+    moved = said(memory, clock, ns, "Tomasz has moved inland to Toruń for his daughter's school.", 50)
+    hits = memory.recall(ns, "Is Tomasz still living in Gdynia?", k=3).hits
+    assert hits[0].memory.id == moved
+    assert hits[0].explanation.reordered is not None
+

@@ -691,3 +691,28 @@ def test_a_cue_in_another_clause_ends_nothing_and_accented_names_are_names() -> 
     assert kin_subject("User's cousin Łukasz Wójcik lives in Gdańsk.") == "Łukasz Wójcik"
     assert primary("I'm seeing someone! She's a nurse in Gdynia.").key == "partner"
     assert primary("I'm single these days.").ended
+
+
+def test_a_title_at_a_workplace_names_it_and_a_car_by_year_or_before_instead() -> None:
+    def keys(text: str) -> dict[str, str]:
+        return {a.key: a.value for a in attributes_of(text)}
+
+    assert keys("User is a pharmacist at MedPlus Pharmacy, Lekki branch.") == {
+        "job_title": "pharmacist",
+        "employer": "medplus pharmacy",
+    }
+    # the title stays the main (first) attribute
+    assert [a.key for a in attributes_of("I'm a product manager at Takealot")] == [
+        "job_title",
+        "employer",
+    ]
+    assert keys("I'm sous-chef at Le Petit Cèdre now.") == {
+        "job_title": "sous-chef",
+        "employer": "le petit cèdre",
+    }
+    assert "employer" not in keys("She's a student at Trinity College.")
+    assert "employer" not in keys("He is a regular at The Crown.")
+    assert keys("User drives a 2014 Toyota Corolla.")["car"] == "toyota corolla"
+    assert keys("He drives a Mercedes Sprinter van instead of the Volvo.")["car"] == (
+        "mercedes sprinter van"
+    )

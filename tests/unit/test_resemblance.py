@@ -24,7 +24,7 @@ def _memory(mid: str, content: str, vector: Sequence[float]) -> Memory:
 
 
 NEW = _memory(
-    "new", "The Kombi finally died and Rafael bought a Fiat Strada pickup instead.", (1, 0)
+    "new", "The Kombi finally died and Rafael bought a Strada pickup instead.", (1, 0)
 )
 #: another claim of the subject, far from everything (cosine 0 with NEW)
 FAN = _memory("fan", "Rafael is a die-hard Corinthians fan.", (0, 1))

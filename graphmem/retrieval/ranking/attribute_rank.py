@@ -31,9 +31,11 @@ from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.questions import SAFETY, asks_permission, offers, question_attributes
 from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
+from graphmem.language.words import FUNCTION_WORDS, stem
 from graphmem.models import Entity, Memory
 from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
 from graphmem.settings import Settings
+from graphmem.text import tokenize
 
 __all__ = [
     "asked_attributes",
@@ -74,7 +76,7 @@ def attribute_window(
     if settings.read.rescoring.attribute_window <= 0:
         return 0
     asked = asked_attributes(question) if asked is None else asked
-    if not asked and not asks_permission(question):
+    if not asked and not asks_permission(question) and not asks_still(question):
         return 0
     return settings.read.rescoring.attribute_window
 
@@ -153,6 +155,8 @@ def attribute_first(
         The new order, and per moved memory the attribute it answers (for the explanation).
     """
     keys = asked_attributes(question) if asked is None else asked
+    if not keys and known is not None and asks_still(question):
+        keys = _named_attribute(order, question, known, examples)
     # "Café con leche on the way to class. Okay?" names no food the rules know: the
     # safety claims the question is most similar to come first, no others
     only_relevant = not keys and asks_permission(question)
@@ -192,6 +196,58 @@ def attribute_first(
     moved = {row[3].id: row[4] for row in chosen}
     rest = [m for m in order if m.id not in moved]
     return front + rest, moved
+
+
+# "Is Lan still living in Hội An?", "Do I still do the 4am shifts at the bakery?": whether
+# a state still holds, asked by naming it
+_STILL = re.compile(
+    r"^\W*(?:is|are|am|was|do|does|did|has|have|can|will)\b[^?]*?\b(?:still|any ?more|any longer)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_still(question: str) -> bool:
+    """Does ``question`` ask whether a state it names still holds ("Is Kwame still a site
+    engineer?", "Does Łukasz have his season ticket anymore?")?"""
+    return _STILL.search(question) is not None
+
+
+def _named_attribute(
+    order: Sequence[Memory],
+    question: str,
+    known: EntityDictionary,
+    examples: AttributeExamples | None,
+) -> frozenset[str]:
+    """The single-valued attribute a still-question asks about: the one it states, read as
+    a claim ("Is Lan still living in Hội An?": a residence, whose newest value answers);
+    else that of the highest-ranked claim about the asked person sharing a word with the
+    question beyond the person's name ("Am I still doing shifts at Pret?" names "I do
+    weekend shifts at the Pret on Oxford Road": an employer). Empty when neither states
+    one ("Does the user still play hockey?" names a hobby: several hold at once)."""
+    subject = question_subject(question, known)
+    if subject is None:
+        return frozenset()
+    stated = frozenset(a.key for a in attributes_of(question) if a.single)
+    if stated:
+        return stated
+    name = {stem(w) for w in subject}
+    words = {stem(w) for w in tokenize(question)} - name - _QUESTION_WORDS
+    for memory in order:
+        if is_transcript(memory.extractor, memory.content):
+            continue
+        if words.isdisjoint(stem(w) for w in tokenize(memory.content)):
+            continue
+        claimed = subject_of(claim_of(memory, known))
+        if claimed is None or not names_agree(claimed, subject):
+            continue
+        # the claim the question names: what it states, if it is one value at a time
+        return frozenset(a.key for a in _stated(memory, examples)[0] if a.single)
+    return frozenset()
+
+
+_QUESTION_WORDS = frozenset(
+    stem(w) for w in FUNCTION_WORDS | {"still", "anymore", "any", "more", "longer", "user"}
+)
 
 
 def owner_first(
