@@ -8,8 +8,7 @@ entities), nor does the count the concept walk checks its index against.
 their round trips overlap it; the retrievers then run against it, and it answers
 exactly those calls (the same arguments) with the started reads' results and passes
 every other call to the store. It also makes one vector search where a recall asks
-for two depths, and reads the rank fields of the lists that are in while the graph
-list is still walked. Results are those of the same calls made
+for two depths. Results are those of the same calls made
 later: a recall reads no snapshot either way (its retrievers run concurrently).
 """
 
@@ -21,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, cast
 
 from graphmem.models import Relation
-from graphmem.store.base import MemoryStore, RankFields, ScoredId, Vector
+from graphmem.store.base import MemoryStore, ScoredId, Vector
 
 __all__ = ["AheadStore", "backing_store"]
 
@@ -48,7 +47,6 @@ class AheadStore:
         self._shared: dict[Hashable, Future[list[list[ScoredId]]]] = {}
         self._lock = threading.Lock()
         self._vector_k = 0
-        self._fields: tuple[str, Future[list[RankFields]]] | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -68,22 +66,6 @@ class AheadStore:
         search is exact and totally ordered; on Neo4j's approximate index a deeper search
         is no less exact), so a recall that searches at two depths makes one search."""
         self._vector_k = max(self._vector_k, k)
-
-    def start_rank_fields(self, namespace: str, ids: Sequence[str]) -> None:
-        """Begin ``store.rank_fields(namespace, ids)`` for the candidates known so far
-        (the lists that are in while the graph list is still walked)."""
-        distinct = list(dict.fromkeys(ids))
-        self._fields = (namespace, self._pool.submit(self._store.rank_fields, namespace, distinct))
-
-    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
-        """The started read's fields of ``ids`` it holds and one store call for the rest,
-        in the order of ``ids`` (missing ids skipped), as ``store.rank_fields`` gives."""
-        if self._fields is None or self._fields[0] != namespace:
-            return self._store.rank_fields(namespace, ids)
-        have = {f.memory_id: f for f in self._fields[1].result()}
-        if missing := [i for i in dict.fromkeys(ids) if i not in have]:
-            have.update((f.memory_id, f) for f in self._store.rank_fields(namespace, missing))
-        return [have[i] for i in ids if i in have]
 
     def start_text_search(
         self, namespace: str, text: str, k: int, *, include_history: bool

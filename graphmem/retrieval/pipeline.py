@@ -264,8 +264,6 @@ class RecallPipeline:
         for name, future in futures.items():
             if name not in hits:
                 hits[name], timings[f"retriever.{name}"] = future.result()
-        if isinstance(reads, AheadStore):  # the candidates' rank fields, read beside the rest
-            reads.start_rank_fields(ctx.namespace, [h.memory_id for hs in hits.values() for h in hs])
         if read is not None:
             mark = time.perf_counter()
             candidates, known = read.result()
@@ -304,12 +302,10 @@ class RecallPipeline:
         now: datetime,
         hits: Mapping[str, list[Hit]],
         timings: dict[str, float],
-        reads: MemoryStore | None = None,
     ) -> list[RecallHit]:
         """Fuse the retrievers' lists with the plan's weights (weighted RRF) and rank:
         hydrate, gates, final weight, MMR and rerank as the plan says. Pure with
-        respect to ``hits``: the bench replays it on cached lists (plan variants).
-        ``reads``: a recall's view (its candidates' rank fields read ahead)."""
+        respect to ``hits``: the bench replays it on cached lists (plan variants)."""
         mark = time.perf_counter()
         fused = weighted_rrf(
             {n: [h.memory_id for h in hs] for n, hs in hits.items()},
@@ -324,8 +320,7 @@ class RecallPipeline:
         as_of = min(now, window.end) if window is not None and window.precision != "vague" else now
         mark = time.perf_counter()
         ranked = self._ranker.rank(
-            ctx.namespace, query, plan, dict(hits), dict(fused), as_of, ctx.embedding, timings,
-            reads,
+            ctx.namespace, query, plan, dict(hits), dict(fused), as_of, ctx.embedding, timings
         )
         timings["ranking"] = ms_since(mark) - timings.get("hydration", 0.0)
         return ranked
@@ -356,7 +351,7 @@ class RecallPipeline:
         hits = self.retrieve(ctx, active, timings, store=ahead.as_store())
         timings["retrievers"] = ms_since(mark)
         window = ctx.window
-        ranked = self.fuse_and_rank(query, ctx, plan, now, hits, timings, ahead.as_store())
+        ranked = self.fuse_and_rank(query, ctx, plan, now, hits, timings)
         recorded = counted(cfg, ranked, hits) if query.record_access else []
         if recorded:
             mark = time.perf_counter()

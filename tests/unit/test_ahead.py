@@ -5,14 +5,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
 from graphmem.models import Relation
 from graphmem.retrieval.ahead import AheadStore
-from graphmem.store.records import RankFields, ScoredId
+from graphmem.store.records import ScoredId
 
 
 class _Store:
@@ -146,12 +145,10 @@ def test_a_started_count_answers_its_own_bound_only() -> None:
 
 
 class _RankedStore:
-    """A namespace of 100 memories m000..m099 whose cosine falls with the number;
-    ``rank_fields`` knows m000..m009."""
+    """A namespace of 100 memories m000..m099 whose cosine falls with the number."""
 
     def __init__(self) -> None:
         self.searches: list[int] = []
-        self.fields: list[list[str]] = []
 
     def vector_search(
         self,
@@ -164,25 +161,6 @@ class _RankedStore:
     ) -> list[list[ScoredId]]:
         self.searches.append(k)
         return [[ScoredId(f"m{i:03d}", 1.0 - i / 100) for i in range(min(k, 100))]]
-
-    def rank_fields(self, namespace: str, ids: Sequence[str]) -> list[RankFields]:
-        self.fields.append(list(ids))
-        known = {f"m{i:03d}" for i in range(10)}
-        return [_fields(i) for i in ids if i in known]
-
-
-def _fields(memory_id: str) -> RankFields:
-    return RankFields(
-        memory_id=memory_id,
-        type="Fact",
-        type_uncertain=False,
-        confidence=0.9,
-        access_count=0,
-        last_observed_at=datetime(2026, 1, 1, tzinfo=UTC),
-        stability=1.0,
-        current=True,
-        retrievable=True,
-    )
 
 
 def test_two_depths_of_one_search_are_one_search_cut_to_each_depth() -> None:
@@ -199,13 +177,3 @@ def test_two_depths_of_one_search_are_one_search_cut_to_each_depth() -> None:
     view.vector_search("ns", query, 300, include_history=True)  # deeper than widened
     assert store.searches == [200, 300]
 
-
-def test_rank_fields_read_ahead_are_completed_by_one_call_for_the_rest() -> None:
-    store = _RankedStore()
-    view = AheadStore(store, ThreadPoolExecutor(max_workers=1))  # type: ignore[arg-type]
-    view.start_rank_fields("ns", ["m003", "m001", "m003", "m050"])
-    got = view.rank_fields("ns", ["m002", "m001", "m099", "m003", "m004"])
-    assert [f.memory_id for f in got] == ["m002", "m001", "m003", "m004"]  # asked order
-    assert store.fields == [["m003", "m001", "m050"], ["m002", "m099", "m004"]]
-    assert [f.memory_id for f in view.rank_fields("other", ["m001"])] == ["m001"]
-    assert store.fields[-1] == ["m001"]  # another namespace is the store's

@@ -119,20 +119,19 @@ class Ranker:
         now: datetime,
         embedding: Vector,
         timings: dict[str, float],
-        reads: MemoryStore | None = None,
     ) -> list[RecallHit]:
-        """The recall's hits, best first (at most ``plan.k``), each explained. ``rrf``:
-        fused score per candidate id; ``now``: the time freshness is measured at;
-        ``timings["hydration"]``: ms reading the store; ``reads``: where the rank fields
-        are read (a recall's view, default the store)."""
+        """The recall's hits, best first (at most ``plan.k``), each explained.
+
+        ``rrf``: fused score per candidate id; ``now``: the time freshness is measured
+        at; ``timings["hydration"]`` gets the milliseconds spent reading the store.
+        """
         cfg = self._settings
         need_vectors = plan.mmr or query.profile == "composite"
         # A reranker sees the top max(k, rerank_depth) (MMR included): reordering only the
         # k it returns could not bring in anything the fusion ranked just below k.
         rerank = plan.rerank and not isinstance(self._reranker, NoopReranker)
         cut = max(plan.k, cfg.read.rescoring.rerank_depth) if rerank else plan.k
-        reads = reads if reads is not None else self._store
-        found = self._score(namespace, query, plan, hits, rrf, now, embedding, timings, reads)
+        found = self._score(namespace, query, plan, hits, rrf, now, embedding, timings)
         ids = rank_order(found.scores, {f.memory_id: f.confidence for f in found.pool})
         if plan.mmr and ids:
             ids = mmr(
@@ -189,16 +188,17 @@ class Ranker:
         now: datetime,
         embedding: Vector,
         timings: dict[str, float],
-        reads: MemoryStore,
     ) -> _Candidates:
         """Hydrate, admit, gate, add session support and weigh every candidate."""
-        cfg, mark, memories = self._settings, time.perf_counter(), dict[str, Memory]()
+        cfg = self._settings
+        mark = time.perf_counter()
+        memories: dict[str, Memory] = {}
         if plan.mmr or query.profile == "composite":  # they read every candidate's vector
             stored = self._store.get_memories(namespace, list(rrf), with_embeddings=True)
             memories = {m.id: m for m in stored}
             fields = {m.id: RankFields.of(m) for m in stored}
         else:  # score every candidate on its rank fields; hydrate only what is returned
-            fields = {f.memory_id: f for f in reads.rank_fields(namespace, list(rrf))}
+            fields = {f.memory_id: f for f in self._store.rank_fields(namespace, list(rrf))}
         timings["hydration"] = ms_since(mark)
         direct = direct_hits(hits, cfg.read.rescoring.direct_hit_rank)
         pool = [f for f in fields.values() if admissible(f, query, direct)]
