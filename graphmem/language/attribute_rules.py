@@ -55,7 +55,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("residence", _CS(r"^\s*(?:[Hh]ome for (?:me|him|her|them|us) is)\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     # "moved up to the first violins" is a promotion, not a move
-    ("residence", _ci(r"\b(?:live[sd]?|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
+    ("residence", _ci(r"\b(?:live[sd]?(?!-in)|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
                       r"forward)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),
     ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +

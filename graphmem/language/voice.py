@@ -62,6 +62,7 @@ _KIN = (
     r"(?:(?:little|big|older|younger|elder|baby|twin|best|old|new|late|step|half|dear|close|"
     r"good|childhood|[a-z]+est)\s+)*"
     r"(?:sister|brother|sibling|mother|father|mum|mom|mam|mamma|mama|dad|papa|parents?|wife|"
+    r"eldest|oldest|youngest|"
     r"husband|partner|spouse|son|daughter|kids?|children|child|friend|boss|manager|colleague|"
     r"mate|pal|buddy|bestie|"
     r"co-?worker|co-?driver|labmate|flatmate|roommate|housemate|neighbou?r|cousin|aunt|auntie|"
@@ -96,7 +97,9 @@ _OTHER_ANYWHERE = re.compile(
 
 
 _KIN_NAMED = re.compile(
-    r"^\s*(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)*['’]s?|my|our|his|her|their|user's|user’s)\s+"
+    # "Kwame and Efua's eldest, Kofi, …": a couple's child
+    r"^\s*(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+(?:and\s+|&\s+)?[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)*['’]s?|my|our|his|her|their|"
+    r"user's|user’s)\s+"
     + _KIN + r",?\s+(?P<name>(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)?))",
     re.IGNORECASE,
 )

@@ -716,3 +716,16 @@ def test_a_title_at_a_workplace_names_it_and_a_car_by_year_or_before_instead() -
     assert keys("He drives a Mercedes Sprinter van instead of the Volvo.")["car"] == (
         "mercedes sprinter van"
     )
+
+
+def test_a_couples_eldest_is_the_subject_and_a_live_in_partner_no_home() -> None:
+    """"Kwame and Efua's eldest, Kofi, started at KNUST" is about Kofi (it had superseded
+    Kwame's employer); "User's sambo (live-in partner) is Annika" states no residence (a
+    move had superseded it)."""
+    assert kin_subject("Kwame and Efua's eldest, Kofi, started civil engineering at KNUST.") == (
+        "Kofi"
+    )
+    assert kin_subject("My youngest, Ada, starts school in May.") == "Ada"
+    assert kin_subject("Kwame and Efua live in Accra.") is None
+    assert "residence" not in {a.key for a in attributes_of("User's sambo (live-in partner) is Annika.")}
+    assert "residence" in {a.key for a in attributes_of("She lives in Oslo with Annika.")}
