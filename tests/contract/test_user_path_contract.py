@@ -680,3 +680,18 @@ def test_asking_whether_a_named_state_still_holds_brings_its_newest_value_first(
     assert hits[0].memory.id == moved
     assert hits[0].explanation.reordered is not None
 
+
+
+def test_an_ending_stays_first_above_a_newer_claim_about_something_else(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Does Sorcha still row?" is answered by "no longer rows"; the newer move is about
+    something else and must not be moved above it as the present state (with the
+    default model, whose vectors find the two claims related)."""
+    real_memory.set_user(ns, "Sorcha Byrne")
+    said(real_memory, clock, ns, "Sorcha rows for the Neptune club on the Liffey.", 0)
+    said(real_memory, clock, ns, "Sorcha has a tabby cat called Miso.", 1)
+    ended = said(real_memory, clock, ns, "Sorcha hurt her back and no longer rows with Neptune.", 30)
+    said(real_memory, clock, ns, "Sorcha has moved in with her sister in Bray.", 60)
+    hits = real_memory.recall(ns, "Does Sorcha still row with Neptune?", k=3).hits
+    assert hits[0].memory.id == ended

@@ -42,7 +42,7 @@ from graphmem.language.attributes import (
     update_cue,
 )
 from graphmem.language.claims import Claim, check, same_subject
-from graphmem.language.endings import ends, strong_ending
+from graphmem.language.endings import ending_cue, ends, strong_ending
 from graphmem.language.triples import triple_attribute
 from graphmem.text import normalize
 
@@ -178,6 +178,8 @@ def prefer_newer(
                 continue
             if present and _of_the_past(claims[newer].content):
                 continue  # "in Toronto I taught at Malvern": no answer to "now"
+            if present and _ended_elsewhere(claims[older], claims[newer]):
+                continue  # "no longer on the camogie team" is what holds now of camogie
             if not _near(vectors, older, newer, near) and (
                 not (present or _one_attribute(claims[older], claims[newer]))
                 or (
@@ -229,6 +231,14 @@ def _one_attribute(a: Claim, b: Claim) -> bool:
     # a multi-valued one ("allergic to bee stings" / "the bee sting allergy") has many
     # values at once: two of them are no update
     return first.key == second.key and first.single
+
+
+def _ended_elsewhere(older: Claim, newer: Claim) -> bool:
+    """Is ``older`` an ending ("Fiona tore her ACL and is no longer on the camogie team")
+    that ``newer`` does not bear on ("Fiona has moved in with Aoife out in Moycullen")?
+    The ending is the present state of what it ends: a newer claim about something else
+    does not move above it for a question about the present."""
+    return ending_cue(older.content) and not _one_attribute(older, newer)
 
 
 def _off_the_question(newer: Claim, asked: frozenset[str]) -> bool:
