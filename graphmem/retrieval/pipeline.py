@@ -108,7 +108,7 @@ class RecallPipeline:
         self._pool = ThreadPoolExecutor(
             max_workers=len(self._retrievers) + 3, thread_name_prefix="retriever"
         )
-        # the question's embedding and the two reads that need none (_start_ahead)
+        # the question's embedding, the term counts and the reads that need neither (_start_ahead)
         self._ahead_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ahead")
         self._mask_ahead = MaskAhead(self._pool, self._masked, self._settings)
 
