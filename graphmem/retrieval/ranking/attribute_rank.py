@@ -14,7 +14,9 @@ attribute, asks about pets or hobbies (relevance orders their several values), o
 about someone close to the person ("Where does my sister work?"). A question about
 languages brings the claims stating one forward in relevance order; a claim that the
 person gave something up ("hasn't had a drink since June") comes forward only for an
-advice question offering it (:func:`~graphmem.language.questions.offers`).
+advice question offering it (:func:`~graphmem.language.questions.offers`). A question
+whether a named state still holds ("Is Lan still living in Hội An?") asks for the
+attribute that state is (:func:`asks_still`).
 """
 
 from __future__ import annotations
