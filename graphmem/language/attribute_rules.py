@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 
+from graphmem.language.vocabulary import CAPITAL
+
 __all__ = ["RULES", "case_insensitive"]
 
 # A capitalised name after a preposition: the value of place / organisation slots.
-_NAME = r"(?:the\s+)?(?P<v>[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’&-]*|(?:of|de|la|del|du|von|van|the|St\.?)(?=\s+[A-ZÀ-ÖØ-ÞĀ-Ž])))*)"
+_NAME = r"(?:the\s+)?(?P<v>" + CAPITAL + r"[\w'’&-]*(?:\s+(?:" + CAPITAL + r"[\w'’&-]*|(?:of|de|la|del|du|von|van|the|St\.?)(?=\s+" + CAPITAL + r")))*)"
 _CS = re.compile  # case-sensitive patterns (they read names)
 # after "moved" / "relocated": a business moved ("moved her workshop out of the medina"),
 # or a move to a workplace ("moved to the new animal hospital in Medeu, as senior vet
@@ -45,7 +47,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"[Rr]elocat\w+" + _NOT_HOME + r"|[Bb]ased(?= in| at| out)|"
                       r"[Ss]ettled|[Ss]hifted" + _NOT_HOME + r"|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
                       # "runs her own place, Clínica Equina ...": a named place is a business
-                      r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place(?!,\s+[A-ZÀ-ÖØ-ÞĀ-Ž])|[Bb]ungalow|"
+                      r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place(?!,\s+" + CAPITAL + r")|[Bb]ungalow|"
                       r"[Vv]illa|[Rr]ent\w*)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
     # "now"/"back" say where someone is only with "in", and only when no work stands
     # between ("now drives for … in X"); "now runs day trips to the islands" is no home
@@ -63,7 +65,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"class|classes|course|group|society|night|nights|session|sessions)\b)"
                      # "We've left Ponta Delgada: bought a house in Rabo de Peixe" leaves a town
                      r"(?![^.;]{0,60}\b(?:house|flat|apartment|cottage|moved|home)\b)"), True),
-    ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*['’]s) (?:new )?(?:school|"
+    ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|" + CAPITAL + r"[\w-]*['’]s) (?:new )?(?:school|"
                      r"hospital|clinic|company|firm|employer|office|restaurant|studio|practice|agency|"
                      r"bank|job|orchestra|band|team|club|lab|ward)\s+is\s+(?:now\s+)?"
                      r"(?:(?:with|at|for|in)\s+)?" + _NAME), False),
@@ -115,7 +117,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
      False),
     ("job_title", _CS(r"\b(?:'s|is|am|'m|now|became|to)\s+(?:the\s+)?(?P<v>CEO|CTO|CFO|COO|"
                       r"head of \w+|principal \w+(?: \w+)?|director of \w+|associate director|"
-                      r"vice-principal|deputy head|chief \w+|project manager|team lead|[A-ZÀ-ÖØ-ÞĀ-Ž]{2,4} lead)\b"),
+                      r"vice-principal|deputy head|chief \w+|project manager|team lead|" + CAPITAL + r"{2,4} lead)\b"),
      False),
     ("diet", _ci(r"\b(?:is|am|'m|are|'re|'s|became|become|went|turned|going|been|gone|eats?|"
                  r"eating|stays?|staying|now|back|no longer|not)\s+(?:a\s+|fully\s+|strictly\s+|"
@@ -162,7 +164,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     # "I'm seeing someone!", "she's dating someone new"; "I'm single again" ends a partner
     ("partner", _ci(r"\b(?:seeing|dating|going out with) someone\b"), False),
     ("partner", _ci(r"\b(?:I['’]m|I am|is|he['’]s|she['’]s|they['’]re|still|now) single\b"), True),
-    ("partner", _CS(r"\b(?P<v>[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+) is (?:now )?(?:my|his|her|their) (?:wife|husband|partner|"
+    ("partner", _CS(r"\b(?P<v>" + CAPITAL + r"[\w'’-]+) is (?:now )?(?:my|his|her|their) (?:wife|husband|partner|"
                     r"fianc[ée]e?|girlfriend|boyfriend)\b"), False),
     # a couple splits up ("Lena and Tom split up", "we broke up", "split up with Tom"); a
     # band or a team that "split up" ends nobody's partner
@@ -198,9 +200,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                 r"(?:(?:new|old|used|second-hand|secondhand|battered|white|black|red|blue|silver|grey|"
                 r"gr[ae]y|green|little|small|big|(?:19|20)\d\d)\s+){0,3}" + _CAR), False),
     ("car", _CS(r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
-                r"(?:an?\s+|the\s+)?(?P<v>[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
+                r"(?:an?\s+|the\s+)?(?P<v>" + CAPITAL + r"[\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
     ("car", _CS(r"\b[Nn]ew (?:car|truck|van|lorry|motorbike|bike)\b[^.;]{0,30}?\b(?:an?|the)\s+"
-                r"(?P<v>[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
+                r"(?P<v>" + CAPITAL + r"[\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
     # the vehicle is gone ("sold the car", "given up driving", "no more driving for me"):
     # after the rows that read a new one ("sold the Corolla and bought a Tesla")
     ("car", _ci(r"\b(?:sold|gave up|given up|giving up|got rid of|scrapped|wrote off|written off)\s+"
@@ -220,7 +222,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                   r"spending|seeing|working|living|watching|trying|learning|when|where|and|"
                   r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
                   r"(?P<v>[a-z][\w-]{2,})"), False),
-    ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>[A-ZÀ-ÖØ-ÞĀ-Ž][a-z]+)"), False),
+    ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>" + CAPITAL + r"[a-z]+)"), False),
     # What keeps someone safe at a meal, on a trip or at the pharmacy, however it is said
     # ("react badly to sulfa drugs", "has gout", "low-salt diet", "no sesame for Chloe"):
     # never a claim's primary attribute (it supersedes nothing), read for questions

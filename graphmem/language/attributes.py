@@ -32,7 +32,7 @@ from functools import lru_cache
 from graphmem.language.attribute_rules import RULES as _RULES
 from graphmem.language.attribute_rules import case_insensitive as _ci
 from graphmem.language.questions import SAFETY
-from graphmem.language.vocabulary import MONTHS, WEEKDAYS
+from graphmem.language.vocabulary import CAPITAL, MONTHS, WEEKDAYS
 
 __all__ = [
     "SINGLE_VALUED",
@@ -135,7 +135,7 @@ _EVENT_TIME = _ci(
 )
 _SPACE = re.compile(r"\s+")
 _TIME_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS) | {"today", "tomorrow", "yesterday"}
-_FROM_TO = re.compile(r"\bfrom\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)*\s+to\s+[A-ZÀ-ÖØ-ÞĀ-Ž]")
+_FROM_TO = re.compile(r"\bfrom\s+" + CAPITAL + r"[\w'’-]*(?:\s+" + CAPITAL + r"[\w'’-]*)*\s+to\s+" + CAPITAL)
 _HOME = _ci(
     r"\b(?:live|lives|living|flat|apartment|house|home|neighbou?rhood|rent|bungalow|"
     r"villa|studio flat|place in|moved in|moved house)\b"

@@ -22,7 +22,7 @@ from graphmem.language.claim_words import (
     STATE_CANON,
     STATE_WORDS,
 )
-from graphmem.language.vocabulary import MONTHS, WEEKDAYS
+from graphmem.language.vocabulary import CAPITAL, MONTHS, WEEKDAYS
 from graphmem.language.voice import IMPLICIT_USER, is_first_person, possessive_other
 from graphmem.language.words import stem
 
@@ -103,7 +103,7 @@ def named_user(claim: Claim) -> tuple[str, ...] | None:
     return tuple(clean(w) for w in WORD.findall(claim.user or IMPLICIT_USER)) or None
 
 
-_PAST_OPENER = re.compile(r"^\s*([A-ZÀ-ÖØ-ÞĀ-Ž][a-z]{2,}ed)\b(?!['’])")
+_PAST_OPENER = re.compile(r"^\s*(" + CAPITAL + r"[a-z]{2,}ed)\b(?!['’])")
 
 
 def _opens_with_own_verb(claim: Claim) -> bool:

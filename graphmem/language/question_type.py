@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from graphmem.language.vocabulary import CAPITAL
+
 __all__ = [
     "QuestionType",
     "ResolvedQuestion",
@@ -110,7 +112,7 @@ def _plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
-_POSSESSIVE = re.compile(r"\b([A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*)(?:'s|’s|'|’)(?=\s|$|[?.!,;:])")
+_POSSESSIVE = re.compile(r"\b(" + CAPITAL + r"[\w-]*)(?:'s|’s|'|’)(?=\s|$|[?.!,;:])")
 
 
 def strip_possessives(text: str) -> str:
@@ -132,7 +134,7 @@ class ResolvedQuestion:
     type: QuestionType | None
 
 
-_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-z]{2,}\b")
+_CAPITALISED = re.compile(r"\b" + CAPITAL + r"[a-z]{2,}\b")
 
 
 def resolve_question(text: str, people: Sequence[str]) -> ResolvedQuestion:

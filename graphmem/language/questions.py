@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import re
 
+from graphmem.language.vocabulary import CAPITAL
+
 __all__ = [
     "SAFETY",
     "asks_permission",
     "asks_present",
+    "asks_still",
     "asks_what_to_do",
     "offers",
     "question_attributes",
@@ -57,7 +60,7 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"seafood|shellfish|prawns?|meat|steak|pork|beef|chicken|burgers?|pizza|pasta|curry|"
         r"soup|salad|sushi|noodles?|rice|biscuits?|cookies?|sweets|bring|bringing|carry|"
         r"take with|take along)\b|"
-        r"\bcan (?:I|he|she|they|we|the user|(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)) (?:have|eat|drink|try|get)\b")),
+        r"\bcan (?:I|he|she|they|we|the user|(?-i:" + CAPITAL + r"[\w'’-]*)) (?:have|eat|drink|try|get)\b")),
     (frozenset({"partner"}), _ci(
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
         r"spouse|single|going out with|together)\b|\bwho\b[^?]{0,20}\bseeing\b")),
@@ -67,7 +70,7 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
     (frozenset({"phone"}), _ci(r"\b(?:phone|mobile|cell|contact number|number to call|"
                                 r"reach (?:me|him|her|them)|get hold of|get in touch|whats ?app|"
                                 r"number(?!\s+of\b)|(?:ring|call|text|contact)\s+(?:me|him|her|"
-                                r"them|us|the user|(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž])[\w'’-]+))\b")),
+                                r"them|us|the user|(?-i:" + CAPITAL + r")[\w'’-]+))\b")),
     (frozenset({"email"}), _ci(r"\be-?mail\b")),
     (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
     (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work|"
@@ -167,6 +170,20 @@ def asks_present(question: str) -> bool:
     Acme?", "What's my job these days?")? Recall then prefers the newer of two claims
     of one subject that answer it alike (docs/updates.md "At recall")."""
     return _PRESENT.search(question) is not None
+
+
+# "Is Lan still living in Hội An?", "Do I still do the 4am shifts at the bakery?": whether
+# a state still holds, asked by naming it (a yes/no question, unlike "Where do I live now?")
+_STILL = _ci(
+    r"^\W*(?:is|are|am|was|do|does|did|has|have|can|will)\b[^?]*?\b(?:still|any ?more|any longer)\b"
+)
+
+
+def asks_still(question: str) -> bool:
+    """Does ``question`` ask whether a state it names still holds ("Is Kwame still a site
+    engineer?", "Does Łukasz have his season ticket anymore?")? Recall then asks for the
+    attribute that state is (docs/updates.md "At recall")."""
+    return _STILL.search(question) is not None
 
 
 # What a question may offer, by what someone gave up: "hasn't had a drink since June"

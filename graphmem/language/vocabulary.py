@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["MONTHS", "MONTH_NAMES", "NUMBER_WORDS", "ORDINALS", "WEEKDAYS"]
+__all__ = ["CAPITAL", "MONTHS", "MONTH_NAMES", "NUMBER_WORDS", "ORDINALS", "WEEKDAYS"]
+
+#: The regex class of a capital letter that opens a name, for the language patterns: ASCII
+#: and the accented Latin capitals ("Ólafur", "Łukasz", "Đà Nẵng"; the Latin Extended-A
+#: range takes its small letters too, which the patterns' case rules allow anyway).
+CAPITAL = "[A-ZÀ-ÖØ-ÞĀ-Ž]"
 
 #: Full month names, lower-case, January first (locale-independent).
 MONTH_NAMES: tuple[str, ...] = (

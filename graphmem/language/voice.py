@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from graphmem.language.vocabulary import CAPITAL
+
 __all__ = [
     "FIRST_PERSON_WORDS",
     "IMPLICIT_USER",
@@ -42,11 +44,11 @@ FIRST_PERSON_WORDS = frozenset(
 )
 
 _VERBATIM = "verbatim"
-_SPEAKER = re.compile(r"^\s*([A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]*){0,3})\s*:\s+\S")
+_SPEAKER = re.compile(r"^\s*(" + CAPITAL + r"[\w'’.-]*(?:\s+" + CAPITAL + r"[\w'’.-]*){0,3})\s*:\s+\S")
 _OPENS_FIRST_PERSON = re.compile(
     r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
     r"big news|news|guess what|good news|bad news|correction|reminder|remember|forgot to tell you)"
-    r"\b[,:!]?\s*)*(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+ and )?"
+    r"\b[,:!]?\s*)*(?:" + CAPITAL + r"[\w'’-]+ and )?"
     r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
     r"user|user's|user’s|the user|the user's|the user’s|"
     # a note that opens with its verb has the speaker as its subject ("Sold the Corolla.")
@@ -91,23 +93,23 @@ def possessive_other(text: str) -> bool:
 
 _OTHER_ANYWHERE = re.compile(
     r"\b(?:my|our|user's|user’s|the user's|the user’s|his|her|their|"
-    r"(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*)['’]s)\s+" + _KIN + r"s?\b",
+    r"(?-i:" + CAPITAL + r"[\w-]*)['’]s)\s+" + _KIN + r"s?\b",
     re.IGNORECASE,
 )
 
 
 _KIN_NAMED = re.compile(
     # "Kwame and Efua's eldest, Kofi, …": a couple's child
-    r"^\s*(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+(?:and\s+|&\s+)?[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)*['’]s?|my|our|his|her|their|"
+    r"^\s*(?:" + CAPITAL + r"[\w'’-]*(?:\s+(?:and\s+|&\s+)?" + CAPITAL + r"[\w'’-]*)*['’]s?|my|our|his|her|their|"
     r"user's|user’s)\s+"
-    + _KIN + r",?\s+(?P<name>(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)?))",
+    + _KIN + r",?\s+(?P<name>(?-i:" + CAPITAL + r"[\w'’-]*(?:\s+" + CAPITAL + r"[\w'’-]*)?))",
     re.IGNORECASE,
 )
 
 
 _KIN_OWNED = re.compile(
-    r"^\s*(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)(?:\s+(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*))?\s+is\s+(?:now\s+)?"
-    r"(?P<owner>my|our|(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)['’]s?)\s+" + _KIN + r"\b",
+    r"^\s*(?-i:" + CAPITAL + r"[\w'’-]*)(?:\s+(?-i:" + CAPITAL + r"[\w'’-]*))?\s+is\s+(?:now\s+)?"
+    r"(?P<owner>my|our|(?-i:" + CAPITAL + r"[\w'’-]*)['’]s?)\s+" + _KIN + r"\b",
     re.IGNORECASE,
 )
 
@@ -233,7 +235,7 @@ def voice_at(text: str) -> int | None:
 _NICKNAME = re.compile(
     r"\b(?:(?i:everyone|everybody|people|friends|we|they|the kids|most people)\s+(?i:calls?)\s+"
     r"(?i:him|her|them|me)|(?i:known as|goes by|go by|nicknamed|nickname is))\s+"
-    r"(?:just\s+)?['\"“‘]?(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+)"
+    r"(?:just\s+)?['\"“‘]?(?P<name>" + CAPITAL + r"[\w'’-]+)"
 )
 
 

@@ -93,6 +93,8 @@ class AheadStore:
         )
 
     def count_memories(self, namespace: str, *, at_most: int | None = None) -> int:
+        """The started count for these arguments (:meth:`start_count_memories`), else
+        the store's."""
         started = self._started.get(("count_memories", namespace, at_most))
         if started is None:
             return self._store.count_memories(namespace, at_most=at_most)

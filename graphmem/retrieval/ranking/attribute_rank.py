@@ -16,7 +16,7 @@ languages brings the claims stating one forward in relevance order; a claim that
 person gave something up ("hasn't had a drink since June") comes forward only for an
 advice question offering it (:func:`~graphmem.language.questions.offers`). A question
 whether a named state still holds ("Is Lan still living in Hội An?") asks for the
-attribute that state is (:func:`asks_still`).
+attribute that state is (:func:`~graphmem.language.questions.asks_still`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,13 @@ import numpy as np
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
-from graphmem.language.questions import SAFETY, asks_permission, offers, question_attributes
+from graphmem.language.questions import (
+    SAFETY,
+    asks_permission,
+    asks_still,
+    offers,
+    question_attributes,
+)
 from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.language.words import FUNCTION_WORDS, stem
@@ -198,20 +204,6 @@ def attribute_first(
     moved = {row[3].id: row[4] for row in chosen}
     rest = [m for m in order if m.id not in moved]
     return front + rest, moved
-
-
-# "Is Lan still living in Hội An?", "Do I still do the 4am shifts at the bakery?": whether
-# a state still holds, asked by naming it
-_STILL = re.compile(
-    r"^\W*(?:is|are|am|was|do|does|did|has|have|can|will)\b[^?]*?\b(?:still|any ?more|any longer)\b",
-    re.IGNORECASE,
-)
-
-
-def asks_still(question: str) -> bool:
-    """Does ``question`` ask whether a state it names still holds ("Is Kwame still a site
-    engineer?", "Does Łukasz have his season ticket anymore?")?"""
-    return _STILL.search(question) is not None
 
 
 def _named_attribute(
