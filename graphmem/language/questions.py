@@ -14,6 +14,7 @@ __all__ = [
     "asks_present",
     "asks_still",
     "asks_what_to_do",
+    "eater",
     "offers",
     "question_attributes",
 ]
@@ -104,6 +105,7 @@ _OCCASION = _ci(
     r"birthday\b|\bbirthday\s+(?:party|barbecue|bbq|cake|dinner|lunch|present|gift|drinks|"
     r"meal|picnic|celebration|do)\b"
 )
+_WHO_DRIVES_FOR = _ci(r"\bwho\b[^?]{0,20}\b(?:drive|drives|driving) for\b")
 _ASKS_DATE = _ci(r"\b(?:when|what date|which day|what day|how old|born)\b")
 
 
@@ -118,6 +120,8 @@ def question_attributes(question: str) -> frozenset[str]:
             keys |= found
     if "birthday" in keys and _OCCASION.search(question) and not _ASKS_DATE.search(question):
         keys.discard("birthday")  # "a cake for Olena's birthday" asks about the cake
+    if _WHO_DRIVES_FOR.search(question):
+        keys.discard("car")  # "Who does Łukasz drive for?" asks for an employer
     if keys & {"phone", "email"}:
         keys -= SAFETY  # "What number should I print on the egg flyers?"
     if keys & SAFETY:
@@ -145,6 +149,26 @@ def asks_permission(question: str) -> bool:
     may bear on a safety constraint even when it names no food: the ranking lets the
     constraints most similar to it come first (docs/updates.md "At recall")."""
     return _PERMISSION.search(question) is not None
+
+
+# "Sipho's making bobotie tonight, can I have some?": who would eat it is the one asking
+_EATER = re.compile(
+    r"\b(?:[Cc]an|[Cc]ould|[Mm]ay|[Ss]hould)\s+(I|" + CAPITAL + r"[\w'’-]*)\s+"
+    r"(?:have|eat|drink|try|get|order|take)\b(?!\s+(?:him|her|them|the user\b|" + CAPITAL + r"))"
+)
+
+_FOR_SOMEONE = re.compile(r"\bfor\s+(?:him|her|them|the user|" + CAPITAL + ")")
+
+
+def eater(question: str) -> str | None:
+    """Who would eat, drink or take what a permission question offers, when it says so
+    ("Sipho's making bobotie tonight, can I have some?" → "I"; "Can Arjun have the aloo
+    paratha?" → "Arjun"): that person's constraints answer it, whoever else it names
+    first. ``None`` when it does not say."""
+    found = _EATER.search(question)
+    if found is None or _FOR_SOMEONE.search(question, found.end()):
+        return None  # "What should I get for Arjun?": Arjun would
+    return found.group(1)
 
 
 _TO_DO = _ci(r"\b(?:should|must|can|could|may)\s+(?:I|we|he|she|they|the user)\b")

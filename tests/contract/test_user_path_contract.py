@@ -682,6 +682,37 @@ def test_asking_whether_a_named_state_still_holds_brings_its_newest_value_first(
 
 
 
+def test_a_still_question_naming_a_replaced_state_brings_what_replaced_it_first(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Is Oskar still doing the Antwerp runs?" names a claim an update superseded; no
+    current memory shares its words, so the answer is what replaced it (followed along
+    ``superseded_by``), above a newer claim about something else."""
+    memory.set_user(ns, "Oskar Nowak")
+    old = said(memory, clock, ns, "Oskar drives long-haul for Raben, mostly the Poznań–Antwerp run.", 0)
+    said(memory, clock, ns, "Oskar has a season ticket for Lech Poznań.", 1)
+    local = said(memory, clock, ns, "Oskar switched to local deliveries: he drives for DPD now.", 40)
+    said(memory, clock, ns, "Oskar's delivery van is a white Renault Master.", 60)
+    assert memory.get(ns, old).superseded_by == local
+    hits = memory.recall(ns, "Is Oskar still doing the Antwerp runs?", k=3).hits
+    assert hits[0].memory.id == local
+    assert "replaced the state" in (hits[0].explanation.reordered or "")
+
+
+def test_can_i_have_some_asks_about_the_askers_diet_not_the_cooks(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Sipho's making bobotie tonight, can I have some?" names Sipho first, but the one
+    who would eat is the user: the user's diet comes first, not Sipho's claims."""
+    memory.set_user(ns, "Naledi Dlamini")
+    vegan = said(memory, clock, ns, "I'm vegan, properly: no dairy, no eggs, not even honey.", 0)
+    said(memory, clock, ns, "My husband Sipho teaches maths at a high school in Soweto.", 1)
+    said(memory, clock, ns, "Sipho is making his mother's bobotie recipe tonight.", 2)
+    said(memory, clock, ns, "We won our netball semi on Wednesday!", 3)
+    hits = memory.recall(ns, "Sipho's making bobotie tonight, can I have some?", k=3).hits
+    assert hits[0].memory.id == vegan
+
+
 def test_an_ending_stays_first_above_a_newer_claim_about_something_else(
     real_memory: GraphMem, clock: Clock, ns: str
 ) -> None:

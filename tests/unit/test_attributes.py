@@ -21,6 +21,7 @@ from graphmem.language.questions import (
     SAFETY,
     asks_permission,
     asks_present,
+    eater,
     offers,
     question_attributes,
 )
@@ -729,3 +730,17 @@ def test_a_couples_eldest_is_the_subject_and_a_live_in_partner_no_home() -> None
     assert kin_subject("Kwame and Efua live in Accra.") is None
     assert "residence" not in {a.key for a in attributes_of("User's sambo (live-in partner) is Annika.")}
     assert "residence" in {a.key for a in attributes_of("She lives in Oslo with Annika.")}
+
+
+def test_who_would_eat_is_the_one_a_permission_question_says() -> None:
+    """"Sipho's making bobotie tonight, can I have some?" asks about the asker's diet,
+    not Sipho's; "What should I get for Arjun?" about Arjun's; "Who does Łukasz drive
+    for?" asks for an employer, not a car."""
+    assert eater("Sipho's making bobotie tonight, can I have some?") == "I"
+    assert eater("Can Arjun have the aloo paratha?") == "Arjun"
+    assert eater("There's a Nutella crêpe stand, can I get one?") == "I"
+    assert eater("What should I get for Arjun?") is None
+    assert eater("Can I get Mehmet a box of baklava?") is None
+    assert eater("Where does Lena live?") is None
+    assert question_attributes("Who does Łukasz drive for these days?") == frozenset({"employer"})
+    assert "car" in question_attributes("What am I driving for work these days?")

@@ -34,6 +34,7 @@ from graphmem.language.questions import (
     SAFETY,
     asks_permission,
     asks_still,
+    eater,
     offers,
     question_attributes,
 )
@@ -99,10 +100,13 @@ def question_first(
     relevant: frozenset[str] = frozenset(),
     asked: frozenset[str] | None = None,
     examples: AttributeExamples | None = None,
+    successor: Memory | None = None,
 ) -> tuple[list[Memory], dict[str, str]]:
     """The two rules of this module in turn: with a ``window`` (:func:`attribute_window`),
-    :func:`attribute_first` over it; then the first ``cut`` memories, with
-    :func:`owner_first` (off when ``settings.attribute_window`` is 0).
+    :func:`attribute_first` over it, then ``successor`` first when it is in the window
+    (what replaced the state a still-question names:
+    :func:`graphmem.retrieval.ranking.still.still_successor`); then the first ``cut``
+    memories, with :func:`owner_first` (off when ``settings.attribute_window`` is 0).
 
     ``relevant``: the ids most similar to the question (the semantic list's top), the
     only safety claims a permission question that names no food moves up
@@ -118,6 +122,9 @@ def question_first(
             )
             for ident, key in moved.items()
         )
+        if successor is not None and any(m.id == successor.id for m in order):
+            order = [successor, *(m for m in order if m.id != successor.id)]
+            why[successor.id] = "moved up: it replaced the state the question asks about"
     order = list(order[:cut])
     if settings.read.rescoring.attribute_window > 0:
         order, down = owner_first(order, question, known)
@@ -170,6 +177,8 @@ def attribute_first(
     only_relevant = not keys and asks_permission(question)
     keys = SAFETY if only_relevant else keys
     subject = question_subject(question, known) if keys else None
+    if keys & SAFETY and (who := eater(question)) is not None:  # "…, can I have some?"
+        subject = question_subject(who, known) or subject
     if subject is None and "partner" in keys and keys <= {"partner", "employer"}:
         # "Who's my partner?" asks for the user's partner ("What does my fiancé do?" does not)
         subject = question_subject(_PARTNER_WORD.sub(" ", question), known)

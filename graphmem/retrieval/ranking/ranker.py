@@ -35,6 +35,7 @@ from graphmem.retrieval.ranking.attribute_rank import (
 from graphmem.retrieval.ranking.currency import prefer_newer
 from graphmem.retrieval.ranking.formula import weight_formula, without_session_support
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker, reranked
+from graphmem.retrieval.ranking.still import still_successor
 from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE
 from graphmem.retrieval.rescoring.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.rescoring.support import session_support
@@ -63,8 +64,7 @@ def ms_since(mark: float) -> float:
     return (time.perf_counter() - mark) * 1000.0
 
 
-#: How many of the semantic list's first hits count as "most similar to the question"
-#: for a permission question's safety claims (attribute_rank.question_first).
+#: The semantic hits "most similar to the question" (attribute_rank.question_first).
 _SIMILAR = 3
 
 
@@ -163,9 +163,10 @@ class Ranker:
         reordered: dict[str, str] = {}
         if query.profile != "composite":  # the asked attribute's value, the asked person
             similar = frozenset(h.memory_id for h in hits.get("semantic", [])[:_SIMILAR])
+            known = self._known(namespace)
+            successor = still_successor(self._store, namespace, query.text, known, asked) if window else None
             order, reordered = question_first(
-                order, query.text, self._known(namespace), window, cut, cfg, similar, asked,
-                self._examples,
+                order, query.text, known, window, cut, cfg, similar, asked, self._examples, successor
             )
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order, rerank_note = reranked(self._reranker, order, query.text, plan, rerank)
