@@ -22,6 +22,7 @@ from graphmem.store.base import (
     versions_read,
 )
 from graphmem.store.checks import check_k
+from graphmem.write.about import stated_predicate
 from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -298,7 +299,7 @@ class Writes(Users):
                 source_level="direct",
                 extractor="verbatim",
                 subject=first.subject,
-                predicate=first.predicate,
+                predicate=stated_predicate(first),
                 entities=self._kept_mentions(namespace, first, content),
                 session_id=session_id,
                 observed_at=self._clock(),

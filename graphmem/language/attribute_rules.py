@@ -52,14 +52,14 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     # "now"/"back" say where someone is only with "in", and only when no work stands
     # between ("now drives for … in X"); "now runs day trips to the islands" is no home
     ("residence", _CS(r"\b(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
-                      r"job|shifts?|runs?|running|trips?|tours?|sells?|selling)\b)\b[^.;]{0,40}?"
+                      r"job|shifts?|runs?|running|trips?|tours?|sells?|selling|at\s+(?:a|an|the))\b)\b[^.;]{0,40}?"
                       r"\bin\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome for (?:me|him|her|them|us) is)\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     # "moved up to the first violins" is a promotion, not a move
     ("residence", _ci(r"\b(?:live[sd]?(?!-in)|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
                       r"forward)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),
-    ("employer", _CS(r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
+    ("employer", _CS(r"(?<![Ww]e )\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym|league|"
                      r"class|classes|course|group|society|night|nights|session|sessions)\b)"
@@ -76,12 +76,15 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"unemployed|between jobs|(?<!a )(?<!an )(?<!the )retired)\b"), True),
     ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
                      r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
-                     r"company|studio|practice|shop))\b"), False),
-    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?(?!\s+out\b)|[Dd]rives|[Dd]riving)\b[^.;]{0,40}?"
+                     r"company|studio|practice|shop)|opened (?:a|his|her|my|their) (?:small |little |new )?"
+                     r"(?:café|cafe|restaurant|shop|bakery|bar|workshop|salon|stall|clinic))\b"), False),
+    ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?(?!\s+out\b)|[Dd]rives|[Dd]riving|[Ff]l(?:y|ies|ying)|"
+                     r"[Dd]eliveries|[Hh]auls?|[Gg]uides)\b[^.;]{0,40}?"
                      r"\b(?:at|for|with)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
                      r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]each(?:es|ing)?|"
-                     r"[Ss]witched)\b[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
+                     r"[Ss]witched|(?:weekend|night|day|early|late|morning|evening|extra|double) shifts?)\b"
+                     r"[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
     # the workplace of a job title: "User is a pharmacist at MedPlus Pharmacy", "I'm sous-chef
     # at Le Petit Cèdre now" ("a student at", "a regular at" name no employer); it is stated
@@ -91,7 +94,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"client|resident|fan|volunteer|visitor)\b)(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*|"
                      r"(?:head|sous|senior|junior|lead|chief|assistant|deputy)[\s-][a-z][\w-]*)"
                      r"\s+(?P<at>at)\s+" + _NAME), False),
-    ("job_title", _ci(r"\b(?:title is|job title is|(?:my|his|her|their) job is|works? as|working as|"
+    ("job_title", _ci(r"\b(?:title (?:there |now )?is|title on (?:my|his|her|their) card says|job title is|(?:my|his|her|their) job is|works? as|working as|"
                       r"job as|position as|role as|promoted to|(?:was|been|got|is) made|appointed|stepped up to|"
                       r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
                       r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
@@ -100,15 +103,18 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("job_title", _ci(r"(?<!\bhers )(?<!\btheirs )(?<!\bmine )(?<!\byours )(?<!\bours )"
                       r"\b(?:is|am|'m|are|'re|'s|became|becoming|now)\s+(?:now\s+)?(?:an?|the)\s+"
                       r"(?![\w\s-]{0,40}\bstudent\b)"  # "a computer science student": a school
-                      r"(?P<v>(?-i:(?:[a-z-]+\s+){0,2}"
+                      r"(?P<v>(?-i:(?:[a-z-]+\s+){0,3}"
                       r"(?:[a-z-]{3,}(?:er|or|ist|ian)|nurse|chef|"
                       r"doctor|surgeon|pilot|teacher|cook|clerk|guide|medic|midwife|"
                       r"paramedic|analyst|manager|nanny|barista|consultant|captain|coach|vet|officer|"
-                      r"head chef|director|lawyer|dentist|professor|electrician|plumber)))\b"),
+                      r"head chef|director|lawyer|dentist|professor|electrician|plumber|architect|"
+                      r"accountant|attendant|assistant|mechanic|seamstress|waitress|secretary|"
+                      r"apprentice|(?:fisher|fore|post|sales|crafts|trades|handy|business|police)"
+                      r"(?:man|woman))))\b"),
      False),
     ("job_title", _ci(r"\b(?:is|am|'m|'s|was|been|became|made|now)\s+(?:now\s+)?"
                       r"(?P<v>(?:second|first|third|chief|head|senior|junior|lead|deputy|assistant|"
-                      r"principal|associate|staff|charge|sous)[\s-][a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+                      r"principal|associate|staff|charge|sous)[\s-](?!office|quarters|table|start)[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
                       r"(?=\s+(?:on|at|in|of|for|now)\b|[.,;!]|$)"), False),
     # a promotion: "made associate", "made partner", "bumped me up: senior packaging designer"
     ("job_title", _ci(r"\b(?:made|bumped (?:me|him|her|them|us) up(?: to)?:?|promoted:)\s+"
@@ -223,6 +229,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                   r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
                   r"(?P<v>[a-z][\w-]{2,})"), False),
     ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>" + CAPITAL + r"[a-z]+)"), False),
+    # "I've started Twi lessons on Saturdays"
+    ("language", _CS(r"(?<=[a-z,] )(?!(?:Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
+                     r"Pilates|Zumba|Bikram|Krav)\b)(?P<v>" + CAPITAL + r"[a-z]+) (?:lessons|classes|course|tutor)\b"), False),
     # What keeps someone safe at a meal, on a trip or at the pharmacy, however it is said
     # ("react badly to sulfa drugs", "has gout", "low-salt diet", "no sesame for Chloe"):
     # never a claim's primary attribute (it supersedes nothing), read for questions

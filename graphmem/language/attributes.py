@@ -204,7 +204,7 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
             attr = Attribute(full_key, key in SINGLE_VALUED, value, at, ended or _ends(text, match))
             have = found.get(full_key)
             if have is None or (not have.value and attr.value):
-                found[full_key] = attr if have is None else _merge(have, attr)
+                found[full_key] = attr if have is None else _merge(have, attr, text)
             break
     return tuple(sorted(found.values(), key=lambda a: (a.position, a.key)))
 
@@ -225,8 +225,17 @@ def _about_someone_else(text: str, at: int) -> bool:
     return _THIRD_CLAUSE.match(text[start:at]) is not None
 
 
-def _merge(old: Attribute, new: Attribute) -> Attribute:
-    return Attribute(old.key, old.single, new.value, min(old.position, new.position), old.ended)
+_STARTS = re.compile(r"\b(?:took|takes|started|starts|joined|hired|got|new|now)\b", re.I)
+
+
+def _merge(old: Attribute, new: Attribute, text: str) -> Attribute:
+    """The value read later, ended as the earlier reading says unless its own clause
+    starts something ("isn't freelancing anymore. She took a staff job at Bennani" ends
+    the freelancing, not Bennani; "I'm retired now. Worked underground at Marine
+    Colliery" ends the colliery)."""
+    lead = _CLAUSE_BREAK.split(text[max(0, new.position - 40) : new.position])[-1]
+    ended = new.ended or (old.ended and _STARTS.search(lead) is None)
+    return Attribute(old.key, old.single, new.value, min(old.position, new.position), ended)
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:.!?]|\b(?:now|but|then)\b")

@@ -70,6 +70,7 @@ from graphmem.language.claim_reading import (
 from graphmem.language.frames import frame_overlap
 from graphmem.language.voice import (
     USER_ALIAS,
+    governed,
     kin_owner,
     kin_subject,
     modifies_a_noun,
@@ -364,6 +365,8 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
             found = re.search(r"\b" + re.escape(words[0]) + r"\b", text)
         if not words or found is None:
             continue
+        if claim.user is not None and claim.people is not None and governed(text, found.start()):
+            continue  # "quit the bakery. doing deliveries for Rappi now": an object, not a subject
         if best is None or found.start() < best[0]:
             best = (found.start(), tuple(clean(w) for w in WORD.findall(canonical)))
     voice = voice_at(claim.content) if claim.user is not None else None

@@ -61,9 +61,20 @@ _PLACE = re.compile(
 )
 # "The Toronto one is cancelled" ends a thing the place qualifies (a number, a flat), not
 # what an older claim says happens in Toronto
-_QUALIFIED_ONE = re.compile(r"\b(?i:the|my|his|her|their|our)\s+(?:[A-ZÀ-Þ][\w'’-]*\s+)+(?=ones?\b)")
+# ("the Toronto number", "User's Routakuu address doesn't work anymore": the address ends)
+_QUALIFIED_ONE = re.compile(
+    r"(?:\b(?i:the|my|his|her|their|our)|[\w-]+['’]s)\s+(?:[A-ZÀ-Þ][\w'’-]*\s+)+"
+    r"(?=(?:ones?|address|e-?mail|number|phone|account|badge|card|pass|login|contract|laptop|"
+    r"studio|flat|office)\b)"
+)
+# whom or where from a thing is done with ("football with the girls from the bakery") is
+# not the thing: quitting the bakery ends no football
+_COMPANY = re.compile(
+    r"\b(?:from|with)\s+(?:the|my|his|her|our|their)\s+(?:(?!from\b|with\b)[a-z]+\s+)?(?!from\b|with\b)[a-z]+\b"
+)
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
-_CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+")
+# a dash opens an aside; ", no more road shifts" is a clause of its own
+_CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+|\s+[—–]\s+|,\s+(?=(?:no more|no longer)\b)")
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
 
 
@@ -140,9 +151,12 @@ def ends(
     if not parts:
         return None
     ended = frozenset().union(
-        *(topics(_PLACE.sub(" ", _QUALIFIED_ONE.sub("the ", part)), exclude) for part in parts)
+        *(
+            topics(_COMPANY.sub(" ", _PLACE.sub(" ", _QUALIFIED_ONE.sub("the ", part))), exclude)
+            for part in parts
+        )
     )
-    shared = (ended & topics(_about_subject(old, exclude), exclude)) - topics(
+    shared = (ended & topics(_COMPANY.sub(" ", _about_subject(old, exclude)), exclude)) - topics(
         " ".join(subject_words)
     )
     if not shared:

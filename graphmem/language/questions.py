@@ -34,7 +34,7 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"\bwhere\b[^?]{0,30}\b(?:live|living|lives|home|based|stay|staying|moved?)\b|"
         r"\b(?:which|what) (?:city|town|neighbou?rhood|suburb|area|village|district)\b"
         r"[^?]{0,30}\b(?:live|living|lives|home|based)\b|"
-        r"\b(?:live|living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
+        r"\b(?:live|(?<!a )living|lives) (?:now|these days|at the moment)\b|\bhome address\b|"
         r"\b(?:flat|apartment|house|place) in\b|\bstill (?:up )?in\b|\bstill live\b")),
     (frozenset({"employer"}), _ci(
         r"\bwhere\b[^?]{0,30}\b(?:work|working|works|employed|job|teach|teaches|teaching)\b|"
@@ -44,6 +44,10 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"\bemployer\b|\bstill (?:at|working)\b|\bwork(?:s|ing)? for\b")),
     # "still with X": X may be an employer or a partner
     (frozenset({"employer", "partner"}), _ci(r"\bstill with\b")),
+    # "What does Mehmet do for a living?" is answered by a title or by the work itself
+    # ("opened a small café")
+    (frozenset({"job_title", "employer"}), _ci(
+        r"\bdo(?:es)? (?:\w+ )?(?:\w+ )?do for (?:a )?(?:living|work)\b")),
     (frozenset({"job_title"}), _ci(
         r"\b(?:job|role|title|position|rank|profession|occupation|do for (?:a )?living|"
         r"what does \w+ do for (?:a )?(?:living|work)|what do i do for (?:a )?(?:living|work))\b|"
@@ -76,7 +80,9 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
     (frozenset({"birthday"}), _ci(r"\b(?:birthday|born|date of birth|how old)\b")),
     (frozenset({"car"}), _ci(r"\b(?:car|drive|drives|driving|vehicle|commute|get to work|"
                               r"gets? around|getting around)\b")),
-    (frozenset({"language"}), _ci(r"\b(?:languages?|speaks?|speaking)\b")),
+    # "What does she speak at home?", not "When did I speak at the meetup?"
+    (frozenset({"language"}), _ci(r"\b(?:languages?|(?:what|which)\b[^?]{0,30}\bspeak\w*|"
+                                  r"(?:speaks?|speaking)(?! (?:at|to|with|on|about)\b))\b")),
     (frozenset({"school"}), _ci(r"\b(?:study|studies|studying|university|uni|degree|phd|students?)\b")),
     (frozenset({"hobby"}), _ci(r"\b(?:hobby|hobbies|free time|spare time|for fun)\b")),
 )
@@ -154,7 +160,9 @@ def asks_permission(question: str) -> bool:
 # "Sipho's making bobotie tonight, can I have some?": who would eat it is the one asking
 _EATER = re.compile(
     r"\b(?:[Cc]an|[Cc]ould|[Mm]ay|[Ss]hould)\s+(I|" + CAPITAL + r"[\w'’-]*)\s+"
-    r"(?:have|eat|drink|try|get|order|take)\b(?!\s+(?:him|her|them|the user\b|" + CAPITAL + r"))"
+    r"(?:have|eat|drink|try|"
+    # "Can I get Mehmet a baklava?": Mehmet would eat it
+    r"(?:get|order|take)\b(?!\s+(?:him|her|them|the user\b|" + CAPITAL + r")))\b"
 )
 
 _FOR_SOMEONE = re.compile(r"\bfor\s+(?:him|her|them|the user|" + CAPITAL + ")")

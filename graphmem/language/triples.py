@@ -6,12 +6,25 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from graphmem.language.attributes import SINGLE_VALUED, Attribute, clean_value, is_eventlike
+from graphmem.language.attributes import (
+    SINGLE_VALUED,
+    Attribute,
+    attributes_of,
+    clean_value,
+    is_eventlike,
+)
 from graphmem.language.claims import Compatibility, Reason
 from graphmem.language.endings import ending_cue
 from graphmem.text import normalize
 
-__all__ = ["accumulates", "restates", "same_value", "triple_attribute"]
+__all__ = [
+    "accumulates",
+    "attribute_predicate",
+    "claimed_attributes",
+    "restates",
+    "same_value",
+    "triple_attribute",
+]
 
 
 # Triple predicates whose values accumulate (docs/spec.md §9.15): another object is one more
@@ -43,6 +56,20 @@ _PREDICATE_KEYS = {
 }  # fmt: skip
 
 
+#: The predicate a triple names each attribute by (the first of the table's spellings).
+_KEY_PREDICATES = {key: predicate for predicate, key in reversed(_PREDICATE_KEYS.items())}
+
+
+def attribute_predicate(key: str) -> str | None:
+    """The triple predicate that names attribute ``key`` ("residence" → "lives_in",
+    "employer" → "works_at"); ``None`` for one no predicate names (health, a favourite).
+
+    >>> attribute_predicate("residence"), attribute_predicate("school"), attribute_predicate("health")
+    ('lives_in', 'studies_at', None)
+    """
+    return _KEY_PREDICATES.get(key)
+
+
 def triple_attribute(predicate: str | None, obj: str | None) -> Attribute | None:
     """The attribute a triple states by its predicate ("lives_in", "works_at", ...),
     with its object as the value; ``None`` for a predicate outside the table."""
@@ -50,6 +77,15 @@ def triple_attribute(predicate: str | None, obj: str | None) -> Attribute | None
     if key is None:
         return None
     return Attribute(key, key in SINGLE_VALUED, clean_value(obj or "", key))
+
+
+def claimed_attributes(content: str, predicate: str | None, obj: str | None) -> list[Attribute]:
+    """The attributes a claim states: its text's
+    (:func:`~graphmem.language.attributes.attributes_of`), then its triple's
+    (:func:`triple_attribute`) when its predicate names one (docs/updates.md "Updates
+    recognised by attribute")."""
+    given = triple_attribute(predicate, obj)
+    return [*attributes_of(content), *([given] if given is not None else [])]
 
 
 class _Stated(Protocol):

@@ -21,6 +21,7 @@ __all__ = [
     "FIRST_PERSON_WORDS",
     "IMPLICIT_USER",
     "USER_ALIAS",
+    "governed",
     "is_first_person",
     "is_transcript",
     "kin_owner",
@@ -62,7 +63,7 @@ _OPENS_FIRST_PERSON = re.compile(
 
 _KIN = (
     r"(?:(?:little|big|older|younger|elder|baby|twin|best|old|new|late|step|half|dear|close|"
-    r"good|childhood|[a-z]+est)\s+)*"
+    r"good|childhood|[a-z]+est|[a-z]{3,}ing|work|gym|school|uni|college|band|club)\s+)*"
     r"(?:sister|brother|sibling|mother|father|mum|mom|mam|mamma|mama|dad|papa|parents?|wife|"
     r"eldest|oldest|youngest|"
     r"husband|partner|spouse|son|daughter|kids?|children|child|friend|boss|manager|colleague|"
@@ -153,8 +154,11 @@ def names_someone_close(text: str) -> bool:
     return _OTHER_ANYWHERE.search(text) is not None
 
 
+#: Words that head a note rather than name a speaker ("Correction: …", "Promotion: …",
+#: "Health update: …"): a label whose last word is one of them is a heading.
 _NOT_SPEAKERS = frozenset(
-    ["correction", "update", "reminder", "remember", "note", "notes", "fyi", "btw", "news", "ps", "edit", "important", "warning", "summary", "also", "again", "actually", "context", "info", "todo", "question", "answer", "re"]
+    ["correction", "update", "reminder", "remember", "note", "notes", "fyi", "btw", "news", "ps", "edit", "important", "warning", "summary", "also", "again", "actually", "context", "info", "todo", "question", "answer", "re",
+     "fix", "confession", "promotion", "clarification", "addendum", "recap", "background", "change", "changes", "status", "latest", "heads-up", "tip", "plan", "plans", "story", "detail", "details", "follow-up", "followup", "health", "diet", "work", "job", "home", "family", "medical", "allergy", "allergies", "meds", "medication", "birthday", "travel", "trip", "pets", "hobbies", "milestone", "announcement", "preference", "fact", "event"]
 )
 
 
@@ -162,7 +166,7 @@ def speaker_label(text: str) -> str | None:
     """The speaker label a transcript turn opens with ("Caroline: …" → "Caroline"); a
     note's heading ("Correction: …", "Update: …") is none."""
     match = _SPEAKER.match(text)
-    if match is None or match.group(1).casefold() in _NOT_SPEAKERS:
+    if match is None or match.group(1).split()[-1].casefold() in _NOT_SPEAKERS:
         return None
     return match.group(1)
 
@@ -269,3 +273,20 @@ def modifies_a_noun(text: str, name: str) -> bool:
     lowered = text.casefold()
     at = lowered.find(name.casefold())
     return at >= 0 and _MODIFIES.match(lowered, at + len(name)) is not None
+
+
+_GOVERNED = re.compile(r"\b(?:for|at|with|to|from|by|of|in|into|on|near|about)\s+(?:the\s+)?$")
+_COPULA = re.compile(r"\b(?:is|are|was|were)\b")
+
+
+def governed(text: str, at: int) -> bool:
+    """Is the name at offset ``at`` of ``text`` a preposition's object in a note that
+    states no one's being anything before it ("doing deliveries for Rappi now": the
+    note's subject is someone else; "Peanuts are dangerous for Nora" is about Nora)?
+
+    >>> governed("quit the bakery. doing deliveries for Rappi now", 38)
+    True
+    >>> governed("Peanuts are dangerous for Nora", 26)
+    False
+    """
+    return _GOVERNED.search(text, 0, at) is not None and _COPULA.search(text, 0, at) is None

@@ -12,8 +12,11 @@ one stemmer.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["FUNCTION_WORDS", "stem"]
+from graphmem.text import tokenize
+
+__all__ = ["FUNCTION_WORDS", "shares_word", "stem"]
 
 #: English function words (and the "s" a possessive leaves): a query made only of
 #: these and a name has no content term for BM25 to match.
@@ -45,3 +48,9 @@ def stem(word: str) -> str:
     if stemmed.endswith("e"):
         stemmed = stemmed[:-1]  # "live" and "lives" → "liv"
     return stemmed if len(stemmed) >= 3 else word
+
+
+def shares_word(stems: Iterable[str], text: str) -> bool:
+    """Does ``text`` say one of ``stems`` (words already passed through :func:`stem`),
+    compared by stem over its tokens (:func:`graphmem.text.tokenize`)?"""
+    return not frozenset(stems).isdisjoint(stem(w) for w in tokenize(text))

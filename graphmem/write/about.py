@@ -4,15 +4,15 @@ entities it is about, the attribute it states, whether it keeps its subject safe
 from __future__ import annotations
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import Attribute, attributes_of, primary
+from graphmem.language.attributes import Attribute, primary, replaces
 from graphmem.language.claim_reading import named_user
 from graphmem.language.claims import Claim, subject_of
 from graphmem.language.questions import SAFETY
-from graphmem.language.triples import triple_attribute
+from graphmem.language.triples import attribute_predicate, claimed_attributes, triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, speaks_for_user
 from graphmem.models import Memory
 
-__all__ = ["keeps_safe", "stated_attribute", "subject_ids"]
+__all__ = ["job_changes", "keeps_safe", "outlives", "stated_attribute", "stated_predicate", "subject_ids"]
 
 
 def subject_ids(memory: Memory, known: EntityDictionary, claim: Claim | None = None) -> list[str]:
@@ -42,13 +42,56 @@ def stated_attribute(memory: Memory) -> Attribute | None:
     return primary(memory.content)
 
 
+def stated_predicate(memory: Memory) -> str | None:
+    """The predicate of the attribute ``memory`` states: its own, else the one naming its
+    text's main attribute ("I'm in Galata now" → "lives_in"). A correction carries its
+    corrected memory's, so it states what it corrects however it is worded ("Correction:
+    the studio is in Galata, not Cihangir"; docs/updates.md "correct follows the chain")."""
+    if memory.predicate:
+        return memory.predicate
+    stated = stated_attribute(memory)
+    return None if stated is None else attribute_predicate(stated.key)
+
+
 def keeps_safe(memory: Memory) -> bool:
     """Does ``memory`` state what keeps its subject safe: an allergy, a diet, a
     medication or a health condition (docs/spec.md §9.5), in its text or its triple?
     Transcript turns are records, not claims: never."""
     if is_transcript(memory.extractor, memory.content):
         return False
-    given = triple_attribute(memory.predicate, memory.object)
-    if given is not None and given.key in SAFETY:
-        return True
-    return any(a.key in SAFETY for a in attributes_of(memory.content))
+    stated = claimed_attributes(memory.content, memory.predicate, memory.object)
+    return any(a.key in SAFETY for a in stated)
+
+
+#: A job's title and its workplace change apart: a promotion at the same firm, the same
+#: work at another (docs/updates.md "Updates recognised by attribute").
+_JOB = frozenset({"job_title", "employer"})
+
+
+def outlives(old: Memory, new: Memory) -> bool:
+    """Does ``old`` keep saying something true after ``new`` updates it? It states both
+    a job title and a workplace and ``new`` only one of them ("Amina is an architect at
+    Dar Al-Handasah" / "Amina made associate"): superseding it would lose the other,
+    and the newer claim ranks first for the one it changes anyway (docs/updates.md "At
+    recall")."""
+    theirs = {a.key for a in claimed_attributes(old.content, old.predicate, old.object)} & _JOB
+    new_keys = {a.key for a in claimed_attributes(new.content, new.predicate, new.object)}
+    return theirs == _JOB and not theirs <= new_keys
+
+
+def job_changes(old: Memory, new: Memory) -> str | None:
+    """Why ``new`` updates ``old``'s job when both state a title and a workplace but
+    open on different ones ("Ha-eun is a barista at Fritz Coffee" / "Ha-eun quit Fritz
+    and started as a junior UX designer at Toss"): the workplace, else the title, read
+    from each claim compared as :func:`~graphmem.language.attributes.replaces` compares
+    two claims' first attributes, or ``None`` (docs/updates.md "Updates recognised by
+    attribute")."""
+    theirs = {a.key: a for a in reversed(claimed_attributes(old.content, old.predicate, old.object))}
+    mine = {a.key: a for a in reversed(claimed_attributes(new.content, new.predicate, new.object))}
+    if not (theirs.keys() >= _JOB and mine.keys() >= _JOB):
+        return None
+    for key in ("employer", "job_title"):
+        why = replaces(mine[key], theirs[key], new.content, old.content)
+        if why is not None:
+            return why
+    return None

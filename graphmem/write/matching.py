@@ -23,7 +23,7 @@ from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
-from graphmem.write.about import stated_attribute, subject_ids
+from graphmem.write.about import job_changes, outlives, stated_attribute, subject_ids
 from graphmem.write.batch import BatchState, Match, Prepared
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
 from graphmem.write.resemblance import resembled, shift_cue, vector_cosines
@@ -325,9 +325,11 @@ class Matcher:
             if not same_subject(claim, theirs):
                 continue
             why = (
-                replaces(attribute, stated_attribute(other), memory.content, other.content)
+                (None if outlives(other, memory) else replaces(
+                    attribute, stated_attribute(other), memory.content, other.content))
                 or ends(memory.content, other.content, subject_words, people)
                 or corrects(attribute, memory.content, other.content)
+                or job_changes(other, memory)
             )
             if why is not None:
                 out.append((other, why))
@@ -335,10 +337,8 @@ class Matcher:
                 unrelated.append(other)
         if not out:  # no rule relates them: the one it clearly resembles, if any
             cfg = self._settings.write
-            near = resembled(
-                memory, unrelated, lambda others: vector_cosines(memory, others),
-                cfg.resemblance_floor, cfg.resemblance_margin,
-            )  # fmt: skip
+            near = resembled(memory, unrelated, lambda others: vector_cosines(memory, others),
+                             cfg.resemblance_floor, cfg.resemblance_margin)  # fmt: skip
             out = [near] if near is not None else []
         return sorted(out, key=lambda pair: pair[0].id)
 
@@ -391,9 +391,8 @@ def transcript(memory: Memory | MemoryCandidate) -> bool:
 
 
 def _conflicts(verdict: Compatibility, new: str, old: str) -> bool:
-    """Is an incompatible near-duplicate a conflict (to supersede), or two claims?
-    Two one-off events at different times or of other quantities ("ran 5 km on
-    Monday" / "ran 8 km on Wednesday") are two events (docs/spec.md §9.15)."""
+    """A conflict to supersede, or two claims? Two one-off events at other times or quantities
+    ("ran 5 km on Monday" / "ran 8 km on Wednesday") are two (docs/spec.md §9.15)."""
     if verdict.reason is None or not verdict.reason.is_conflict:
         return False
     events = is_eventlike(new) and is_eventlike(old)

@@ -34,6 +34,7 @@ from graphmem.errors import InvalidMemoryError, WriteConflictError
 from graphmem.models import Memory, MemoryCandidate, WriteOutcome, WriteReport
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector, WriteBatch, versions_read
+from graphmem.text import content_hash
 from graphmem.write.batch import BatchState, Prepared
 from graphmem.write.dedup import DedupJudge
 from graphmem.write.keys import KeyItem, build_keys
@@ -152,7 +153,9 @@ class WritePipeline:
                     "a correction must not be 'unsupported'", field="candidates[0].grounding"
                 )
             return out.report()
-        if corrects is not None and prepared[0].hash == corrects.content_hash:
+        if corrects is not None and corrects.content_hash == content_hash(
+            corrects.type, corrects.subject, corrects.predicate, prepared[0].candidate.content
+        ):  # its own words again, whatever predicate the correction was given
             raise InvalidMemoryError(
                 "the correction has the same content as the memory it corrects", field="content"
             )

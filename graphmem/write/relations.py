@@ -208,17 +208,26 @@ def _first_person_subject(
     return EntityMention(name=user.name, kind=user.kind, role=role)
 
 
+_OPENS_WITH_PRONOUN = re.compile(r"^\W*(?:He|She)\b")
+
+
 def _implied_user(
     candidate: MemoryCandidate, named: Sequence[EntityMention], known: EntityDictionary
 ) -> EntityMention | None:
     """The namespace's named user as the subject of a note that names no person ("Strictly
     vegetarian, and no eggs either.", "Shifted to Taupō for the new role."): in a
-    namespace about one person, a claim about nobody else is theirs (docs/spec.md §9.14).
-    Transcript turns and claims with a triple's subject are left as they are."""
+    namespace about one person, a claim about nobody else is theirs (docs/spec.md §9.14);
+    so is one that opens with "He" or "She" whoever else it names ("He holds a Wisła
+    Kraków season ticket": the pronoun has nobody before it to stand for). Transcript
+    turns and claims with a triple's subject are left as they are."""
     user = known.user()
     if user is None or candidate.subject or is_transcript(candidate.extractor, candidate.content):
         return None
-    if any(m.kind == "Person" or m.name.casefold() == user.name.casefold() for m in named):
+    if any(m.name.casefold() == user.name.casefold() for m in named):
+        return None
+    if _OPENS_WITH_PRONOUN.match(candidate.content) is None and any(
+        m.kind == "Person" for m in named
+    ):
         return None
     return EntityMention(name=user.name, kind=user.kind, role="subject")
 

@@ -542,9 +542,8 @@ def test_a_shorter_form_of_the_users_name_is_the_user(
 ) -> None:
     # "Lucía Mamani" became a second person, so her promotion updated nothing
     memory.set_user(ns, "Lucía Mamani Quispe")
-    nurse = said(
-        memory, clock, ns, "Lucía Mamani is a paediatric nurse at the Hospital del Niño.", 0
-    )
+    # (the title alone: a claim naming the workplace too outlives a promotion)
+    nurse = said(memory, clock, ns, "Lucía Mamani is a paediatric nurse.", 0)
     said(memory, clock, ns, "Lucía was promoted; she is head nurse of the paediatric ward now.", 30)
     assert not current(memory, ns, nurse)
 
@@ -713,6 +712,66 @@ def test_can_i_have_some_asks_about_the_askers_diet_not_the_cooks(
     assert hits[0].memory.id == vegan
 
 
+def test_a_promotion_keeps_the_claim_that_also_names_the_workplace(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Amina is a senior engineer at Dar Al-Handasah" states a title and a workplace; a
+    promotion changes the title only, so the older claim stays current (superseding it
+    lost the workplace), and the promotion still answers the title question first."""
+    memory.set_user(ns, "Amina Khalil")
+    both = said(memory, clock, ns, "Amina is a senior engineer at Dar Al-Handasah in Cairo.", 0)
+    said(memory, clock, ns, "Amina plays squash at the Gezira Club.", 1)
+    promoted = said(memory, clock, ns, "Amina made associate, the youngest one in the office.", 90)
+    assert current(memory, ns, both)
+    assert memory.recall(ns, "Where does Amina work?", k=3).hits[0].memory.id == both
+    assert memory.recall(ns, "What is Amina's job title now?", k=3).hits[0].memory.id == promoted
+
+
+def test_a_note_with_a_heading_is_a_claim_and_updates_the_job_title(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Promotion: Kofi is a senior site engineer now" opens with a heading, not a
+    speaker: it is a claim, and it updates the title it replaces (read as a transcript
+    turn, it took part in no update rule)."""
+    memory.set_user(ns, "Kofi Boateng")
+    said(memory, clock, ns, "Kofi lives in Kumasi, in Ahodwo.", 0)
+    title = said(memory, clock, ns, "His title is site engineer on the Ejisu road project.", 1)
+    promoted = said(memory, clock, ns, "Promotion: Kofi is a senior project engineer now.", 90)
+    assert memory.get(ns, title).superseded_by == promoted
+
+
+def test_a_job_change_stating_title_and_workplace_replaces_the_old_job(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Tomás quit Tortoni and started as a junior developer at Globant" opens on the
+    workplace, the older claim on the title: both state both, so the newer replaces it."""
+    memory.set_user(ns, "Tomás Ferreyra")
+    barista = said(memory, clock, ns, "Tomás is a barista at Café Tortoni in Buenos Aires.", 0)
+    said(memory, clock, ns, "Tomás has a beagle called Mate.", 1)
+    dev = said(memory, clock, ns, "Tomás quit Tortoni and started as a junior developer at Globant.", 60)
+    assert memory.get(ns, barista).superseded_by == dev
+
+
+def test_a_subjectless_note_naming_its_employer_after_for_is_the_users(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"doing deliveries for Chowdeck now" has no subject; Chowdeck, even when given as a
+    person, is what "for" governs: the note is the user's and replaces where she works.
+    The bakery named in "football with the girls from the bakery" is company, not what
+    quitting the bakery ends."""
+    memory.set_user(ns, "Ngozi Eze")
+    bakery = said(memory, clock, ns, "I work at Mama Cass Bakery, early shift, 4am starts.", 0)
+    football = said(memory, clock, ns, "Sundays I play football with the girls from the bakery.", 1)
+    clock.now = T0 + timedelta(days=60)
+    item: dict[str, Any] = {
+        "content": "ugh, finally quit the bakery. doing deliveries for Chowdeck now",
+        "extractor": "verbatim", "entities": [{"name": "Chowdeck", "kind": "Person"}],
+    }
+    new = memory.remember(ns, [item]).memory_ids[0]
+    assert memory.get(ns, bakery).superseded_by == new
+    assert current(memory, ns, football)
+
+
 def test_an_ending_stays_first_above_a_newer_claim_about_something_else(
     real_memory: GraphMem, clock: Clock, ns: str
 ) -> None:
@@ -726,3 +785,85 @@ def test_an_ending_stays_first_above_a_newer_claim_about_something_else(
     said(real_memory, clock, ns, "Sorcha has moved in with her sister in Bray.", 60)
     hits = real_memory.recall(ns, "Does Sorcha still row with Neptune?", k=3).hits
     assert hits[0].memory.id == ended
+
+
+def test_a_note_opening_with_he_or_she_is_about_the_namespaces_person(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"He shares a Lech season ticket with his cousin Marek" names another person; the
+    pronoun opening the note has nobody before it but the namespace's person, so a later
+    "doesn't have the season ticket anymore" ends it (it had been left out as Marek's)."""
+    memory.set_user(ns, "Oskar Nowak")
+    said(memory, clock, ns, "Oskar lives in Poznań, in Jeżyce.", 0)
+    memory.remember(ns, [{"content": "Marek Zieliński is Oskar's cousin.", "extractor": "verbatim",
+                          "entities": [{"name": "Marek Zieliński", "kind": "Person"}]}])
+    games = said(memory, clock, ns, "He shares a Lech season ticket with Marek, sector C.", 1)
+    ended = said(memory, clock, ns, "Oskar doesn't have the season ticket anymore; he let it lapse.", 40)
+    assert memory.get(ns, games).superseded_by == ended
+
+
+def test_a_still_question_in_other_words_finds_the_ended_state_by_meaning(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Do I still have hockey on Tuesdays?" shares no word with "I play goalie in a
+    Tuesday-night beer league": the claim it names is found among the memories nearest
+    the question (history included), and the ending that replaced it comes first."""
+    memory = real_memory
+    memory.set_user(ns, "Mathieu Gagnon")
+    said(memory, clock, ns, "I build and repair guitars at a little shop downtown.", 0)
+    league = said(memory, clock, ns, "I play goalie in a Tuesday-night beer league.", 1)
+    said(memory, clock, ns, "Went ice fishing on Lac Memphrémagog on 1 March with a buddy.", 20)
+    ended = said(memory, clock, ns, "Hung up the goalie pads. No more beer league, my hip is done.", 60)
+    said(memory, clock, ns, "We moved to Québec City in June, to Limoilou.", 90)
+    said(memory, clock, ns, "I'm not at the downtown shop anymore: I opened my own place.", 95)
+    said(memory, clock, ns, "First ice of the season: fished Lac-Saint-Charles on 6 December.", 100)
+    assert memory.get(ns, league).superseded_by == ended
+    hits = memory.recall(ns, "Do I still have hockey on Tuesdays?", k=3).hits
+    assert hits[0].memory.id == ended
+    assert "replaced the state" in (hits[0].explanation.reordered or "")
+
+
+def _event(memory: GraphMem, clock: Clock, ns: str, text: str, day: int) -> str:
+    """One event through the API, dated the day it was told."""
+    clock.now = T0 + timedelta(days=day)
+    item: dict[str, Any] = {
+        "content": text, "extractor": "verbatim", "type": "Event", "event_time": clock.now,
+    }
+    memory_id = memory.remember(ns, [item]).memory_ids[0]
+    assert memory_id is not None
+    return memory_id
+
+
+def test_first_last_or_a_named_month_picks_among_like_events(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """Two climbs of Longonot embed alike: "first" asks for the earlier, "last" for the
+    later, "in June" for the one in June, above a newer correction with a date."""
+    memory.set_user(ns, "Wanjiru Kamau")
+    said(memory, clock, ns, "Wanjiru is senior cabin crew with Kenya Airways.", 0)
+    early = _event(memory, clock, ns, "Wanjiru hiked up Mount Longonot and did the crater rim.", 30)
+    late = _event(memory, clock, ns, "Wanjiru climbed Longonot again with her niece.", 120)
+    said(memory, clock, ns, "Correction: her birthday is 21 July, not 12 July.", 130)
+    first = memory.recall(ns, "When did Wanjiru first climb Longonot this year?", k=3).hits
+    assert first[0].memory.id == early
+    last = memory.recall(ns, "When did Wanjiru last climb Longonot?", k=3).hits
+    assert last[0].memory.id == late
+    month = (T0 + timedelta(days=120)).strftime("%B")
+    named = memory.recall(ns, f"Who came along on Wanjiru's {month} Longonot climb?", k=3).hits
+    assert named[0].memory.id == late
+
+
+def test_a_correction_states_the_attribute_it_corrects(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Correction: the studio is in Galata, not Cihangir" states no residence in its own
+    words; it corrects one, so it carries the residence's predicate and comes first for a
+    question about where the user lives, above newer claims about other things."""
+    memory.set_user(ns, "Elif Demir")
+    flat = said(memory, clock, ns, "I rent a studio flat in Cihangir, five minutes from the office.", 0)
+    said(memory, clock, ns, "I'm in my last year of architecture at Istanbul Technical University.", 1)
+    _, fixed = memory.correct(ns, flat, "Correction: the studio is in Galata, not Cihangir.")
+    said(memory, clock, ns, "At Atölye Kuzey they made me project lead for a hotel on Büyükada.", 30)
+    assert fixed.predicate == "lives_in"
+    hits = memory.recall(ns, "Which neighbourhood is my flat in?", k=3).hits
+    assert hits[0].memory.id == fixed.id

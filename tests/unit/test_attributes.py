@@ -33,6 +33,7 @@ from graphmem.language.voice import (
     names_someone_close,
     nickname,
     possessive_other,
+    speaker_label,
     speaks_for_user,
 )
 
@@ -741,6 +742,125 @@ def test_who_would_eat_is_the_one_a_permission_question_says() -> None:
     assert eater("There's a Nutella crêpe stand, can I get one?") == "I"
     assert eater("What should I get for Arjun?") is None
     assert eater("Can I get Mehmet a box of baklava?") is None
+    assert eater("My neighbour dropped off a tray of queijadas. Can I eat them?") == "I"
     assert eater("Where does Lena live?") is None
     assert question_attributes("Who does Łukasz drive for these days?") == frozenset({"employer"})
     assert "car" in question_attributes("What am I driving for work these days?")
+
+
+def test_titles_by_their_noun_and_workplaces_by_the_work_done_there() -> None:
+    """Read in the tune half's audit: titles outside the suffix rule, a title said with
+    "there", shifts, flights, deliveries and treks done for a named employer."""
+    def keys(text: str) -> dict[str, str]:
+        return {a.key: a.value for a in attributes_of(text)}
+
+    assert keys("User is an architect; works mostly on social housing.")["job_title"] == "architect"
+    assert keys("User is a tax accountant in Deloitte's office.")["job_title"] == "tax accountant"
+    assert keys("His title there is site engineer.")["job_title"] == "site engineer"
+    assert keys("I do weekend shifts at the Pret on Oxford Road")["employer"] == "pret"
+    assert keys("I fly for Emirates, based at DXB.")["employer"] == "emirates"
+    assert keys("doing deliveries for Rappi now, on my bike")["employer"] == "rappi"
+    assert keys("Rosa guides treks for Inca Trail Expeditions.")["employer"] == (
+        "inca trail expeditions"
+    )
+    assert "employer" not in keys("After shifts I work out at the Fitness Planet gym.")
+    assert not keys("She is a giant in her field.")
+
+
+def test_a_note_heading_is_no_speaker_and_company_is_not_what_ends() -> None:
+    """"Promotion: …" heads a note, it names no speaker (the note had been kept as a
+    transcript turn, outside every update rule); quitting the bakery ends no football
+    played "with the girls from the bakery", and gardening given up "with the new team"
+    ends no claim that names the team."""
+    assert speaker_label("Promotion: Kofi is a senior site engineer now.") is None
+    assert speaker_label("Health update: Kofi is off the statins.") is None
+    assert speaker_label("Caroline: I went to a support group yesterday.") == "Caroline"
+    people = frozenset({"kofi"})
+    assert ends("quit the bakery, doing deliveries now",
+                "Sundays I play football with the girls from the bakery") is None
+    assert ends("Kofi gave up the allotment; with the new team he no longer has time.",
+                "Kofi runs his own team now.", people, people) is None
+    assert ends("Kofi gave up the allotment; with the new team he no longer has time.",
+                "Kofi grows yams on an allotment in Madina.", people, people) is not None
+
+
+def test_a_name_after_a_preposition_is_no_subject() -> None:
+    """In a namespace about one person, "doing deliveries for Chowdeck now" is the
+    user's, even where Chowdeck was read as a person."""
+    claim = Claim("finally quit Bukka Hut. doing deliveries for Chowdeck now",
+                  names=("Chowdeck",), user="Ngozi Eze", people=("Chowdeck",))
+    assert subject_of(claim) == ("ngozi", "eze")
+    other = Claim("Chowdeck hired three new riders.", names=("Chowdeck",), user="Ngozi Eze",
+                  people=("Chowdeck",))
+    assert subject_of(other) == ("chowdeck",)
+
+
+def test_a_head_office_is_no_title_and_a_household_leaving_a_town_no_employer() -> None:
+    """Read in the tune half's failures: "near the firm's head office" had been a job
+    title, "when we left Hanoi" an employer left, and "isn't freelancing anymore. She
+    took a staff job … at Bennani" an employer ended (the freelancing's ending had been
+    kept for the workplace read in the next sentence)."""
+    def keys(text: str) -> dict[str, tuple[str, bool]]:
+        return {a.key: (a.value, a.ended) for a in attributes_of(text)}
+
+    assert "job_title" not in keys("Amal moved to Rabat, near the firm's head office.")
+    assert "employer" not in keys("I gave up the Sunday class at the temple when we left Hue.")
+    assert keys("Amal isn't freelancing anymore. She took a staff job as in-house "
+                "translator at Ouazzani Legal.")["employer"] == ("ouazzani legal", False)
+    assert keys("Kim left her job at Acme.")["employer"] == ("acme", True)
+    assert keys("I'm head chef at Tawlet")["job_title"] == ("head chef", False)
+
+
+def test_an_address_a_name_qualifies_ends_the_address_not_the_name() -> None:
+    """"User's Routakuu address doesn't work anymore" ends an email address, not the
+    employer Routakuu (it had superseded two claims about her work there)."""
+    people = frozenset({"saara", "user"})
+    new = "User's Routakuu address doesn't work anymore; her email is saara@tuni.fi now."
+    assert ends(new, "User has left Routakuu Games for a PhD at Tampere.", people, people) is None
+    assert ends("Sia isn't driving the Ranger anymore.", "Sia drives a Ford Ranger.") is not None
+
+
+def test_a_fishing_pal_a_firms_town_a_cafe_opened_and_an_aside() -> None:
+    """Read in the tune half's lost facts: "User's fishing pal Zbyszek still drives …" is
+    about Zbyszek (it had ended the user's sold car); "I'm a technician at a firm in
+    Alcântara" says where the firm is, not where I live (it had superseded the move);
+    "opened a small café" is work; a clause after ", no more" or a dash is its own
+    ("… on the rescue helicopter now, no more road shifts" ends no "search and rescue")."""
+    assert kin_subject("User's fishing pal Zbyszek still drives an old Opel Astra.") == "Zbyszek"
+    assert kin_subject("My climbing partner Aoife lives in Galway.") == "Aoife"
+    keys = {a.key for a in attributes_of("so for now I'm a technician at a firm in Alcântara.")}
+    assert "residence" not in keys
+    assert {a.key for a in attributes_of("We are now in Lisbon.")} == {"residence"}
+    opened = primary("Mehmet handed in his taxi plate and opened a small café near the pier.")
+    assert opened is not None and opened.key == "employer"
+    me = frozenset({"user"})
+    new = "Got the flight paramedic job! I'm on the rescue helicopter now, no more road shifts."
+    assert ends(new, "I volunteer with the SES: storm jobs, search and rescue.", me, me) is None
+    assert ends(new, "I do road shifts out of Hobart station.", me, me) is not None
+    drop = "Had to drop the SES — the helicopter roster eats every weekend. Not volunteering anymore."
+    assert ends(drop, "I'm on the rescue helicopter out of Cambridge now.", me, me) is None
+
+
+def test_making_a_living_is_no_home_and_is_answered_by_title_or_work() -> None:
+    """"What does Mehmet do for a living now?" had asked where he lives ("living now");
+    it asks for his job, which "opened a small café" (work, no title) answers too."""
+    assert question_attributes("What does Mehmet do for a living now?") == frozenset(
+        {"job_title", "employer"}
+    )
+    assert question_attributes("What do I do for work these days?") == frozenset(
+        {"job_title", "employer"}
+    )
+    assert question_attributes("Where is Lena living now?") == frozenset({"residence"})
+    assert question_attributes("What's my job title?") == frozenset({"job_title"})
+
+
+def test_language_lessons_state_a_language_and_speaking_at_a_meetup_asks_none() -> None:
+    """"I've started Twi lessons on Saturday mornings" states a language (read as no
+    attribute, it was moved above the new job for "Where do I work these days?");
+    "When did I speak at the meetup?" asks for no language."""
+    found = primary("I've started Twi lessons on Saturday mornings to talk with patients.")
+    assert found is not None and (found.key, found.value) == ("language", "twi")
+    assert attributes_of("I gave up the Sunday classes at the pagoda.") == ()
+    assert question_attributes("When did I speak at the Toronto Testing Meetup?") == frozenset()
+    assert question_attributes("What does Olena speak at home?") == frozenset({"language"})
+    assert question_attributes("Does she speak Polish?") == frozenset({"language"})

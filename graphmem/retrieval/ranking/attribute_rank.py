@@ -40,13 +40,14 @@ from graphmem.language.questions import (
 )
 from graphmem.language.triples import triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
-from graphmem.language.words import FUNCTION_WORDS, stem
+from graphmem.language.words import FUNCTION_WORDS, shares_word, stem
 from graphmem.models import Entity, Memory
 from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
 from graphmem.settings import Settings
 from graphmem.text import tokenize
 
 __all__ = [
+    "QUESTION_WORDS",
     "asked_attributes",
     "attribute_first",
     "attribute_window",
@@ -234,11 +235,11 @@ def _named_attribute(
     if stated:
         return stated
     name = {stem(w) for w in subject}
-    words = {stem(w) for w in tokenize(question)} - name - _QUESTION_WORDS
+    words = {stem(w) for w in tokenize(question)} - name - QUESTION_WORDS
     for memory in order:
         if is_transcript(memory.extractor, memory.content):
             continue
-        if words.isdisjoint(stem(w) for w in tokenize(memory.content)):
+        if not shares_word(words, memory.content):
             continue
         claimed = subject_of(claim_of(memory, known))
         if claimed is None or not names_agree(claimed, subject):
@@ -248,7 +249,8 @@ def _named_attribute(
     return frozenset()
 
 
-_QUESTION_WORDS = frozenset(
+#: What a still-question says besides the state it names (stems): function words, "still".
+QUESTION_WORDS = frozenset(
     stem(w) for w in FUNCTION_WORDS | {"still", "anymore", "any", "more", "longer", "user"}
 )
 

@@ -26,17 +26,19 @@ from graphmem.language.questions import asks_present
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.planning.planner import Plan
+from graphmem.retrieval.ranking.admission import admissible, direct_hits
 from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
 from graphmem.retrieval.ranking.attribute_rank import (
     asked_attributes,
     attribute_window,
     question_first,
+    question_subject,
 )
 from graphmem.retrieval.ranking.currency import prefer_newer
+from graphmem.retrieval.ranking.event_order import event_first
 from graphmem.retrieval.ranking.formula import weight_formula, without_session_support
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker, reranked
 from graphmem.retrieval.ranking.still import still_successor
-from graphmem.retrieval.rescoring.answer_type import ANSWER_TYPE
 from graphmem.retrieval.rescoring.masking import MaskedEmbeddings, mask_names
 from graphmem.retrieval.rescoring.support import session_support
 from graphmem.retrieval.retrievers import Hit
@@ -164,11 +166,16 @@ class Ranker:
         if query.profile != "composite":  # the asked attribute's value, the asked person
             similar = frozenset(h.memory_id for h in hits.get("semantic", [])[:_SIMILAR])
             known = self._known(namespace)
-            successor = still_successor(self._store, namespace, query.text, known, asked) if window else None
+            successor = (
+                still_successor(self._store, namespace, query.text, known, asked, embedding, order)
+                if window
+                else None
+            )
             order, reordered = question_first(
                 order, query.text, known, window, cut, cfg, similar, asked, self._examples, successor
             )
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
+        order = self._which_event(namespace, order, query, reordered)
         order, rerank_note = reranked(self._reranker, order, query.text, plan, rerank)
         formula = weight_formula(cfg, plan, query)
         ranks = {
@@ -278,6 +285,18 @@ class Ranker:
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
+    def _which_event(
+        self, namespace: str, order: list[Memory], query: RecallQuery, why: dict[str, str]
+    ) -> list[Memory]:
+        """"First", "last", "in November": which like event the question asks for (``why``
+        gets the reason; :func:`graphmem.retrieval.ranking.event_order.event_first`)."""
+        if query.profile == "composite":
+            return order
+        asked_person = question_subject(query.text, self._known(namespace)) or ()
+        order, picked = event_first(order, query.text, asked_person)
+        why.update((i, "moved up: the event the question picks by its time") for i in picked)
+        return order
+
     def _known(self, namespace: str) -> EntityDictionary | None:
         return self._dictionary(namespace) if self._dictionary is not None else None
 
@@ -375,25 +394,6 @@ class Ranker:
         return composite_relevance(
             max(0.0, sim), sal, m.confidence, weights=cfg.read.ranking.composite_weights
         )
-
-
-def admissible(f: RankFields, query: RecallQuery, direct: set[str]) -> bool:
-    """Whether a candidate may be returned: current (unless ``include_history``),
-    retrievable or a direct hit (docs/spec.md §9.11), of a requested type when ``types`` is set."""
-    if not query.include_history and not f.current:
-        return False
-    if not query.include_history and not f.retrievable and f.memory_id not in direct:
-        return False  # docs/spec.md §9.11: out of broad context, reachable when targeted
-    if query.types is not None:
-        return f.type in query.types and not f.type_uncertain
-    return True
-
-
-def direct_hits(hits: Mapping[str, list[Hit]], depth: int) -> set[str]:
-    """Ids a question targets directly (docs/spec.md §9.11): in the top ``depth`` of the semantic,
-    BM25, entity or expected-answer-type list (graphmem.retrieval.rescoring.answer_type)."""
-    lists = ("semantic", "bm25", "entity", ANSWER_TYPE)
-    return {h.memory_id for n in lists for h in hits.get(n, [])[:depth] if not h.associative}
 
 
 def _vector(m: Memory) -> Vector:
