@@ -28,6 +28,19 @@ _MAX_NGRAM = 5
 _UNTYPED = "Thing"
 _PERSON_KINDS = frozenset({"Person", "PERSON", "person", "Thing"})
 _STOP_FIRST_NAMES = frozenset({"the", "a", "an", "i", "my", "what", "when", "who", "how"})
+# Initials that are words: a hyphenated first name ("Marie-Ève") is not "me"
+_WORD_INITIALS = frozenset(
+    {"me", "we", "us", "it", "is", "in", "on", "at", "an", "as", "be", "by", "do", "go", "he",
+     "if", "my", "no", "of", "or", "so", "to", "up", "am", "hi", "ok", "ma", "pa"}
+)
+
+
+def initials(name: str) -> str | None:
+    """The initials a hyphenated first name is called by ("Jean-François Tremblay" →
+    "jf"), lower-cased; ``None`` when the first name has no hyphen or they spell a word."""
+    parts = [p for p in normalize(name).split(" ")[0].split("-") if p]
+    short = "".join(p[0] for p in parts)
+    return short if len(parts) > 1 and short.isalpha() and short not in _WORD_INITIALS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +124,8 @@ class EntityDictionary:
         # "Lumen" is not Lumen Labs
         if entity.kind in _PERSON_KINDS and len(words) > 1 and words[0] not in _STOP_FIRST_NAMES:
             self._put(words[0], entity.id, self.links.first_name)
+        if entity.kind in _PERSON_KINDS and (short := initials(entity.name)) is not None:
+            self._put(short, entity.id, self.links.first_name)  # "JF" is Jean-François
         if entity.kind in _PERSON_KINDS:
             for word in words:
                 self._name_words.setdefault(word, set()).add(entity.id)

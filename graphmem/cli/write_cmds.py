@@ -310,6 +310,10 @@ def correct(
         return
     if old.id != memory_id:
         console.print(f"{memory_id} was already replaced; corrected its current successor {old.id}")
+    elif old.superseded_by not in (None, new.id):  # it corrects the past (docs/updates.md)
+        console.print(f"{memory_id} was already replaced by {old.superseded_by}, which stays current;"
+                      f" the correction of its past is [bold]{new.id}[/]: {new.content}")
+        return
     console.print(f"{old.id} superseded by [bold]{new.id}[/]: {new.content}")
 
 

@@ -16,6 +16,7 @@ from graphmem.facade.base import field_error, validate_namespace
 from graphmem.facade.forget_plan import session_plan
 from graphmem.facade.users import Users
 from graphmem.language.claims import claim_of, names_agree, subject_of
+from graphmem.language.endings import corrects_history
 from graphmem.models import EntityMention, Memory, MemoryCandidate, WriteReport
 from graphmem.store.base import (
     WriteBatch,
@@ -290,7 +291,9 @@ class Writes(Users):
     def _correct(
         self, namespace: str, memory_id: str, content: str, session_id: str
     ) -> tuple[Memory, Memory]:
-        first = self.current_successor(namespace, memory_id)
+        first, target = self.current_successor(namespace, memory_id), self.get(namespace, memory_id)
+        # "in Toronto I taught at Malvern, not Riverdale" corrects a replaced claim, not its successor
+        history = first.id != target.id and corrects_history(target.content, first.content, content)
         memory_id = first.id
         try:
             candidate = MemoryCandidate(
@@ -299,7 +302,7 @@ class Writes(Users):
                 source_level="direct",
                 extractor="verbatim",
                 subject=first.subject,
-                predicate=stated_predicate(first),
+                predicate=None if history else stated_predicate(first),
                 entities=self._kept_mentions(namespace, first, content),
                 session_id=session_id,
                 observed_at=self._clock(),
@@ -315,13 +318,13 @@ class Writes(Users):
                 memory_id,
                 "is already superseded by {by}; correct the current memory instead",
             )
-            return self._writer.remember(namespace, [candidate], corrects=old)
+            return self._writer.remember(namespace, [candidate], corrects=None if history else old)
 
         self._reader.flush()
         report, _ = self._retrying(namespace, attempt)
         new_id = report.memory_ids[0]
         assert new_id is not None  # a correction is never rejected (checked above)
-        return self.get(namespace, memory_id), self.get(namespace, new_id)
+        return target if history else self.get(namespace, memory_id), self.get(namespace, new_id)
 
     def _current(self, namespace: str, memory_id: str, superseded: str) -> Memory:
         """The memory with its embedding, for an update that needs it current; else

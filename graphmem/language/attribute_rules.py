@@ -48,12 +48,19 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"[Ss]ettled|[Ss]hifted" + _NOT_HOME + r"|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
                       # "runs her own place, Clínica Equina ...": a named place is a business
                       r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place(?!,\s+" + CAPITAL + r")|[Bb]ungalow|"
-                      r"[Vv]illa|[Rr]ent\w*)\b[^.;]{0,40}?\b(?:in|to|into)\s+" + _NAME), False),
+                      r"[Vv]illa|[Rr]ent\w*)\b[^.;]{0,40}?\b(?:in|to|into)\s+"
+                      # "moved into Yusuf's old flat in Kadıköy": the place, not the owner
+                      r"(?:" + CAPITAL + r"[\w-]*['’]s\s+[^.;]{0,30}?\b(?:in|on)\s+)?" + _NAME), False),
     # "now"/"back" say where someone is only with "in", and only when no work stands
     # between ("now drives for … in X"); "now runs day trips to the islands" is no home
     ("residence", _CS(r"\b(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
                       r"job|shifts?|runs?|running|trips?|tours?|sells?|selling|at\s+(?:a|an|the))\b)\b[^.;]{0,40}?"
                       r"\bin\s+" + _NAME), False),
+    # a household leaves one town for another ("Ana Lucía and Diego left Mexico City for
+    # Querétaro", "We swapped Leeds for Lisbon"); one person leaving may leave a job
+    ("residence", _CS(r"\b(?:and\s+" + CAPITAL + r"[\w'’-]*|[Ww]e|[Tt]hey|[Tt]he family)\s+"
+                      r"(?:have\s+|had\s+|['’]ve\s+)?(?:left|swapped|traded)\s+(?:the\s+)?" + CAPITAL +
+                      r"[\w'’-]*(?:\s+" + CAPITAL + r"[\w'’-]*)*\s+for\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome for (?:me|him|her|them|us) is)\s+" + _NAME), False),
     ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     # "moved up to the first violins" is a promotion, not a move
@@ -75,14 +82,15 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
                      r"unemployed|between jobs|(?<!a )(?<!an )(?<!the )retired)\b"), True),
     ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
-                     r"(?:started|runs|running|opened) (?:his|her|my|their|a) own (?:business|"
-                     r"company|studio|practice|shop)|opened (?:a|his|her|my|their) (?:small |little |new )?"
+                     r"(?:started|runs|running|opened|owns) (?:his|her|my|their|a) own "
+                     r"(?:(?:small|little|new|tiny)\s+)?(?:business|company|studio|practice|shop|café|cafe|"
+                     r"restaurant|bakery|bar|workshop|salon|stall|clinic)|opened (?:a|his|her|my|their) (?:small |little |new )?"
                      r"(?:café|cafe|restaurant|shop|bakery|bar|workshop|salon|stall|clinic))\b"), False),
     ("employer", _CS(r"\b(?:[Ww]ork(?:s|ed|ing)?(?!\s+out\b)|[Dd]rives|[Dd]riving|[Ff]l(?:y|ies|ying)|"
                      r"[Dd]eliveries|[Hh]auls?|[Gg]uides)\b[^.;]{0,40}?"
                      r"\b(?:at|for|with)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
-                     r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]each(?:es|ing)?|"
+                     r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]each(?:es|ing)?|[Tt]aught|"
                      r"[Ss]witched|(?:weekend|night|day|early|late|morning|evening|extra|double) shifts?)\b"
                      r"[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
@@ -95,7 +103,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"(?:head|sous|senior|junior|lead|chief|assistant|deputy)[\s-][a-z][\w-]*)"
                      r"\s+(?P<at>at)\s+" + _NAME), False),
     ("job_title", _ci(r"\b(?:title (?:there |now )?is|title on (?:my|his|her|their) card says|job title is|(?:my|his|her|their) job is|works? as|working as|"
-                      r"job as|position as|role as|promoted to|(?:was|been|got|is) made|appointed|stepped up to|"
+                      r"job as|position as|role as|promoted (?:from (?:an?\s+)?[a-z][\w\s-]{0,40}?\s)?to|(?:was|been|got|is) made|appointed|stepped up to|"
                       r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
                       r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
                       r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
@@ -192,7 +200,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("email", _ci(r"(?P<v>[\w.+-]+@[\w-]+\.[\w.]+)"), False),
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b[^.;,]{0,20}?(?P<v>\d{1,2}(?:st|nd|rd|th)?"
                      r"(?:\s+(?:of\s+)?[a-z]+)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-                     r"[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)"), False),
+                     r"[a-z]*(?:,?\s+the)?\s+\d{1,2}(?:st|nd|rd|th)?)"), False),
     ("birthday", _ci(r"\b(?:birthday|born on|date of birth)\b"), False),
     ("school", _ci(r"\b(?:graduated|finished (?:my|his|her|their) (?:degree|studies|master'?s|phd)|"
                    r"dropped out|left (?:university|uni|college))\b"), True),
@@ -202,7 +210,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                    r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),
     # "a car that copes with the mountain road, a used Toyota RAV4"
     ("car", _ci(r"\b(?:car|truck|pickup|4x4)\b[^.;]{0,50}?\b" + _CAR), False),
-    ("car", _ci(r"\b(?:drives?|driving|bought|got|uses?|using) (?:an?|the|his|her|my|their)?\s*"
+    ("car", _ci(r"\b(?:drives?|driving|bought|got|uses?|using) (?:an?|the|his|her|my|their)?\s*(?:\w+['’]s\s+)?"
                 r"(?:(?:new|old|used|second-hand|secondhand|battered|white|black|red|blue|silver|grey|"
                 r"gr[ae]y|green|little|small|big|(?:19|20)\d\d)\s+){0,3}" + _CAR), False),
     ("car", _CS(r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
@@ -214,7 +222,8 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("car", _ci(r"\b(?:sold|gave up|given up|giving up|got rid of|scrapped|wrote off|written off)\s+"
                 r"(?:the|my|his|her|their|our)?\s*(?:\w+\s+)?(?:car|truck|van|motorbike|bike|"
                 r"scooter|driving)\b|\b(?:stopped|quit|no more|no longer)\s+driving\b|"
-                r"\b(?:doesn't|don't|does not|do not|no longer)\s+(?:have|own)\s+(?:a|the|his|her|my|their)\s+"
+                r"\b(?:doesn't|don't|does not|do not|no longer|won't|can't)\s+driv(?:e|es|ing)\b|"
+                r"\b(?:doesn't|don't|does not|do not|no longer)\s+(?:have|has|own|owns)\s+(?:a|the|his|her|my|their)\s+"
                 r"(?:car|truck|van|motorbike|bike|scooter)\b"), True),
     ("favourite", _ci(r"\bfavou?rite (?P<k>[a-z]+)\b[^.;]{0,20}?\b(?:is|are|'s)\s+"
                       r"(?P<v>[\w' -]{2,40}?)(?=[.,;!]|$| now| these)"), False),
@@ -227,7 +236,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                   r"for|with|it|them|him|me|us|you|being|having|getting|going|doing|making|"
                   r"spending|seeing|working|living|watching|trying|learning|when|where|and|"
                   r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
-                  r"(?P<v>[a-z][\w-]{2,})"), False),
+                  r"(?![\w-]*['’]s\b)(?P<v>[a-z][\w-]{2,})"), False),
     ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>" + CAPITAL + r"[a-z]+)"), False),
     # "I've started Twi lessons on Saturdays"
     ("language", _CS(r"(?<=[a-z,] )(?!(?:Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"

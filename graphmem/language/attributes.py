@@ -151,7 +151,7 @@ def clean_value(value: str, key: str = "") -> str:
     if value in _TIME_WORDS:
         return ""
     if key == "birthday":  # "21st of March", "March 21", "21 March": one value
-        words = re.sub(r"(\d+)(?:st|nd|rd|th)\b", r"\1", value).replace(" of ", " ").split()
+        words = re.sub(r"(\d+)(?:st|nd|rd|th)\b|,|\bthe\b|\bof\b", r"\1", value).split()
         value = " ".join(sorted(words))
     return value
 
@@ -244,14 +244,15 @@ _CLAUSE_BREAK = re.compile(r"[,;:.!?]|\b(?:now|but|then)\b")
 def _ends(text: str, match: re.Match[str]) -> bool:
     """Does the clause around ``match`` end the attribute ("is no longer vegan",
     "doesn't eat meat anymore")?"""
-    lead = text[max(0, match.start() - 30) : match.start()].casefold()
     # a cue before "now", "but" or a comma belongs to another clause ("I left the uni lab
     # and now I teach at the Colegio Alemán")
-    lead = _CLAUSE_BREAK.split(lead)[-1]
+    lead = _CLAUSE_BREAK.split(text[max(0, match.start() - 30) : match.start()].casefold())[-1]
     before = lead + text[match.start() : match.end()].casefold()
     after = text[match.end() : match.end() + 25].casefold()
     return bool(
-        re.search(r"\b(?:no longer|not|never|stopped|gave up|quit|left|lost)\b|n't\b", before)
+        # "left Mexico City for Querétaro" starts what comes after "for"
+        re.search(r"\b(?:no longer|not|never|stopped|gave up|quit|left(?![^.;]{0,40}\bfor\b)|lost)\b|"
+                  r"n't\b", before)
         or re.search(r"\b(?:anymore|any more|no more)\b", after)
     )
 

@@ -43,9 +43,6 @@ reason names what differs). An LLM judge (docs/spec.md §11) can decide pairs it
 Compatibility(reason=<Reason.DATES: 'dates'>, detail="dates differ: ['*-08-14'] vs ['*-08-15']")
 >>> bool(check(Claim("Sam is allergic to penicillin"), Claim("Sam is allergic to penicillin.")))
 True
-
-Why over 400 lines: the rules and their word lists are read together, in the
-order of the check, so a change to one rule is seen against the others.
 """
 
 from __future__ import annotations
@@ -74,6 +71,7 @@ from graphmem.language.voice import (
     kin_owner,
     kin_subject,
     modifies_a_noun,
+    owner_governed,
     speaks_for_user,
     voice_at,
 )
@@ -318,11 +316,10 @@ def one_sided(a: Claim, b: Claim) -> bool:
 def subject_of(claim: Claim) -> tuple[str, ...] | None:
     """Who or what the claim is about, as lower-cased words; ``None`` when unknown.
 
-    The triple's subject when it has one; else the given name (``claim.names``:
-    a candidate's entities, a stored memory's mentioned entities) that the text
-    names first; else the name that opens the text. "Alma works with Tomas" is about Alma, "Tomas is dating
-    Reza" about Tomas, "Tests showed Dana is not allergic to penicillin" (names
-    ``("Dana",)``) about Dana.
+    The triple's subject when it has one; else the given name (``claim.names``: a
+    candidate's entities, a stored memory's mentioned entities) that the text names first,
+    not as the owner of a preposition's object; else the name that opens the text. "Alma
+    works with Tomas" is about Alma, "Elif moved into Yusuf's flat" about Elif.
 
     >>> subject_of(Claim("Alma works with Tomas.", names=("Tomas", "Alma")))
     ('alma',)
@@ -341,12 +338,12 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     if user is not None:
         return user
     if claim.user is not None and claim.people is not None and _PRONOUN_OPENER.match(claim.content):
-        # "She rents a small flat in Vienna", "He and Geneviève have an apartment": in a
-        # namespace about one named person, a note that opens with a pronoun is about them
+        # "She rents a small flat in Vienna": in one person's namespace, a pronoun opener is them
         return named_user(claim)
     text = claim.content.casefold().replace("’", "'")
     voiced = bool(claim.places) and speaks_for_user(claim.content)
     best: tuple[int, tuple[str, ...]] | None = None
+    owned = False  # "Elif has moved into Yusuf's old flat": Yusuf owns the flat, Elif moved
     for name, canonical in (*((n, n) for n in claim.names), *claim.aliases):
         if voiced and canonical in claim.places:
             continue  # "Handed the Osaka flat back. I'm renting …": the user's, not Osaka's
@@ -365,10 +362,14 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
             found = re.search(r"\b" + re.escape(words[0]) + r"\b", text)
         if not words or found is None:
             continue
-        if claim.user is not None and claim.people is not None and governed(text, found.start()):
+        held = owner_governed(text, found.start(), found.end()) and bool(features(claim).opener)
+        owned |= held
+        if held or (claim.user and claim.people is not None and governed(text, found.start())):
             continue  # "quit the bakery. doing deliveries for Rappi now": an object, not a subject
         if best is None or found.start() < best[0]:
             best = (found.start(), tuple(clean(w) for w in WORD.findall(canonical)))
+    if best is None and owned:
+        return features(claim).opener
     voice = voice_at(claim.content) if claim.user is not None else None
     if best is not None:  # unless the user's voice comes first ("…, user moved to Roma Norte")
         return best[1] if voice is None or best[0] < voice else named_user(claim)

@@ -9,7 +9,7 @@ import re
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 from graphmem.language.words import stem
 
-__all__ = ["ending_cue", "ends", "strong_ending", "topics"]
+__all__ = ["corrects_history", "ending_cue", "ends", "of_the_past", "strong_ending", "topics"]
 
 
 def _ci(pattern: str) -> re.Pattern[str]:
@@ -162,3 +162,52 @@ def ends(
     if not shared:
         return None
     return f"the newer claim ends what the older one states ({', '.join(sorted(shared)[:3])})"
+
+
+# A claim about how things were ("in Toronto I taught at Malvern Collegiate", "my old
+# school", "used to work at"), with no word of the present: it says nothing of now.
+_PAST = re.compile(
+    r"\b(?:used to|taught|worked|lived|was living|were living|previously|formerly|back then|"
+    r"(?:my|his|her|their|our) (?:old|former|previous) (?:school|job|work|flat|house|home|"
+    r"place|address|number|employer|company))\b",
+    re.IGNORECASE,
+)
+# ... and a word of the present, or of a change that brought it ("lived in Leeds, moved
+# to Hull"), says something of now
+_NOW = re.compile(
+    r"\b(?:now|these days|currently|at the moment|nowadays|still|moved|moving|relocated|joined|"
+    r"started|starting|left|quit|switched|new|since)\b",
+    re.IGNORECASE,
+)
+
+
+def of_the_past(text: str) -> bool:
+    """Does ``text`` say how things were and nothing of now ("in Toronto I taught at
+    Malvern Collegiate", "my old school")? It then updates no current claim by its
+    attribute (docs/updates.md) and answers no question about the present."""
+    return _PAST.search(text) is not None and _NOW.search(text) is None
+
+
+_NOT_VALUE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+)", re.IGNORECASE)
+
+
+def corrects_history(replaced: str, current: str, correction: str) -> bool:
+    """Does ``correction``, aimed at the ``replaced`` claim, correct the past rather than
+    what holds now: the wrong value it names ("…, not Riverdale") is in the replaced
+    claim and not in the ``current`` one that replaced it ("I teach at Riverdale
+    Collegiate" → "New job: English teacher at Citadel High School", corrected by "in
+    Toronto I taught at Malvern Collegiate, not Riverdale")? docs/updates.md
+    ("correct follows the chain").
+
+    >>> corrects_history("I teach at Riverdale Collegiate.", "New job at Citadel High.",
+    ...                  "In Toronto I taught at Malvern Collegiate, not Riverdale.")
+    True
+    >>> corrects_history("I teach at Riverdale.", "I teach at Riverdale now, Grade 11.",
+    ...                  "It's Malvern, not Riverdale.")
+    False
+    """
+    found = _NOT_VALUE.search(correction)
+    if found is None:
+        return False
+    word = re.compile(rf"\b{re.escape(found['v'].casefold())}\b")
+    return word.search(replaced.casefold()) is not None and word.search(current.casefold()) is None

@@ -68,7 +68,9 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"\bcan (?:I|he|she|they|we|the user|(?-i:" + CAPITAL + r"[\w'’-]*)) (?:have|eat|drink|try|get)\b")),
     (frozenset({"partner"}), _ci(
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
-        r"spouse|single|going out with|together)\b|\bwho\b[^?]{0,20}\bseeing\b")),
+        r"spouse|single|going out with|together)\b|\bwho\b[^?]{0,20}\bseeing\b|"
+        # "Who is Aroha with now?", "who's she with these days?"
+        r"^\s*who(?:\s+is|'s|’s|\s+are)\s+(?:(?!\w+ing\b)\w+\s+){1,2}with\s*(?:now|these days|nowadays)?\s*\?")),
     (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
     # "What number should I print?", "How can a client get hold of her?"; "a number of
     # guests" asks for none
@@ -95,7 +97,9 @@ _ADVICE = _ci(
     r"\b(?:should|shouldn't|shouldn’t|should not|can|could|okay|ok|alright|safe|avoid|"
     r"careful|watch out|allowed|all right|a problem|good thing|bad for|good for|harm\w*|risk\w*|"
     r"good (?:menu|choice|option|plan|gift|present)|"
-    r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?)\b"
+    r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?|"
+    # "anything to keep in mind?", "what does he need in his carry-on?"
+    r"keep in mind|bear in mind|to know|look out|heads[- ]up|needs?)\b"
 )
 _NAMES_SAFETY = {
     "allergy": _ci(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|epipen)\b"),

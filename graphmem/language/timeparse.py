@@ -201,6 +201,9 @@ def _parse(text: str, reference: datetime) -> TimeWindow | None:
     if match:
         start, end = _month_window(int(match.group(2)), _MONTHS[match.group(1).lower()], tz)
         return TimeWindow(start, end, "exact", match.group(0))
+    window = _holiday(text, reference)
+    if window is not None:
+        return window
     match = _AGO.search(text)
     if match:
         amount_text = match.group(1).lower()
@@ -291,6 +294,38 @@ def _weekday_or_day(text: str, reference: datetime) -> TimeWindow | None:
         start = datetime(year, month, number, tzinfo=reference.tzinfo)
         return TimeWindow(start, start + timedelta(days=1), "relative", match.group(0))
     return None
+
+
+# Holidays on a fixed day: (month, day, days long); "Christmas" alone spans the eve to
+# Boxing Day
+_HOLIDAYS = {
+    "christmas day": (12, 25, 1), "christmas eve": (12, 24, 1), "christmas": (12, 24, 3),
+    "boxing day": (12, 26, 1), "new year's eve": (12, 31, 1), "new year's day": (1, 1, 1),
+    "halloween": (10, 31, 1), "valentine's day": (2, 14, 1), "st patrick's day": (3, 17, 1),
+}  # fmt: skip
+_HOLIDAY = re.compile(
+    r"\b(christmas(?: day| eve)?|boxing day|new year['’]s (?:eve|day)|halloween|"
+    r"valentine['’]s day|st\.? patrick['’]s day)\b",
+    re.I,
+)
+
+
+def _holiday(text: str, reference: datetime) -> TimeWindow | None:
+    """ "on Christmas Day", "at New Year's Eve": that day of the year, the next one in a
+    sentence about the future, else the last one on or before ``reference``."""
+    match = _HOLIDAY.search(text)
+    if match is None:
+        return None
+    key = match.group(1).lower().replace("’", "'").replace("st. ", "st ")
+    month, number, days = _HOLIDAYS[key]
+    day = _day(reference)
+    start = day.replace(month=month, day=number)
+    if is_future(_sentence_of(text, match)):
+        if start + timedelta(days=days) <= day:
+            start = start.replace(year=start.year + 1)
+    elif start > day:
+        start = start.replace(year=start.year - 1)
+    return TimeWindow(start, start + timedelta(days=days), "relative", match.group(0))
 
 
 def _simple(phrase: str, ref: datetime, expression: str) -> TimeWindow:

@@ -29,6 +29,7 @@ __all__ = [
     "modifies_a_noun",
     "names_someone_close",
     "nickname",
+    "owner_governed",
     "possessive_other",
     "speaker_label",
     "speaks_for_user",
@@ -41,7 +42,8 @@ USER_ALIAS = "User"
 IMPLICIT_USER = "User"
 #: Words of a question or claim that stand for the user.
 FIRST_PERSON_WORDS = frozenset(
-    {"i", "me", "my", "mine", "myself", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll"}
+    {"i", "me", "my", "mine", "myself", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll",
+     "im", "ive"}  # chat spelling: "oh also im seeing someone!"
 )
 
 _VERBATIM = "verbatim"
@@ -50,7 +52,7 @@ _OPENS_FIRST_PERSON = re.compile(
     r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
     r"big news|news|guess what|good news|bad news|correction|reminder|remember|forgot to tell you)"
     r"\b[,:!]?\s*)*(?:" + CAPITAL + r"[\w'’-]+ and )?"
-    r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
+    r"(?:i|i'm|i’m|im|ive|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"
     r"user|user's|user’s|the user|the user's|the user’s|"
     # a note that opens with its verb has the speaker as its subject ("Sold the Corolla.")
     r"stopped|sold|started|moved|got|went|quit|left|finished|passed|ran|bought|switched|"
@@ -200,7 +202,7 @@ def is_first_person(text: str) -> bool:
 # group and say nothing in their voice) … and Mem0's "user" past a fronted clause ("With
 # no office to go to, user moved …")
 _FIRST_PERSON_WORD = re.compile(
-    r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|me|my|mine|we|we're|our)\b|(?<!\bof )\bus\b|,\s+(?:the\s+)?user\b"
+    r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|i|im|ive|me|my|mine|we|we're|our)\b|(?<!\bof )\bus\b|,\s+(?:the\s+)?user\b"
 )
 
 
@@ -290,3 +292,23 @@ def governed(text: str, at: int) -> bool:
     False
     """
     return _GOVERNED.search(text, 0, at) is not None and _COPULA.search(text, 0, at) is None
+
+
+_POSSESSIVE = re.compile(r"['’]s\b")
+
+
+def owner_governed(text: str, at: int, end: int) -> bool:
+    """Is the name ``text[at:end]`` the owner of something a preposition governs, not
+    the first word ("Elif has moved into Yusuf's old flat": the flat is Yusuf's, the
+    note is about Elif)?
+
+    >>> owner_governed("Elif has moved into Yusuf's old flat", 20, 25)
+    True
+    >>> owner_governed("Yusuf's new number is 0555", 0, 5)
+    False
+    """
+    return (
+        at > 0
+        and _GOVERNED.search(text, 0, at) is not None
+        and _POSSESSIVE.match(text, end) is not None
+    )

@@ -247,12 +247,15 @@ async def correct(
 ) -> CorrectOut:
     """Replace a wrong memory with the corrected statement the user gave. The old memory
     is superseded (kept for audit, no longer recalled); the new one is returned. An id
-    that an update or restatement already replaced corrects its current successor."""
+    that an update or restatement already replaced corrects its current successor,
+    unless the correction is about the replaced claim's past ("…, not Riverdale")."""
     with tool_errors():
         old, new = await ctx.memory.correct(namespace, memory_id, content)
     note = None
     if old.id != memory_id:
         note = f"memory {memory_id} was already replaced; corrected its current successor {old.id}"
+    elif old.superseded_by not in (None, new.id):  # it corrects the past (docs/updates.md)
+        note = f"memory {memory_id} was already replaced by {old.superseded_by}, which stays current"
     return CorrectOut(
         old_id=old.id,
         new_id=new.id,

@@ -17,7 +17,7 @@ from graphmem.language.claims import (
     same_subject,
     subject_of,
 )
-from graphmem.language.endings import ending_cue, ends
+from graphmem.language.endings import ending_cue, ends, of_the_past
 from graphmem.language.triples import accumulates, restates, same_value
 from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
@@ -324,11 +324,12 @@ class Matcher:
             theirs = claim_of(other, known)
             if not same_subject(claim, theirs):
                 continue
+            kept = outlives(other, memory) or of_the_past(memory.content)  # "in Toronto I taught"
             why = (
-                (None if outlives(other, memory) else replaces(
+                (None if kept else replaces(
                     attribute, stated_attribute(other), memory.content, other.content))
                 or ends(memory.content, other.content, subject_words, people)
-                or corrects(attribute, memory.content, other.content)
+                or (None if outlives(other, memory) else corrects(attribute, memory.content, other.content))
                 or job_changes(other, memory)
             )
             if why is not None:

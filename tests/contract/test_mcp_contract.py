@@ -360,3 +360,27 @@ def test_check_answer_marks_each_claim(connect: Callable[..., None]) -> None:
         assert "memories" in text
 
     connect(body)
+
+
+def test_correcting_a_replaced_claims_past_says_its_successor_stays(
+    connect: Callable[..., None],
+) -> None:
+    """`correct` on a replaced memory whose wrong value only it held corrects the past:
+    the tool says that the successor stays current (docs/updates.md "correct follows the
+    chain")."""
+
+    async def body(client: Client) -> None:
+        await call(client, "set_user", {"name": "Ava Lindqvist"})
+        old = await call(client, "remember", {"text": "I teach Grade 9 science at Parkdale Collegiate in Toronto."})
+        job = await call(client, "remember", {"text": "New job: science teacher at Dartmouth High School."})
+        first, successor = old["memory_ids"][0], job["memory_ids"][0]
+        assert (await call(client, "get_memory", {"memory_id": first}))["current"] is False
+        fixed = await call(
+            client, "correct",
+            {"memory_id": first, "content": "In Toronto I taught at Western Tech, not Parkdale."},
+        )
+        assert fixed["old_id"] == first
+        assert fixed["note"] is not None and successor in fixed["note"] and "stays current" in fixed["note"]
+        assert (await call(client, "get_memory", {"memory_id": successor}))["current"] is True
+
+    connect(body)

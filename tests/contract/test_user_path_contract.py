@@ -867,3 +867,101 @@ def test_a_correction_states_the_attribute_it_corrects(
     assert fixed.predicate == "lives_in"
     hits = memory.recall(ns, "Which neighbourhood is my flat in?", k=3).hits
     assert hits[0].memory.id == fixed.id
+
+
+def test_someone_moving_into_the_users_old_flat_is_no_move_of_the_user(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Elif has moved into Kemal's old flat in Moda" is Elif's move: Kemal owns the
+    flat the preposition governs. It had superseded Kemal's own move to Ankara."""
+    memory.set_user(ns, "Kemal Aydın")
+    said(memory, clock, ns, "Kemal lives in Moda, close to the ferry.", 0)
+    said(memory, clock, ns, "His sister Elif plays the violin.", 10)
+    ankara = said(memory, clock, ns, "Kemal moved to Ankara in the spring when his office opened there.", 60)
+    said(memory, clock, ns, "Elif has moved into Kemal's old flat in Moda.", 90)
+    assert current(memory, ns, ankara)
+    hits = memory.recall(ns, "Where is Kemal based now?", k=3).hits
+    assert hits[0].memory.id == ankara
+
+
+def test_an_ending_about_something_else_does_not_answer_where_i_live(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"User doesn't drive anymore; she takes the MRT from Sengkang" ends the car and
+    names the new neighbourhood in passing: it is no newer home than the move."""
+    memory = real_memory
+    memory.set_user(ns, "Mei Ling Tan")
+    said(memory, clock, ns, "User lives in Bedok with her parents.", 0)
+    said(memory, clock, ns, "User drives her dad's Toyota Vios to work.", 1)
+    moved = said(memory, clock, ns, "User got her keys and moved out of her parents' place to a flat in Sengkang.", 30)
+    said(memory, clock, ns, "User doesn't drive anymore; she takes the MRT from Sengkang.", 60)
+    hits = memory.recall(ns, "Where does the user live now?", k=3).hits
+    assert hits[0].memory.id == moved
+
+
+def test_a_household_leaving_one_town_for_another_is_a_move(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Lucía and Pablo left Guadalajara for Mérida" moves the couple to Mérida; it had
+    been read as Lucía leaving an employer called Guadalajara."""
+    memory.set_user(ns, "Lucía Romero")
+    home = said(memory, clock, ns, "Lucía lives in Guadalajara, in Chapalita.", 0)
+    said(memory, clock, ns, "Lucía teaches chemistry at a secondary school.", 1)
+    moved = said(memory, clock, ns, "Lucía and Pablo left Guadalajara for Mérida in August.", 90)
+    assert not current(memory, ns, home)
+    hits = memory.recall(ns, "Where does Lucía live?", k=3).hits
+    assert hits[0].memory.id == moved
+
+
+def test_a_promotion_from_one_title_to_another_states_the_title(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"promoted from junior analyst to senior analyst" states the new title; a newer
+    note that no longer owns a car ends the car, not the job."""
+    memory.set_user(ns, "Jana Nováková")
+    said(memory, clock, ns, "Jana is a junior analyst at a small bank in Brno.", 0)
+    said(memory, clock, ns, "Jana drives an old Skoda Fabia.", 1)
+    promoted = said(memory, clock, ns, "Jana was promoted from junior analyst to senior analyst.", 40)
+    said(memory, clock, ns, "Jana sold the Fabia and no longer owns a car; she cycles.", 50)
+    hits = memory.recall(ns, "What is Jana's job title?", k=3).hits
+    assert hits[0].memory.id == promoted
+
+
+def test_a_holiday_names_its_day_and_keep_in_mind_asks_for_advice(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"on Christmas Day" is 25 December (the last one before the question); "anything to
+    keep in mind?" asks for what keeps someone safe, above a newer note that names
+    nothing of the kind; "Who is Nils with now?" asks for his partner."""
+    memory.set_user(ns, "Nils Berg")
+    allergy = said(memory, clock, ns, "Nils is allergic to shellfish.", 0)
+    partner = said(memory, clock, ns, "Nils has a new partner, Ingrid, a ferry captain.", 5)
+    _event(memory, clock, ns, "Nils swam across the fjord at Sandviken.", 120)
+    # day 299 is 25 December 2025
+    christmas = _event(memory, clock, ns, "Nils went for a swim at Nordnes on Christmas morning.", 299)
+    said(memory, clock, ns, "Nils now uses nils.berg@proton.me instead of his work address.", 320)
+    hits = memory.recall(ns, "Where did Nils swim on Christmas Day?", k=3).hits
+    assert hits[0].memory.id == christmas
+    advice = memory.recall(ns, "Nils wants a paella recipe for tonight; anything to keep in mind?", k=3)
+    assert advice.hits[0].memory.id == allergy
+    assert memory.recall(ns, "Who is Nils with now?", k=3).hits[0].memory.id == partner
+
+
+def test_a_correction_of_a_replaced_claims_past_leaves_what_holds_now(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """`correct` on a replaced claim with "In Toronto I taught at Western Tech, not
+    Parkdale" corrects the past: the wrong value is in the replaced claim, not in the
+    new job, so the new job stays current (it had been superseded, and "Where do I
+    teach now?" lost its answer); a note that says only how things were replaces nothing."""
+    memory.set_user(ns, "Ava Lindqvist")
+    old = said(memory, clock, ns, "I teach Grade 9 science at Parkdale Collegiate in Toronto.", 0)
+    job = said(memory, clock, ns, "New job: science teacher at Dartmouth High School, from September.", 100)
+    assert not current(memory, ns, old)
+    clock.now = T0 + timedelta(days=110)
+    before, fix = memory.correct(ns, old, "In Toronto I taught at Western Tech, not Parkdale.")
+    assert before.id == old and fix.predicate is None
+    assert current(memory, ns, job) and current(memory, ns, fix.id)
+    said(memory, clock, ns, "In Toronto I worked at Western Tech for six years.", 120)
+    assert current(memory, ns, job)
+    assert memory.recall(ns, "Where do I teach now?", k=3).hits[0].memory.id == job

@@ -16,7 +16,7 @@ from graphmem.language.attributes import (
 )
 from graphmem.language.claim_reading import Claim
 from graphmem.language.claims import subject_of
-from graphmem.language.endings import ends
+from graphmem.language.endings import ends, of_the_past
 from graphmem.language.questions import (
     SAFETY,
     asks_permission,
@@ -864,3 +864,76 @@ def test_language_lessons_state_a_language_and_speaking_at_a_meetup_asks_none() 
     assert question_attributes("When did I speak at the Toronto Testing Meetup?") == frozenset()
     assert question_attributes("What does Olena speak at home?") == frozenset({"language"})
     assert question_attributes("Does she speak Polish?") == frozenset({"language"})
+
+
+def test_a_promotion_from_a_title_a_household_move_and_a_car_given_up() -> None:
+    """Readings file h (helper-written, measured before it was read) showed missing:
+    "promoted from X to Y" states Y; a couple leaving one town for another moves; not
+    driving any more ends the car ("no longer owns a car" too); "runs her own small
+    café" is work; a flat of someone's is no home's name; "into Yusuf's" is no hobby."""
+    found = primary("User was promoted from junior architect to project architect.")
+    assert found is not None and (found.key, found.value) == ("job_title", "project architect")
+    moved = primary("Ana Lucía and Diego left Mexico City for Querétaro in August.")
+    assert moved is not None and (moved.key, moved.value, moved.ended) == ("residence", "querétaro", False)
+    left = primary("Tom left Google for Microsoft.")
+    assert left is not None and (left.key, left.ended) == ("employer", True)
+    for text in ("User doesn't drive anymore; she takes the MRT from Punggol.",
+                 "User sold the Panda and no longer owns a car; commutes by tram."):
+        car = primary(text)
+        assert car is not None and (car.key, car.ended) == ("car", True)
+    work = primary("Instead of working at the hotel, Olena now runs her own small café in Kazimierz.")
+    assert work is not None and work.key == "employer"
+    home = attributes_of("Elif has moved into Yusuf's old flat in Kadıköy.")
+    assert [(a.key, a.value) for a in home] == [("residence", "kadıköy")]
+    drives = primary("User drives her father's Honda Jazz to work.")
+    assert drives is not None and (drives.key, drives.value) == ("car", "honda jazz")
+
+
+def test_the_owner_of_a_governed_thing_is_no_subject_and_chat_spelling_speaks() -> None:
+    """"Elif has moved into Yusuf's old flat" is about Elif, whoever the namespace's
+    user is; "oh also im seeing someone!" is in the user's voice."""
+    text = "Elif has moved into Yusuf's old flat in Kadıköy."
+    assert subject_of(Claim(text, names=("Yusuf",), user="Yusuf Demir", people=("Yusuf",))) == ("elif",)
+    assert subject_of(Claim("Yusuf's new number is 0555 202 31 48.", names=("Yusuf",))) == ("yusuf",)
+    assert speaks_for_user("oh also im seeing someone! Rohan, he's a dentist")
+    assert is_first_person("oh also im seeing someone! Rohan")
+
+
+def test_who_someone_is_with_asks_for_a_partner_and_keep_in_mind_asks_for_advice() -> None:
+    assert question_attributes("Who is Aroha with now?") == frozenset({"partner"})
+    assert question_attributes("Who is Tom working with?") == frozenset()
+    safety = question_attributes("The user wants a seafood risotto recipe for tonight; anything to keep in mind?")
+    assert "allergy" in safety
+    assert "allergy" in question_attributes("Yusuf is flying to Berlin tomorrow; what does he need in his carry-on?")
+    assert question_attributes("What did Melanie bake?") == frozenset()
+
+
+def test_a_birthday_said_as_month_then_day_has_the_same_value() -> None:
+    """"early August, the 4th" is the value "4 August" states, so a correction of one
+    corrects the other too (docs/updates.md "A correction corrects the claim wherever it
+    was said")."""
+    said = [
+        "Sigrún mentioned her birthday is on 4 August.",
+        "Sigrún reminded me that her birthday is early August, the 4th.",
+        "My birthday is the 4th of August.",
+    ]
+    values = set()
+    for text in said:
+        found = primary(text)
+        assert found is not None and found.key == "birthday"
+        values.add(found.value)
+    assert values == {"4 august"}
+
+
+def test_a_claim_of_the_past_and_its_heading() -> None:
+    """"in Toronto I taught at Malvern Collegiate" states a (past) employer; it says
+    nothing of now, unlike a note that also moves or starts something; a heading such as
+    "Correction to Sigrún's profile" keeps Sigrún as the one the note is about."""
+    text = "I got my old school wrong earlier: in Toronto I taught at Malvern Collegiate, not Riverdale."
+    found = primary(text)
+    assert found is not None and (found.key, found.value) == ("employer", "malvern collegiate")
+    assert of_the_past(text)
+    assert not of_the_past("Lena lived in Portland for years and moved to Denver in May.")
+    assert not of_the_past("I'm retired now. Worked underground at Marine Colliery.")
+    heading = "Correction to Sigrún's profile: her birthday is 14 August, not the 4th."
+    assert subject_of(Claim(heading, names=("Sigrún",))) == ("sigrún",)

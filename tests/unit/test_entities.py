@@ -197,3 +197,20 @@ def test_a_vietnamese_given_name_alone_is_the_user() -> None:
     resolved, _ = resolve_mentions("n", [EntityMention(name="Hương", kind="Person")], known)
     assert resolved[0][0] == "e-user"
     assert known.resolve("Hương") == ("e-user", known.links.alias)  # kept as an alias
+
+
+def test_a_hyphenated_first_name_is_called_by_its_initials() -> None:
+    """"JF" is Jean-François Tremblay (a question "Where does JF live now?" asks about
+    him); initials that spell a word ("ME" for Marie-Ève) and unhyphenated names link
+    nothing."""
+    known = EntityDictionary(
+        [
+            Entity(id="jf", namespace="n", name="Jean-François Tremblay", kind="Person"),
+            Entity(id="me", namespace="n", name="Marie-Eve Roy", kind="Person"),
+            Entity(id="as", namespace="n", name="Anna Smith", kind="Person"),
+        ]
+    )
+    assert known.resolve("JF") == ("jf", LINK_FIRST_NAME)
+    assert [link.entity_id for link in known.link("Where does JF live now?")] == ["jf"]
+    assert known.resolve("ME") is None
+    assert known.resolve("AS") is None

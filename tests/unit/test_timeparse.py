@@ -164,3 +164,18 @@ def test_last_winter_is_the_one_that_ended_most_recently() -> None:
     # a season with its year is that year's (the year's window, as before)
     window = parse_time_window("What state did Joanna visit in summer 2021?", july)
     assert window is not None and window.expression == "2021"
+
+
+def test_a_holiday_is_its_day_of_the_year() -> None:
+    """"on Christmas Day" asked in February is last 25 December; "for New Year's Eve"
+    in a sentence about the future is the next 31 December; "Christmas" alone spans
+    the eve to Boxing Day."""
+    ref = datetime(2026, 2, 15, 11, tzinfo=UTC)
+    past = parse_time_window("Where did Margaret swim on Christmas Day?", ref)
+    assert past is not None
+    assert (past.start, past.end) == (datetime(2025, 12, 25, tzinfo=UTC), datetime(2025, 12, 26, tzinfo=UTC))
+    ahead = parse_time_window("What are we going to do for New Year's Eve?", ref)
+    assert ahead is not None and ahead.start == datetime(2026, 12, 31, tzinfo=UTC)
+    spread = parse_time_window("She went in on Christmas morning.", ref)
+    assert spread is not None
+    assert (spread.start, spread.end) == (datetime(2025, 12, 24, tzinfo=UTC), datetime(2025, 12, 27, tzinfo=UTC))

@@ -30,6 +30,7 @@ import numpy as np
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
+from graphmem.language.endings import of_the_past
 from graphmem.language.questions import (
     SAFETY,
     asks_permission,
@@ -191,6 +192,8 @@ def attribute_first(
             continue
         if only_relevant and memory.id not in relevant:
             continue
+        if of_the_past(memory.content) and not _ASKS_PAST.search(question):
+            continue  # "In Toronto I worked at Western Tech" answers no "Where do I teach?"
         stated, main_keys = _stated(memory, examples)
         found = [a for a in stated if a.key in keys]
         if keys & SAFETY:  # "gave up coffee" bears on a coffee, not on any meal
@@ -350,6 +353,7 @@ _PARTNER_WORD = re.compile(
     r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE
 )
 
+_ASKS_PAST = re.compile(r"\b(?:did|was|were|used to|before|previous\w*|old|former\w*)\b", re.I)
 _ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
 
 

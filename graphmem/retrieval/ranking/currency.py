@@ -27,7 +27,6 @@ changes; nothing is filtered (the older memory stays, below).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -42,7 +41,7 @@ from graphmem.language.attributes import (
     update_cue,
 )
 from graphmem.language.claims import Claim, check, same_subject
-from graphmem.language.endings import ending_cue, ends, strong_ending
+from graphmem.language.endings import ending_cue, ends, of_the_past, strong_ending
 from graphmem.language.triples import triple_attribute
 from graphmem.text import normalize
 
@@ -176,7 +175,7 @@ def prefer_newer(
                 continue
             if _off_the_question(claims[newer], asked):
                 continue
-            if present and _of_the_past(claims[newer].content):
+            if present and of_the_past(claims[newer].content):
                 continue  # "in Toronto I taught at Malvern": no answer to "now"
             if present and _ended_elsewhere(claims[older], claims[newer]):
                 continue  # "no longer on the camogie team" is what holds now of camogie
@@ -250,21 +249,6 @@ def _off_the_question(newer: Claim, asked: frozenset[str]) -> bool:
     if not asked or _states(newer, asked):
         return False
     return _stated(newer.content) is not None
-
-
-# A claim about how things were ("in Toronto I taught at Malvern Collegiate", "my old
-# school", "used to work at"), with no word of the present: it says nothing of now.
-_PAST = re.compile(
-    r"\b(?:used to|taught|worked|lived|was living|were living|previously|formerly|back then|"
-    r"(?:my|his|her|their|our) (?:old|former|previous) (?:school|job|work|flat|house|home|"
-    r"place|address|number|employer|company))\b",
-    re.IGNORECASE,
-)
-_NOW = re.compile(r"\b(?:now|these days|currently|at the moment|nowadays|still)\b", re.IGNORECASE)
-
-
-def _of_the_past(text: str) -> bool:
-    return _PAST.search(text) is not None and _NOW.search(text) is None
 
 
 def _states(claim: Claim, keys: frozenset[str]) -> bool:
