@@ -23,7 +23,7 @@ from graphmem.store.base import (
     versions_read,
 )
 from graphmem.store.checks import check_k
-from graphmem.write.about import stated_predicate
+from graphmem.write.about import stated_attribute, stated_predicate
 from graphmem.write.lifecycle import CORRECTION_SESSION, confirm_memory, forget_session_batch
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -293,7 +293,8 @@ class Writes(Users):
     ) -> tuple[Memory, Memory]:
         first, target = self.current_successor(namespace, memory_id), self.get(namespace, memory_id)
         # "in Toronto I taught at Malvern, not Riverdale" corrects a replaced claim, not its successor
-        history = first.id != target.id and corrects_history(target.content, first.content, content)
+        now = stated_attribute(first) if first.id != target.id else None
+        history = now is not None and corrects_history(target.content, now.value, content)
         memory_id = first.id
         try:
             candidate = MemoryCandidate(

@@ -41,6 +41,10 @@ _CAR = (
     r"(?=[.,;!]|$| now| these| for| to| and| instead| with| but| because| since| after)"
 )
 
+# a job title's head noun by its ending ("foreman", "planner", "dentist"); not an adverb
+_TITLE_WORD = (r"(?!(?:never|ever|over|rather|either|neither|together|later|other|another|after|"
+               r"under|sooner|better|closer|further)\b)[a-z-]{3,}(?:er|or|ist|ian|man|woman)\b")
+
 # (key, pattern, ended): a match states the attribute; group "v" is the value if any.
 RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("residence", _CS(r"\b(?:[Ll]ive[sd]?|(?<!a )[Ll]iving(?! for)|[Mm]oved" + _NOT_HOME + r"|[Mm]oving|"
@@ -102,6 +106,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"client|resident|fan|volunteer|visitor)\b)(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*|"
                      r"(?:head|sous|senior|junior|lead|chief|assistant|deputy)[\s-][a-z][\w-]*)"
                      r"\s+(?P<at>at)\s+" + _NAME), False),
+    # the same without an article: "he's workshop foreman at Snickeriet Uppsala AB now"
+    ("employer", _CS(r"\b(?:is|am|['’]m|['’]s|are|['’]re|became|now)\s+(?:now\s+)?(?:[a-z-]+\s+){0,2}"
+                     + _TITLE_WORD + r"\s+(?P<at>at)\s+" + _NAME), False),
     ("job_title", _ci(r"\b(?:title (?:there |now )?is|title on (?:my|his|her|their) card says|job title is|(?:my|his|her|their) job is|works? as|working as|"
                       r"job as|position as|role as|promoted (?:from (?:an?\s+)?[a-z][\w\s-]{0,40}?\s)?to|(?:was|been|got|is) made|appointed|stepped up to|"
                       r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
@@ -120,6 +127,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"apprentice|(?:fisher|fore|post|sales|crafts|trades|handy|business|police)"
                       r"(?:man|woman))))\b"),
      False),
+    # a title without its article, before its workplace ("he's workshop foreman at Snickeriet")
+    ("job_title", _CS(r"\b(?:is|am|['’]m|['’]s|are|['’]re|became|now)\s+(?:now\s+)?(?P<v>(?:[a-z-]+\s+){0,2}"
+                      + _TITLE_WORD + r")\s+at\s+" + CAPITAL), False),
     ("job_title", _ci(r"\b(?:is|am|'m|'s|was|been|became|made|now)\s+(?:now\s+)?"
                       r"(?P<v>(?:second|first|third|chief|head|senior|junior|lead|deputy|assistant|"
                       r"principal|associate|staff|charge|sous)[\s-](?!office|quarters|table|start)[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
@@ -163,18 +173,27 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                     r"(?:allergy|allergies|intolerance|sensitivity)\b"),
      False),
     ("allergy", _ci(r"\b(?P<v>coeliac|celiac|lactose intolerant|diabetic)\b"), False),
-    ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|(?:switched|changed)\b[^.;]{0,30}?"
+    ("medication", _ci(r"\b(?:takes?|taking|prescribed|on|it['’]s|it is|(?:switched|changed)\b[^.;]{0,30}?"
                        r"\bto|started)\s+(?:that\s+|the\s+|my\s+)?"
                        r"(?P<v>(?!control|alcohol|protein|cardio|school|patrol|coffee)"
                        r"(?-i:[a-z])[a-z]+(?:in|ol|ide|pam|zole|mab|statin|pril|sartan|"
-                       r"formin|xine|cillin|prazole|arin|aban|gatran|olol|amine|pine|tide|lukast|isone|olone))\b"),
+                       r"formin|xine|cillin|prazole|arin|aban|gatran|olol|amine|pine|tide|lukast|isone|olone|igine|racetam))\b"),
      False),
     ("medication", _ci(r"\b(?P<v>[a-z]+(?:aban|arin|formin|statin|pril|sartan|olol|cillin|"
                        r"prazole|zepam|xetine|tidine))\s+(?:I|he|she|they|we) takes?\b"), False),
+    # a drug by its dose, however it is introduced ("reminder: lamotrigine, 100mg morning
+    # and night", "levetiracetam (Keppra) 500 mg")
+    ("medication", _ci(r"\b(?P<v>(?!(?:caffeine|protein|sugar|salt|coffee|alcohol)\b)[a-z]{6,})"
+                       r"(?:\s*\([^)]{1,20}\))?,?\s+\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)\b"), False),
     ("medication", _ci(r"\b(?:medication|medicine|pills?|tablets|inhaler)\b"), False),
     ("partner", _CS(r"\b(?:[Mm]arried to|[Ee]ngaged to|[Dd]ating|[Ss]eeing|[Pp]artner,?|"
                     r"[Gg]irlfriend,?|[Bb]oyfriend,?|[Ww]ife,?|[Hh]usband,?|[Ff]ianc[ée]e?,?)"
                     r"\s+(?:is\s+)?" + _NAME), False),
+    ("partner", _CS(r"\b(?P<v>" + CAPITAL + r"[\w'’-]+) and I\s+(?:(?:have|had|just|finally)\s+)*"
+                    r"(?:got|are|were)\s+(?:engaged|married)\b"), False),
+    # a couple gets engaged or married ("Elena and Andrei got engaged in December")
+    ("partner", _CS(r"\band\s+(?P<v>" + CAPITAL + r"[\w'’-]+)\s+(?:(?:have|had|just|finally)\s+)*"
+                    r"(?:got|are|were|became)\s+(?:engaged|married)\b"), False),
     # "I'm seeing someone!", "she's dating someone new"; "I'm single again" ends a partner
     ("partner", _ci(r"\b(?:seeing|dating|going out with) someone\b"), False),
     ("partner", _ci(r"\b(?:I['’]m|I am|is|he['’]s|she['’]s|they['’]re|still|now) single\b"), True),

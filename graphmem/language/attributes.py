@@ -229,12 +229,13 @@ _STARTS = re.compile(r"\b(?:took|takes|started|starts|joined|hired|got|new|now)\
 
 
 def _merge(old: Attribute, new: Attribute, text: str) -> Attribute:
-    """The value read later, ended as the earlier reading says unless its own clause
-    starts something ("isn't freelancing anymore. She took a staff job at Bennani" ends
-    the freelancing, not Bennani; "I'm retired now. Worked underground at Marine
-    Colliery" ends the colliery)."""
+    """The value read later, ended as the earlier reading says unless its own clause starts
+    something or says "now" ("isn't freelancing anymore. She took a staff job at Bennani",
+    "stopped freelancing; he's foreman at Snickeriet now"; "I'm retired now. Worked at
+    Marine Colliery" ends the colliery)."""
     lead = _CLAUSE_BREAK.split(text[max(0, new.position - 40) : new.position])[-1]
-    ended = new.ended or (old.ended and _STARTS.search(lead) is None)
+    clause = lead + re.split(r"[,;:.!?]", text[new.position :], maxsplit=1)[0]
+    ended = new.ended or (old.ended and _STARTS.search(clause) is None)
     return Attribute(old.key, old.single, new.value, min(old.position, new.position), ended)
 
 
@@ -260,8 +261,7 @@ def _ends(text: str, match: re.Match[str]) -> bool:
 _NEVER_PRIMARY = frozenset({"health", "habit"})
 
 def primary(text: str) -> Attribute | None:
-    """The attribute the claim is about: the earliest one :func:`attributes_of` finds
-    (``health`` and ``habit`` never: they are read for advice questions only)."""
+    """The claim's main attribute: the earliest :func:`attributes_of` reads, not health or habit."""
     found = [a for a in attributes_of(text) if a.key not in _NEVER_PRIMARY]
     return found[0] if found else None
 
@@ -351,7 +351,7 @@ def replaces(
     if new.single:
         if new.value and old.value:
             return f"both say {new.label}: {new.value} replaces {old.value}"
-        if new.value or change_cue(new_text):
+        if (new.value and new.key != "medication") or change_cue(new_text):  # "new pills"
             return f"both say {new.label}, the newer one with a change word"
         return None
     lowered = new_text.casefold()

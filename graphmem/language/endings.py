@@ -194,20 +194,20 @@ _NOT_VALUE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+)", re.IGNOR
 def corrects_history(replaced: str, current: str, correction: str) -> bool:
     """Does ``correction``, aimed at the ``replaced`` claim, correct the past rather than
     what holds now: the wrong value it names ("…, not Riverdale") is in the replaced
-    claim and not in the ``current`` one that replaced it ("I teach at Riverdale
-    Collegiate" → "New job: English teacher at Citadel High School", corrected by "in
-    Toronto I taught at Malvern Collegiate, not Riverdale")? docs/updates.md
-    ("correct follows the chain").
+    claim and not in ``current``, the value the claim that replaced it states ("I teach
+    at Riverdale Collegiate" → "New job: English teacher at Citadel High School",
+    corrected by "in Toronto I taught at Malvern Collegiate, not Riverdale")? False when
+    ``current`` is empty (a restatement in other words: "I'm on a blood thinner").
+    docs/updates.md ("correct follows the chain").
 
-    >>> corrects_history("I teach at Riverdale Collegiate.", "New job at Citadel High.",
+    >>> corrects_history("I teach at Riverdale Collegiate.", "citadel high school",
     ...                  "In Toronto I taught at Malvern Collegiate, not Riverdale.")
     True
-    >>> corrects_history("I teach at Riverdale.", "I teach at Riverdale now, Grade 11.",
-    ...                  "It's Malvern, not Riverdale.")
+    >>> corrects_history("I teach at Riverdale.", "riverdale", "It's Malvern, not Riverdale.")
     False
     """
     found = _NOT_VALUE.search(correction)
-    if found is None:
+    if found is None or not current:
         return False
     word = re.compile(rf"\b{re.escape(found['v'].casefold())}\b")
     return word.search(replaced.casefold()) is not None and word.search(current.casefold()) is None

@@ -99,7 +99,7 @@ _ADVICE = _ci(
     r"good (?:menu|choice|option|plan|gift|present)|"
     r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?|"
     # "anything to keep in mind?", "what does he need in his carry-on?"
-    r"keep in mind|bear in mind|to know|look out|heads[- ]up|needs?)\b"
+    r"keep in mind|bear in mind|to know|look out|heads[- ]up|needs?|work for)\b"
 )
 _NAMES_SAFETY = {
     "allergy": _ci(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|epipen)\b"),
@@ -117,6 +117,8 @@ _OCCASION = _ci(
 )
 _WHO_DRIVES_FOR = _ci(r"\bwho\b[^?]{0,20}\b(?:drive|drives|driving) for\b")
 _ASKS_DATE = _ci(r"\b(?:when|what date|which day|what day|how old|born)\b")
+# "Would a salmon dinner work for Sigrún?": whether a thing suits someone, not an employer
+_SUITS = _ci(r"^\W*(?:would|will|could|might|does|do|is)\s+(?:a|an|the|this|that|it|some)\b[^?]*\bwork for\b")
 
 
 def question_attributes(question: str) -> frozenset[str]:
@@ -132,6 +134,8 @@ def question_attributes(question: str) -> frozenset[str]:
         keys.discard("birthday")  # "a cake for Olena's birthday" asks about the cake
     if _WHO_DRIVES_FOR.search(question):
         keys.discard("car")  # "Who does Łukasz drive for?" asks for an employer
+    if _SUITS.search(question):
+        keys.discard("employer")
     if keys & {"phone", "email"}:
         keys -= SAFETY  # "What number should I print on the egg flyers?"
     if keys & SAFETY:

@@ -937,3 +937,40 @@ def test_a_claim_of_the_past_and_its_heading() -> None:
     assert not of_the_past("I'm retired now. Worked underground at Marine Colliery.")
     heading = "Correction to Sigrún's profile: her birthday is 14 August, not the 4th."
     assert subject_of(Claim(heading, names=("Sigrún",))) == ("sigrún",)
+
+
+def test_a_dose_names_a_drug_a_couple_gets_engaged_and_a_title_needs_no_article() -> None:
+    """"reminder: lamotrigine, 100mg morning and night" states a medication (so a
+    correction of lamotrigine corrects it too); "Elena and Andrei got engaged" and "Tom
+    and I got married" state a partner; "he's workshop foreman at Snickeriet Uppsala AB
+    now" states a title and a workplace, not ended by "stopped freelancing" before it."""
+    for text, drug in (("reminder: lamotrigine, 100mg morning and night", "lamotrigine"),
+                       ("I've got epilepsy, I take lamotrigine twice a day", "lamotrigine"),
+                       ("it's levetiracetam (Keppra), not lamotrigine", "levetiracetam")):
+        found = [(a.key, a.value) for a in attributes_of(text)]
+        assert ("medication", drug) in found
+    assert attributes_of("I drink 200 ml of coffee a day.") == ()
+    engaged = primary("Elena and Andrei got engaged in December.")
+    assert engaged is not None and (engaged.key, engaged.value) == ("partner", "andrei")
+    married = primary("Tom and I got married in June.")
+    assert married is not None and (married.key, married.value) == ("partner", "tom")
+    job = {a.key: a for a in attributes_of("User has stopped freelancing; he's workshop foreman at Snickeriet Uppsala AB now.")}
+    assert (job["employer"].value, job["employer"].ended) == ("snickeriet uppsala ab", False)
+    assert job["job_title"].value == "workshop foreman"
+    assert attributes_of("He is never at Home Depot.") == ()
+
+
+def test_a_named_drug_does_not_replace_pills_in_passing_and_a_dish_working_for_someone() -> None:
+    """"Alcohol and the new pills don't agree, so no aquavit" mentions pills and names no
+    drug: "Bisoprolol, 5 mg, every morning" does not replace it (it had, and the aquavit
+    was lost); "The doctor switched me from atenolol to bisoprolol" still replaces a
+    drug. "Would a salmon dinner work for Sigrún?" asks for advice, not an employer."""
+    old = "No aquavit this midsummer. Alcohol and the new pills don't agree, so I've stopped."
+    new = "Bisoprolol, 5 mg, every morning. That's the heart pill."
+    assert replaces(primary(new), primary(old), new, old) is None
+    before = "I take atenolol for my blood pressure, 50 mg every morning."
+    switched = "The doctor switched me from atenolol to bisoprolol."
+    assert replaces(primary(switched), primary(before), switched, before) is not None
+    assert question_attributes("Would a salmon dinner work for Sigrún?") >= {"allergy", "diet"}
+    assert "employer" not in question_attributes("Would a salmon dinner work for Sigrún?")
+    assert question_attributes("Who does Tom work for?") == frozenset({"employer"})
