@@ -21,7 +21,7 @@ _NOT_HOME = (
     r"studio|practice|clinic|restaurant|company|salon|bakery|store|lab|atelier|garage)\b|"
     r"(?:over\s+)?to\s+(?:the|a|an)\s+(?:new\s+)?[\w\s-]{0,30}?\b(?:hospital|clinic|school|office|"
     r"company|firm|bank|restaurant|hotel|practice|agency|department|ward|lab|university|"
-    r"branch|factory|plant|station)\b))"
+    r"branch|factory|plant|station|contract|job|role|posting|position|project|team)\b))"
 )
 
 
@@ -69,7 +69,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
     # "moved up to the first violins" is a promotion, not a move
     ("residence", _ci(r"\b(?:live[sd]?(?!-in)|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
-                      r"forward)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),
+                      r"forward|off)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),
     ("employer", _CS(r"(?<![Ww]e )\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym|league|"

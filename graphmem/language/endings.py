@@ -74,7 +74,11 @@ _COMPANY = re.compile(
 )
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
 # a dash opens an aside; ", no more road shifts" is a clause of its own
-_CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?:so|but|and)\s+|\s+[—–]\s+|,\s+(?=(?:no more|no longer)\b)")
+_CLAUSE = re.compile(
+    r"[.;!?]\s+|,\s+(?:so|but|and)\s+|\s+[—–]\s+|,\s+(?=(?:no more|no longer)\b)|"
+    # "sold the restaurant and is opening Ocak Berlin": what follows starts something
+    r"\s+and\s+(?=(?:is|are|has|have|now)\s+(?:now\s+)?\w+ing\b)"
+)
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
 
 

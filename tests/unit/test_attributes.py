@@ -974,3 +974,19 @@ def test_a_named_drug_does_not_replace_pills_in_passing_and_a_dish_working_for_s
     assert question_attributes("Would a salmon dinner work for Sigrún?") >= {"allergy", "diet"}
     assert "employer" not in question_attributes("Would a salmon dinner work for Sigrún?")
     assert question_attributes("Who does Tom work for?") == frozenset({"employer"})
+
+
+def test_moving_off_a_ward_a_contract_and_a_new_clause_after_an_ending() -> None:
+    """"moved off the ICU" is a job, not a home (a later move in with a partner had
+    superseded the new job); "moved to a Cape Town contract" names no home (the phone
+    number is the claim's); "sold the Kadıköy restaurant … and is opening Ocak Berlin"
+    ends the restaurant, not the family's Berlin flat."""
+    ward = attributes_of("User moved off the ICU over the summer; she's a clinical research coordinator now.")
+    assert [a.key for a in ward] == ["job_title"]
+    phone = primary("Got a new number when I moved to a Cape Town contract: 072 555 8846.")
+    assert phone is not None and phone.key == "phone"
+    old = "User and his family have been in Berlin since July, in a rented flat in Neukölln."
+    new = "User sold the Kadıköy restaurant to his head chef and is opening Ocak Berlin on Sonnenallee."
+    assert ends(new, old, frozenset({"user"}), frozenset()) is None
+    assert ends("User sold the Kadıköy restaurant.", "User runs a restaurant in Kadıköy.",
+                frozenset({"user"}), frozenset()) is not None
