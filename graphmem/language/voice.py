@@ -49,7 +49,10 @@ FIRST_PERSON_WORDS = frozenset(
 _VERBATIM = "verbatim"
 _SPEAKER = re.compile(r"^\s*(" + CAPITAL + r"[\w'’.-]*(?:\s+" + CAPITAL + r"[\w'’.-]*){0,3})\s*:\s+\S")
 _OPENS_FIRST_PERSON = re.compile(
-    r"^\s*(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
+    # a short exclamation before it is no subject ("Keys in hand! Niamh and I bought a
+    # house", "Finally out of Yaba!! Got a mini flat in Gbagada")
+    r"^\s*(?:[^.!?:\n]{1,30}!+\s+)?"
+    r"(?:(?:so|well|oh|ok|okay|yes|yeah|actually|also|btw|and|but|update|fyi|note|"
     r"big news|news|guess what|good news|bad news|correction|reminder|remember|forgot to tell you)"
     r"\b[,:!]?\s*)*(?:" + CAPITAL + r"[\w'’-]+ and )?"
     r"(?:i|i'm|i’m|im|ive|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself|we|we're|we’re|we've|we’ve|our|"

@@ -293,6 +293,10 @@ def test_who_is_speaking() -> None:
     assert is_first_person("Sold the Corolla.")
     assert not is_first_person("Lena lives in Basel.")
     assert not is_first_person("It's a gluten sensitivity.")
+    # a short exclamation before the user's own clause is no subject
+    assert is_first_person("Keys in hand! Tomás and I bought a flat in Vigo.")
+    assert is_first_person("Out of the dorms at last!! Got a room in Kraków-Podgórze.")
+    assert not is_first_person("Great news! Anna got the job at Zeiss.")
     assert possessive_other("My sister Marit works at Haukeland.")
     assert not possessive_other("My dog is called Pixel.")
     assert kin_subject("Lena's sister Mia lives in Denver.") == "Mia"
