@@ -61,7 +61,9 @@ _OPENS_FIRST_PERSON = re.compile(
     r"stopped|sold|started|moved|got|went|quit|left|finished|passed|ran|bought|switched|"
     r"joined|changed|gave|took|visited|booked|adopted|forgot|decided|signed|ordered|tried|"
     r"made|did|had|saw|met|lost|won|picked|dropped|missed|spent|tested|cooked|baked|"
-    r"just got|just had|just finished)\b",
+    r"just got|just had|just finished|"
+    # "(I've) been seeing Shira for a couple of months"
+    r"been)\b",
     re.IGNORECASE,
 )
 

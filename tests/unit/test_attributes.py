@@ -297,6 +297,7 @@ def test_who_is_speaking() -> None:
     assert is_first_person("Keys in hand! Tomás and I bought a flat in Vigo.")
     assert is_first_person("Out of the dorms at last!! Got a room in Kraków-Podgórze.")
     assert not is_first_person("Great news! Anna got the job at Zeiss.")
+    assert is_first_person("Been seeing Marek Nowak for a few weeks.")  # "(I've) been …"
     assert possessive_other("My sister Marit works at Haukeland.")
     assert not possessive_other("My dog is called Pixel.")
     assert kin_subject("Lena's sister Mia lives in Denver.") == "Mia"
