@@ -355,6 +355,19 @@ def _first_name_of_person(
     )
 
 
+def user_by_later_name(known: EntityDictionary, word: str) -> Entity | None:
+    """The namespace's user when ``word`` (one word, any case) is a later word of their
+    name and of nobody else's: the given name of a name whose family name comes first
+    ("Hương" for the user Mai Thị Hương, "Khoa" for Phạm Minh Khoa; not "Phạm" when
+    Phạm Văn Lộc is known too); else None. docs/updates.md ("Shorter forms of a name")."""
+    key = normalize(word)
+    user = known.user()
+    if user is None or not key or " " in key:
+        return None
+    holders = [e for e in known.people_with(key) if key in normalize(e.name).split()[1:]]
+    return user if [e.id for e in holders] == [user.id] else None
+
+
 def _short_form_of_person(mention: EntityMention, known: EntityDictionary) -> str | None:
     """The one known person whose full name a person mention shortens: a multi-word
     mention with the same first name and only words of that name ("Lucía Mamani" for
@@ -363,13 +376,10 @@ def _short_form_of_person(mention: EntityMention, known: EntityDictionary) -> st
     words = normalize(mention.name).split()
     if not words or mention.kind not in _PERSON_KINDS:
         return None
-    people = known.people_with(words[0])
     if len(words) == 1:
-        # one word of the namespace's user's name, and of nobody else's: the given name of
-        # a name whose family name comes first ("Hương" for the user Mai Thị Hương)
-        user = known.user()
-        holders = [e for e in people if words[0] in normalize(e.name).split()[1:]]
-        return user.id if user is not None and [e.id for e in holders] == [user.id] else None
+        user = user_by_later_name(known, words[0])
+        return None if user is None else user.id
+    people = known.people_with(words[0])
     found: list[str] = []
     for entity in people:
         full = normalize(entity.name).split()

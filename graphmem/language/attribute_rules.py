@@ -19,6 +19,10 @@ _CS = re.compile  # case-sensitive patterns (they read names)
 _NOT_HOME = (
     r"(?!\s+(?:(?:his|her|my|their|our|the)\s+(?:\w+\s+)?(?:workshop|shop|office|business|stall|"
     r"studio|practice|clinic|restaurant|company|salon|bakery|store|lab|atelier|garage)\b|"
+    # "moved everything over to Gmail", "moved my savings to Revolut": things, not a home
+    r"(?:everything|it|them|all|stuff|things|money|savings|accounts?|files|photos|emails?)\b|"
+    r"(?:his|her|my|their|our|the)\s+(?:\w+\s+)?(?:savings|money|account|accounts|files|"
+    r"photos|emails?|number|pension|mortgage|business)\b|"
     r"(?:over\s+)?to\s+(?:the|a|an)\s+(?:new\s+)?[\w\s-]{0,30}?\b(?:hospital|clinic|school|office|"
     r"company|firm|bank|restaurant|hotel|practice|agency|department|ward|lab|university|"
     r"branch|factory|plant|station|contract|job|role|posting|position|project|team)\b))"
@@ -35,9 +39,15 @@ _ci = case_insensitive
 # a vehicle by its make (group "v": make and model)
 _CAR = (
     r"(?P<v>(?:tesla|toyota|honda|ford|bmw|audi|volkswagen|vw|volvo|kia|hyundai|nissan|skoda|"
-    r"renault|peugeot|fiat|subaru|mazda|mini|mitsubishi|isuzu|suzuki|chevrolet|chevy|jeep|lexus|"
+    r"renault|peugeot|fiat|subaru|mazda|(?-i:Mini)|mitsubishi|isuzu|suzuki|chevrolet|chevy|jeep|lexus|"
     r"mercedes|dacia|citro[eë]n|opel|lada|tata|mahindra|byd|geely|proton|perodua|daihatsu|"
-    r"porsche|land rover|range rover|bike|motorbike|scooter|van)\b[\w ]{0,20}?)"
+    r"porsche|land rover|range rover|bike|motorbike|scooter|van|"
+    # a model named without its make ("still driving the 2014 Impala", "a pre-owned Accord")
+    r"(?-i:Corolla|Camry|Prius|Yaris|Hilux|Land Cruiser|RAV4|Civic|Accord|Jazz|CR-V|Golf|Polo|"
+    r"Passat|Tiguan|Beetle|Kombi|Octavia|Fabia|Focus|Fiesta|Mondeo|Transit|Ranger|Mustang|"
+    r"Impala|Silverado|Tacoma|Outback|Forester|Impreza|Qashqai|Micra|Leaf|Navara|Clio|Megane|"
+    r"Twingo|Kangoo|Punto|Panda|Corsa|Astra|Picanto|Sportage|Tucson|Elantra|Swift|Alto|Vespa|"
+    r"Sprinter|Prado|Pajero|Duster|Logan|Sandero))\b[\w ]{0,20}?)"
     r"(?=[.,;!]|$| now| these| for| to| and| instead| with| but| because| since| after)"
 )
 
@@ -70,12 +80,14 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     # "moved up to the first violins" is a promotion, not a move
     ("residence", _ci(r"\b(?:live[sd]?(?!-in)|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
                       r"forward|off)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),
-    ("employer", _CS(r"(?<![Ww]e )\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
+    # "before leaving Poland": a time clause leaves a place
+    ("employer", _CS(r"(?<![Ww]e )(?<!before )(?<!after )(?<!when )(?<!since )"
+                     r"\b(?:[Ll]eft|[Qq]uit|[Rr]esigned from|[Ll]aid off (?:from|by)|[Ll]eaving|"
                      r"no longer (?:works?|working|employed) (?:at|for|with))\s+" + _NAME +
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym|league|"
                      r"class|classes|course|group|society|night|nights|session|sessions)\b)"
                      # "We've left Ponta Delgada: bought a house in Rabo de Peixe" leaves a town
-                     r"(?![^.;]{0,60}\b(?:house|flat|apartment|cottage|moved|home)\b)"), True),
+                     r"(?![^.;]{0,60}\b(?:house|flat|apartment|cottage|moved|home|place in)\b)"), True),
     ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|" + CAPITAL + r"[\w-]*['’]s) (?:new )?(?:school|"
                      r"hospital|clinic|company|firm|employer|office|restaurant|studio|practice|agency|"
                      r"bank|job|orchestra|band|team|club|lab|ward)\s+is\s+(?:now\s+)?"
@@ -84,7 +96,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"(?=[^.]{0,60}\b(?:teach\w*|work\w*|job|nurse|doctor|staff|shifts?)\b)"), False),
     ("employer", _ci(r"\b(?:no longer works?|not working|quit (?:his|her|my|their) job|"
                      r"left (?:his|her|my|their) job|lost (?:his|her|my|their) job|"
-                     r"unemployed|between jobs|(?<!a )(?<!an )(?<!the )retired)\b"), True),
+                     r"unemployed|between jobs|(?<!a )(?<!an )(?<!the )retired"
+                     # "retired the Mazda": a thing retired, not its owner
+                     r"(?!\s+(?:the|a|an|his|her|my|their|our|its|that|this)\b))\b"), True),
     ("employer", _ci(r"\b(?:freelanc\w*|self-employed|gone out on (?:his|her|my|their) own|"
                      r"(?:started|runs|running|opened|owns) (?:his|her|my|their|a) own "
                      r"(?:(?:small|little|new|tiny)\s+)?(?:business|company|studio|practice|shop|café|cafe|"
@@ -96,6 +110,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("employer", _CS(r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
                      r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]each(?:es|ing)?|[Tt]aught|"
                      r"[Ss]witched|(?:weekend|night|day|early|late|morning|evening|extra|double) shifts?)\b"
+                     # "joined a wild swimming crowd at Portobello" is no job
+                     r"(?![^.;]{0,40}?\b(?:crowd|club|choir|group|class|classes|course|league|society|"
+                     r"gym|band|circle|meetup)\b)"
                      r"[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
     # the workplace of a job title: "User is a pharmacist at MedPlus Pharmacy", "I'm sous-chef
@@ -111,6 +128,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      + _TITLE_WORD + r"\s+(?P<at>at)\s+" + _NAME), False),
     ("job_title", _ci(r"\b(?:title (?:there |now )?is|title on (?:my|his|her|their) card says|job title is|(?:my|his|her|their) job is|works? as|working as|"
                       r"job as|position as|role as|promoted (?:from (?:an?\s+)?[a-z][\w\s-]{0,40}?\s)?to|(?:was|been|got|is) made|appointed|stepped up to|"
+                      r"bumped (?:(?:me|him|her|them|us)\s+)?up to|"
                       r"upgraded to|trained as|qualified as|retrained as|going in as|started as|"
                       r"took a (?:staff )?job as|hired as)\s+(?:an?\s+)?"
                       r"(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"), False),
@@ -229,8 +247,10 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                    r"[^.;]{0,40}?\b(?:at|in)\s+" + _NAME), False),
     # "a car that copes with the mountain road, a used Toyota RAV4"
     ("car", _ci(r"\b(?:car|truck|pickup|4x4)\b[^.;]{0,50}?\b" + _CAR), False),
-    ("car", _ci(r"\b(?:drives?|driving|bought|got|uses?|using) (?:an?|the|his|her|my|their)?\s*(?:\w+['’]s\s+)?"
-                r"(?:(?:new|old|used|second-hand|secondhand|battered|white|black|red|blue|silver|grey|"
+    ("car", _ci(r"\b(?:drives?|driving|bought|got|picked up|uses?|using|get around on|gets around on|"
+                r"rides?|riding) (?:an?|the|his|her|my|their)?\s*(?:\w+['’]s\s+)?"
+                r"(?:(?:new|old|used|second-hand|secondhand|pre-owned|certified|beat-up|battered|rusty|"
+                r"electric|hybrid|white|black|red|blue|silver|grey|"
                 r"gr[ae]y|green|little|small|big|(?:19|20)\d\d)\s+){0,3}" + _CAR), False),
     ("car", _CS(r"\b(?:[Cc]ar|[Tt]ruck|[Vv]an|[Ll]orry|[Mm]otorbike|[Bb]ike|[Rr]ide)\s+is\s+(?:now\s+)?"
                 r"(?:an?\s+|the\s+)?(?P<v>" + CAPITAL + r"[\w-]*(?:\s+[A-Z0-9][\w-]*)?)"), False),
@@ -289,3 +309,44 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                    r"(?P<v>(?!(?:at|in|on|with|for|after|before|since|much|anymore|any|enough|"
                    r"alone|out)\b)[a-z][\w-]+)"), False),
 )
+
+# Words that only sound like job titles after "is a".
+NOT_TITLES = frozenset(
+    {"member", "fan", "lover", "owner", "vegetarian", "teenager", "user", "customer", "mother",
+     "father", "brother", "sister", "daughter", "partner", "neighbor", "neighbour", "regular",
+     "beginner", "runner", "swimmer", "climber", "cyclist", "hiker", "reader", "gamer",
+     "supporter", "believer", "foreigner", "resident", "patient", "parent", "grandparent",
+     "grandmother", "grandfather", "survivor", "introvert", "extrovert", "vegan", "other",
+     "better", "bigger", "later", "water", "winter", "summer", "quarter", "number", "order",
+     "river", "center", "centre", "letter", "paper", "power", "tower", "corner", "answer",
+     "different", "pescatarian", "expert", "student", "volunteer", "proper", "clever", "eager",
+     "super", "bitter", "tender", "former", "inner", "outer", "upper", "lower", "sober", "never",
+     "ever", "together", "whatever", "however", "forever", "rather", "either", "neither", "fewer",
+     "consistent", "important", "pregnant", "relevant", "present", "absent", "recent", "decent",
+     "talent", "event", "moment", "apartment", "department", "restaurant", "giant",
+     "distant", "excellent", "independent", "native", "active", "positive", "negative", "creative",
+     "expensive", "ordinary", "primary", "secondary", "necessary", "temporary", "contrary",
+     "librarian", "italian", "christian", "indian", "asian", "canadian", "brazilian",
+     "australian", "perfect", "direct", "correct", "subject", "object", "project"}
+)  # fmt: skip
+
+# a noun phrase just before "retired" / "moved" is whose it is ("when the old chef retired")
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:the|a|an|his|her|their|our|my|your)\s+(?:[\w'’-]+\s+){0,2}$", re.IGNORECASE
+)
+# a promotion names a title whatever its word ("made partner")
+_PROMOTED = re.compile(r"(?:made|promoted|bumped|appointed|stepped up)\b", re.IGNORECASE)
+
+
+def not_stated(key: str, value: str, match: re.Match[str], text: str) -> bool:
+    """Does a rule's ``match`` in ``text`` state nothing of the claim's subject after all:
+    someone else's retirement or move ("when the old chef retired", "the conductor moved
+    away"), or a job title that is no title ("a regular", "my partner"; but "made
+    partner" is one)? docs/updates.md ("What only looks like an update")."""
+    verb = match.group(0).split()[0].casefold() if match.group(0).split() else ""
+    if not value and key in ("employer", "residence") and verb in ("retired", "moved", "relocated"):
+        return _SOMEONE_ELSES.search(text[: match.start()]) is not None
+    if key == "job_title":
+        head = value.split()[-1] if value else ""
+        return not head or (head in NOT_TITLES and not _PROMOTED.match(match.group(0)))
+    return False

@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from graphmem.language.attribute_rules import RULES as _RULES
 from graphmem.language.attribute_rules import case_insensitive as _ci
+from graphmem.language.attribute_rules import not_stated
 from graphmem.language.questions import SAFETY
 from graphmem.language.vocabulary import CAPITAL, MONTHS, WEEKDAYS
 
@@ -99,25 +100,6 @@ SINGLE_VALUED = {
 }  # fmt: skip
 
 
-# Words that only sound like job titles after "is a".
-_NOT_TITLES = frozenset(
-    {"member", "fan", "lover", "owner", "vegetarian", "teenager", "user", "customer", "mother",
-     "father", "brother", "sister", "daughter", "partner", "neighbor", "neighbour", "regular",
-     "beginner", "runner", "swimmer", "climber", "cyclist", "hiker", "reader", "gamer",
-     "supporter", "believer", "foreigner", "resident", "patient", "parent", "grandparent",
-     "grandmother", "grandfather", "survivor", "introvert", "extrovert", "vegan", "other",
-     "better", "bigger", "later", "water", "winter", "summer", "quarter", "number", "order",
-     "river", "center", "centre", "letter", "paper", "power", "tower", "corner", "answer",
-     "different", "pescatarian", "expert", "student", "volunteer", "proper", "clever", "eager",
-     "super", "bitter", "tender", "former", "inner", "outer", "upper", "lower", "sober", "never",
-     "ever", "together", "whatever", "however", "forever", "rather", "either", "neither", "fewer",
-     "consistent", "important", "pregnant", "relevant", "present", "absent", "recent", "decent",
-     "talent", "event", "moment", "apartment", "department", "restaurant", "giant",
-     "distant", "excellent", "independent", "native", "active", "positive", "negative", "creative",
-     "expensive", "ordinary", "primary", "secondary", "necessary", "temporary", "contrary",
-     "librarian", "italian", "christian", "indian", "asian", "canadian", "brazilian",
-     "australian", "perfect", "direct", "correct", "subject", "object", "project"}
-)  # fmt: skip
 
 _CHANGE = _ci(
     r"\b(?:not|no longer|anymore|any more|instead of|rather than|actually|now|switched|"
@@ -189,10 +171,8 @@ def attributes_of(text: str) -> tuple[Attribute, ...]:
             full_key = key
             if key == "favourite":
                 full_key = f"favourite:{(names.get('k') or '').casefold()}"
-            if key == "job_title":
-                head = value.split()[-1] if value else ""
-                if head in _NOT_TITLES or not head:
-                    continue
+            if not_stated(key, value, match, text):
+                continue
             if (
                 key == "residence"
                 and _FROM_TO.search(text)

@@ -26,7 +26,18 @@ from graphmem.language.vocabulary import CAPITAL, MONTHS, WEEKDAYS
 from graphmem.language.voice import IMPLICIT_USER, is_first_person, possessive_other
 from graphmem.language.words import stem
 
-__all__ = ["WORD", "Claim", "ClaimLike", "Features", "clean", "features", "named_user", "user_words"]
+__all__ = [
+    "WORD",
+    "Claim",
+    "ClaimLike",
+    "Features",
+    "clean",
+    "features",
+    "named_user",
+    "opening_subject",
+    "reported_person",
+    "user_words",
+]
 
 
 class ClaimLike(Protocol):
@@ -91,11 +102,46 @@ def user_words(claim: Claim) -> tuple[str, ...] | None:
     """The user's name as words when ``claim`` opens in the first person, or opens with a
     past-tense verb that is not one of its names: a note without its subject ("Shifted
     to Taupō for the new role.") is the speaker's (docs/spec.md §9.14)."""
-    if claim.subject or possessive_other(claim.content):
+    if claim.subject or possessive_other(claim.content) or _reports_someone(claim):
         return None
     if not is_first_person(claim.content) and not _opens_with_own_verb(claim):
         return None
     return named_user(claim)
+
+
+# "User says Silje has a dog as well": what the user reports of someone
+_REPORTED = re.compile(
+    r"^\s*(?:User|I)\s+(?:says?|said|mentioned|mentions|told me|tells me|reports?|reported|"
+    r"thinks?|heard)\s+(?:that\s+)?(?P<n>" + CAPITAL + r"[\w'’-]*)\s+(?:has|is|was|lives|works|"
+    r"owns|keeps|drives|plays|speaks|eats|got|had|moved|started|takes)\b"
+)
+
+
+def reported_person(claim: Claim) -> tuple[str, ...] | None:
+    """The person other than the user whom the claim reports on ("User says Silje has a
+    dog as well": Silje's dog), as lower-cased words of their name; only a name known
+    to be a person's counts ("User said Andes Trails Peru has booked him" stays the
+    user's). None otherwise."""
+    found = _REPORTED.match(claim.content)
+    if found is None or claim.people is None:
+        return None
+    word = found["n"].casefold()
+    if word in (claim.user or "").casefold().split():
+        return None
+    for name in claim.people:
+        if word in name.casefold().split():
+            return tuple(clean(w) for w in WORD.findall(name)) or None
+    return None
+
+
+def _reports_someone(claim: Claim) -> bool:
+    return reported_person(claim) is not None
+
+
+def opening_subject(claim: Claim) -> tuple[str, ...] | None:
+    """Whom the claim's opening makes it about: the person the user reports on
+    (:func:`reported_person`), else the user (:func:`user_words`); None otherwise."""
+    return reported_person(claim) or user_words(claim)
 
 
 def named_user(claim: Claim) -> tuple[str, ...] | None:

@@ -62,7 +62,7 @@ from graphmem.language.claim_reading import (
     clean,
     features,
     named_user,
-    user_words,
+    opening_subject,
 )
 from graphmem.language.frames import frame_overlap
 from graphmem.language.voice import (
@@ -334,9 +334,9 @@ def subject_of(claim: Claim) -> tuple[str, ...] | None:
     owner = kin_owner(claim.content)  # "Inês is my fiancée now" is about me
     if owner is not None:
         return named_user(claim) if not owner else tuple(clean(w) for w in WORD.findall(owner))
-    user = user_words(claim)
-    if user is not None:
-        return user
+    opener = opening_subject(claim)  # "I …", "User …", "User says Silje has a dog"
+    if opener is not None:
+        return opener
     if claim.user is not None and claim.people is not None and _PRONOUN_OPENER.match(claim.content):
         # "She rents a small flat in Vienna": in one person's namespace, a pronoun opener is them
         return named_user(claim)

@@ -9,7 +9,15 @@ import re
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
 from graphmem.language.words import stem
 
-__all__ = ["corrects_history", "ending_cue", "ends", "of_the_past", "strong_ending", "topics"]
+__all__ = [
+    "corrects_history",
+    "ending_cue",
+    "ends",
+    "of_the_past",
+    "strong_ending",
+    "topics",
+    "wrong_value",
+]
 
 
 def _ci(pattern: str) -> re.Pattern[str]:
@@ -77,7 +85,10 @@ _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", r
 _CLAUSE = re.compile(
     r"[.;!?]\s+|,\s+(?:so|but|and)\s+|\s+[—–]\s+|,\s+(?=(?:no more|no longer)\b)|"
     # "sold the restaurant and is opening Ocak Berlin": what follows starts something
-    r"\s+and\s+(?=(?:is|are|has|have|now)\s+(?:now\s+)?\w+ing\b)"
+    r"\s+and\s+(?=(?:is|are|has|have|now)\s+(?:now\s+)?\w+ing\b)|"
+    # "no longer has a car and takes the agency van": what follows is what replaced it
+    r"\s+and\s+(?=(?:takes|took|uses|used|gets|rides|rode|goes|went|walks|cycles|catches|"
+    r"relies|started|starts|switched|joined|bought|buys)\b)"
 )
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
 
@@ -197,11 +208,14 @@ _NOT_VALUE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+)", re.IGNOR
 
 def corrects_history(replaced: str, current: str, correction: str) -> bool:
     """Does ``correction``, aimed at the ``replaced`` claim, correct the past rather than
-    what holds now: the wrong value it names ("…, not Riverdale") is in the replaced
-    claim and not in ``current``, the value the claim that replaced it states ("I teach
-    at Riverdale Collegiate" → "New job: English teacher at Citadel High School",
-    corrected by "in Toronto I taught at Malvern Collegiate, not Riverdale")? False when
-    ``current`` is empty (a restatement in other words: "I'm on a blood thinner").
+    what holds now: it speaks of how things were (:func:`of_the_past`), and the wrong
+    value it names ("…, not Riverdale") is in the replaced claim and not in
+    ``current``, the value the claim that replaced it states ("I teach at Riverdale
+    Collegiate" → "New job: English teacher at Citadel High School", corrected by "in
+    Toronto I taught at Malvern Collegiate, not Riverdale")? False when ``current`` is
+    empty, and for a correction in the present tense: the claim that replaced the
+    target then said it again in other words ("I'm on warfarin" → "Don't forget I'm on
+    a blood thinner", corrected by "Her blood thinner is apixaban, not warfarin").
     docs/updates.md ("correct follows the chain").
 
     >>> corrects_history("I teach at Riverdale Collegiate.", "citadel high school",
@@ -209,9 +223,37 @@ def corrects_history(replaced: str, current: str, correction: str) -> bool:
     True
     >>> corrects_history("I teach at Riverdale.", "riverdale", "It's Malvern, not Riverdale.")
     False
+    >>> corrects_history("I'm on warfarin.", "blood thinner",
+    ...                  "Her blood thinner is apixaban, not warfarin.")
+    False
     """
     found = _NOT_VALUE.search(correction)
-    if found is None or not current:
+    if found is None or not current or not of_the_past(correction):
         return False
     word = re.compile(rf"\b{re.escape(found['v'].casefold())}\b")
     return word.search(replaced.casefold()) is not None and word.search(current.casefold()) is None
+
+
+_NOT_PHRASE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'’-]+){0,3})", re.IGNORECASE)
+
+
+def wrong_value(correction: str, corrected: str) -> str | None:
+    """The value ``correction`` names as wrong ("…, not mì Quảng as I had noted") as the
+    ``corrected`` claim words it: the longest run of words after "not" that the corrected
+    claim holds ("mì quảng"), casefolded; None when it names none the claim holds.
+    docs/updates.md ("correct follows the chain").
+
+    >>> wrong_value("Her favourite dish is cao lầu, not mì Quảng as I had noted.",
+    ...             "Hương's favourite dish is mì Quảng.")
+    'mì quảng'
+    >>> wrong_value("It's apixaban, not warfarin.", "I'm on a blood thinner.") is None
+    True
+    """
+    held = corrected.casefold()
+    for found in _NOT_PHRASE.finditer(correction):
+        words = found["v"].casefold().split()
+        for n in range(len(words), 0, -1):
+            phrase = " ".join(words[:n])
+            if len(phrase) >= 3 and re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", held):
+                return phrase
+    return None

@@ -64,11 +64,19 @@ _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
         r"sandwich\w*|toastie|toast|bagels?|bread|cheese|milk|eggs?|nuts?|peanuts?|fish|"
         r"seafood|shellfish|prawns?|meat|steak|pork|beef|chicken|burgers?|pizza|pasta|curry|"
         r"soup|salad|sushi|noodles?|rice|biscuits?|cookies?|sweets|bring|bringing|carry|"
-        r"take with|take along)\b|"
+        r"take with|take along|platters?|mezze|tapas|juices?|smoothies?|cleanse|fasting|"
+        r"supplements?|vitamins?|chemist|pharmacist|GP|antibiotics?|"
+        r"infection|prescribed|careful about|(?:I'm|I am|he's|she's|they're|he is|she is|"
+        r"they are|the user is) (?:on|taking)|what (?:I|he|she|they|the user) (?:take|takes)|"
+        # a drug by its name's ending ("amoxicillin", "pseudoephedrine", "atorvastatin")
+        r"[a-z]+(?:cillin|mycin|cycline|profen|olol|pril|sartan|statin|prazole|ephedrine|"
+        r"oxetine|azepam|triptan|codeine|morphine))\b|"
         r"\bcan (?:I|he|she|they|we|the user|(?-i:" + CAPITAL + r"[\w'’-]*)) (?:have|eat|drink|try|get)\b")),
     (frozenset({"partner"}), _ci(
         r"\b(?:partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|married|engaged|dating|"
-        r"spouse|single|going out with|together)\b|\bwho\b[^?]{0,20}\bseeing\b|"
+        r"spouse|single|going out with)\b|"
+        # "are they still together?", not "putting together a platter"
+        r"\b(?:are|is|still|been|get|got|back|living|moved in)\s+together\b|\bwho\b[^?]{0,20}\bseeing\b|"
         # "Who is Aroha with now?", "who's she with these days?"
         r"^\s*who(?:\s+is|'s|’s|\s+are)\s+(?:(?!\w+ing\b)\w+\s+){1,2}with\s*(?:now|these days|nowadays)?\s*\?")),
     (frozenset({"pet"}), _ci(r"\b(?:pets?|dogs?|cats?|puppy|kitten|animals?)\b")),
@@ -99,7 +107,9 @@ _ADVICE = _ci(
     r"good (?:menu|choice|option|plan|gift|present)|"
     r"fine|good idea|what to|need to|needs to|must|have to|has to|suggest|recommend|ideas?|"
     # "anything to keep in mind?", "what does he need in his carry-on?"
-    r"keep in mind|bear in mind|to know|look out|heads[- ]up|needs?|work for)\b"
+    r"keep in mind|bear in mind|to know|look out|heads[- ]up|needs?|work for|"
+    # "any concern?", "anything to ask the chef about?", "is that an issue?"
+    r"concerns?|concerned|worr\w*|an issue|anything to|ask the)\b"
 )
 _NAMES_SAFETY = {
     "allergy": _ci(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|epipen)\b"),

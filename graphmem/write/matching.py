@@ -27,6 +27,7 @@ from graphmem.write.about import job_changes, outlives, stated_attribute, subjec
 from graphmem.write.batch import BatchState, Match, Prepared
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
 from graphmem.write.resemblance import resembled, shift_cue, vector_cosines
+from graphmem.write.restating import restatements
 
 
 class Matcher:
@@ -265,7 +266,8 @@ class Matcher:
                 )
                 or corrects(stated_attribute(memory), memory.content, rival.content)
             ]
-            found += self.restatements(namespace, correction, state, known)
+            pool = self._subject_pool(namespace, subject_ids(correction, known), state)
+            found += restatements(correction, pool, known, memory.content)
         for rival, reason in found:
             rivals.setdefault(rival.id, rival)
             state.why.setdefault(rival.id, reason)
@@ -360,29 +362,6 @@ class Matcher:
         pool = {m.id: m for m in state.subject_memories.get(key, [])}
         pool.update(state.memories)
         return list(pool.values())
-
-    def restatements(
-        self, namespace: str, corrected: Memory, state: BatchState, known: EntityDictionary
-    ) -> list[tuple[Memory, str]]:
-        """Current claims that restate the claim a correction corrects: the same subject
-        and the same value of the same attribute ("I'm on that warfarin, mind" when
-        "Doctor's got me on warfarin" is corrected to apixaban). A correction corrects
-        the claim wherever it was said (docs/spec.md §9.15; docs/updates.md)."""
-        stated = stated_attribute(corrected)
-        if stated is None or not stated.value:
-            return []
-        claim = claim_of(corrected, known)
-        out: list[tuple[Memory, str]] = []
-        for other in self._subject_pool(namespace, subject_ids(corrected, known), state):
-            if other.id == corrected.id or not other.is_current or transcript(other):
-                continue
-            theirs = stated_attribute(other)
-            if theirs is None or (theirs.key, theirs.value) != (stated.key, stated.value):
-                continue
-            if same_subject(claim, claim_of(other, known)):
-                why = f"restates the corrected claim ({stated.label} {stated.value})"
-                out.append((other, why))
-        return sorted(out, key=lambda pair: pair[0].id)
 
 
 def transcript(memory: Memory | MemoryCandidate) -> bool:

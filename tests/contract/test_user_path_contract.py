@@ -965,3 +965,23 @@ def test_a_correction_of_a_replaced_claims_past_leaves_what_holds_now(
     said(memory, clock, ns, "In Toronto I worked at Western Tech for six years.", 120)
     assert current(memory, ns, job)
     assert memory.recall(ns, "Where do I teach now?", k=3).hits[0].memory.id == job
+
+
+
+def test_a_correction_corrects_a_restatement_that_says_the_wrong_value_in_other_words(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """`correct` on a claim that was later said again in other words ("nothing beats a
+    bowl of pho ga, it's her comfort food") corrects the restatement too when it holds
+    the value the correction names as wrong: it had stayed current and ranked above
+    the correction for "What's Thao's favourite dish?"."""
+    memory.set_user(ns, "Nguyen Thao")
+    old = said(memory, clock, ns, "Thao's favourite dish is pho ga from the stall near her office.", 0)
+    again = said(memory, clock, ns, "According to Thao nothing beats a bowl of pho ga; it's her comfort food.", 30)
+    assert current(memory, ns, old) and current(memory, ns, again)
+    clock.now = T0 + timedelta(days=60)
+    _, fix = memory.correct(ns, old, "Correction: Thao's favourite dish is bun cha, not pho ga as I had noted.")
+    assert not current(memory, ns, old) and not current(memory, ns, again)
+    assert memory.get(ns, again).superseded_by == fix.id
+    top = memory.recall(ns, "What's Thao's favourite dish?", k=3).hits
+    assert top[0].memory.id == fix.id

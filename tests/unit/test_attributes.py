@@ -16,7 +16,7 @@ from graphmem.language.attributes import (
 )
 from graphmem.language.claim_reading import Claim
 from graphmem.language.claims import subject_of
-from graphmem.language.endings import ends, of_the_past
+from graphmem.language.endings import corrects_history, ends, of_the_past, wrong_value
 from graphmem.language.questions import (
     SAFETY,
     asks_permission,
@@ -598,6 +598,14 @@ def test_what_a_claim_states_in_free_wording(text: str, key: str | None) -> None
         ("Since the cataract I have stopped driving.", "car", "", True),
         # a new vehicle named beside the old one is a new value, not an ending
         ("Sold the Corolla and bought a Kia Niro.", "car", "kia niro", False),
+        # a model without its make, however it is had
+        ("Still driving the 2014 Impala. 190k miles and she keeps going", "car", "impala", False),
+        ("Impala gave out. Picked up a certified pre-owned 2022 Accord", "car", "accord", False),
+        ("I get around on a beat-up blue Vespa, parking a car here is a joke", "car", "vespa", False),
+        # a promotion names its title in any words
+        ("Tomasz got bumped up to head chef at Pod Baranem.", "job_title", "head chef", False),
+        ("Got bumped up to crew lead at SolarNordeste.", "job_title", "crew lead", False),
+        ("Mei-ling made partner at Lin & Hsu this spring.", "job_title", "partner", False),
     ],
 )
 def test_values_read_by_shape_and_endings(text: str, key: str, value: str, ended: bool) -> None:
@@ -913,6 +921,23 @@ def test_who_someone_is_with_asks_for_a_partner_and_keep_in_mind_asks_for_advice
     assert question_attributes("What did Melanie bake?") == frozenset()
 
 
+def test_safety_questions_in_more_words_and_putting_together_is_no_couple() -> None:
+    """A drug named by its ending, the chemist, a platter, "any concern?" and "anything
+    to ask the chef about?" bear on safety; "putting together a platter" asks for no
+    partner, "are they still together?" does."""
+    for question in (
+        "GP wants to put the user on amoxicillin for a chest infection — any concern?",
+        "I'm putting together a Lebanese mezze platter for Wanjiru's visit — will that be a problem?",
+        "Picking up sushi for Wanjiru tonight — anything to ask the chef about?",
+        "User wants to start a kale-and-spinach juice cleanse. Anything to flag before she does?",
+        "the chemist offered me pseudoephedrine for this catarrh, is that ok with what I'm taking?",
+    ):
+        asked = question_attributes(question)
+        assert "allergy" in asked and "partner" not in asked, (question, asked)
+    assert question_attributes("Are Tom and Ana still together?") == frozenset({"partner"})
+    assert question_attributes("Anything to do in Lisbon on Sunday?") == frozenset()
+
+
 def test_a_birthday_said_as_month_then_day_has_the_same_value() -> None:
     """"early August, the 4th" is the value "4 August" states, so a correction of one
     corrects the other too (docs/updates.md "A correction corrects the claim wherever it
@@ -928,6 +953,61 @@ def test_a_birthday_said_as_month_then_day_has_the_same_value() -> None:
         assert found is not None and found.key == "birthday"
         values.add(found.value)
     assert values == {"4 august"}
+
+
+def test_whose_retirement_a_mini_flat_and_a_place_after_leaving_a_town() -> None:
+    """"when the old chef retired" ends no job of the subject's; "a mini flat" is no
+    Mini; "left Florentin, got a place in Jaffa" leaves a town, not an employer; "my
+    partner" is still no job title."""
+    text = "Tomasz got bumped up to head chef at Pod Baranem when the old chef retired."
+    assert not any(a.key == "employer" and a.ended for a in attributes_of(text))
+    assert any(a.key == "employer" and a.ended for a in attributes_of("I retired in May."))
+    choir = "Oksana doesn't sing with the choir any longer; the conductor moved away and it fell apart."
+    assert not any(a.key == "residence" for a in attributes_of(choir))
+    gmail = "Tomás moved everything over to Gmail for the wine label: losalamos.vinos@gmail.com."
+    assert [a.key for a in attributes_of(gmail)] == ["email"]
+    poland = "Grzegorz sold the Ducato before leaving Poland and doesn't have a vehicle anymore."
+    assert not any(a.key == "employer" for a in attributes_of(poland))
+    assert any(a.key == "employer" and a.ended for a in attributes_of("She left Google in May."))
+    swim = "joined a wild swimming crowd at Portobello, we go in every Saturday morning."
+    assert not any(a.key == "employer" for a in attributes_of(swim))
+    assert any(a.key == "employer" for a in attributes_of("I joined the design team at Spotify."))
+    no_car = "User sold the Hilux in July; he no longer has a car and takes the agency van now."
+    assert ends(no_car, "User is contracted by the agency Andes Trails Peru.") is None
+    assert ends(no_car, "User drives a 2009 Toyota Hilux to reach the trailheads.") is not None
+    retired_car = attributes_of("User finally retired the Mazda and now drives a grey 2023 Kia Picanto.")
+    assert [(a.key, a.value) for a in retired_car] == [("car", "kia picanto")]
+    assert not any(a.key == "car" for a in attributes_of("Got a mini flat in Gbagada."))
+    moved = attributes_of("left Florentin, got a place in Jaffa near the flea market.")
+    assert [(a.key, a.value) for a in moved] == [("residence", "jaffa")]
+    assert not any(a.key == "job_title" for a in attributes_of("My partner Tom plays chess."))
+
+
+def test_what_the_user_reports_of_a_known_person_is_that_persons_claim() -> None:
+    """"User says Silje has a dog as well" is about Silje (it had been the user's dog);
+    a name that is not a known person's, or the user's own, leaves the user's claim."""
+    said = "User says Silje has a dog as well, a dachshund called Pølse."
+    people = ("Ingrid Solberg", "Silje")
+    assert subject_of(Claim(said, names=("Silje",), user="Ingrid Solberg", people=people)) == ("silje",)
+    booked = "User said Andes Trails Peru has booked him again for the season."
+    claim = Claim(booked, names=("Andes Trails Peru",), user="Ingrid Solberg", people=people)
+    assert subject_of(claim) == ("ingrid", "solberg")
+
+
+def test_a_correction_in_the_present_tense_is_not_about_the_past() -> None:
+    """Only a correction that speaks of how things were corrects history and leaves the
+    successor current (docs/updates.md "correct follows the chain")."""
+    assert corrects_history(
+        "I teach at Riverdale Collegiate.", "citadel high school",
+        "In Toronto I taught at Malvern Collegiate, not Riverdale.",
+    )  # fmt: skip
+    assert not corrects_history(
+        "I'm on warfarin.", "blood thinner", "Her blood thinner is apixaban, not warfarin."
+    )
+    assert wrong_value(
+        "Correction: her favourite is cao lầu, not mì Quảng as I had noted.",
+        "According to Hương nothing beats a bowl of mì Quảng.",
+    ) == "mì quảng"  # fmt: skip
 
 
 def test_a_claim_of_the_past_and_its_heading() -> None:

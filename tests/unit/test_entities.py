@@ -9,9 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from graphmem.entities import EntityDictionary, LinkConfidences, resolve_mentions
+from graphmem.entities import (
+    EntityDictionary,
+    LinkConfidences,
+    resolve_mentions,
+    user_by_later_name,
+)
 from graphmem.extract import CapitalizedNameExtractor
 from graphmem.models import Entity, EntityMention
+from graphmem.retrieval.ranking.attribute_rank import question_subject
 from graphmem.settings import Settings
 from graphmem.text import entity_id
 
@@ -197,6 +203,18 @@ def test_a_vietnamese_given_name_alone_is_the_user() -> None:
     resolved, _ = resolve_mentions("n", [EntityMention(name="Hương", kind="Person")], known)
     assert resolved[0][0] == "e-user"
     assert known.resolve("Hương") == ("e-user", known.links.alias)  # kept as an alias
+
+
+def test_a_question_naming_the_user_by_a_later_name_asks_about_the_user() -> None:
+    """"Which city does Khoa live in now?" asks about the user Phạm Minh Khoa, whose
+    statements all said "User …" (no alias was ever made); "Phạm", which his father's
+    name has too, names nobody."""
+    user = Entity(id="u", namespace="n", name="Phạm Minh Khoa", kind="Person", aliases=("User",))
+    father = Entity(id="f", namespace="n", name="Phạm Văn Lộc", kind="Person")
+    known = EntityDictionary([user, father])
+    assert question_subject("Which city does Khoa live in now?", known) == ("phạm", "minh", "khoa")
+    assert user_by_later_name(known, "Phạm") is None
+    assert user_by_later_name(known, "Lộc") is None  # a later word, but not the user's
 
 
 def test_a_hyphenated_first_name_is_called_by_its_initials() -> None:

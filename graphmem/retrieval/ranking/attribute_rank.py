@@ -27,8 +27,9 @@ from datetime import datetime
 
 import numpy as np
 
-from graphmem.entities import EntityDictionary
+from graphmem.entities import EntityDictionary, user_by_later_name
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
+from graphmem.language.claim_reading import reported_person
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.endings import of_the_past
 from graphmem.language.questions import (
@@ -75,7 +76,14 @@ def _first_linked(question: str, known: EntityDictionary | None) -> Entity | Non
         entity = known.get(link.entity_id)
         if entity is not None:
             return entity
+    # "Which city does Khoa live in now?" when the user is Phạm Minh Khoa
+    for word in _CAPITALISED.findall(question):
+        if (user := user_by_later_name(known, word)) is not None:
+            return user
     return None
+
+
+_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+")
 
 
 def attribute_window(
@@ -315,11 +323,15 @@ def _stated(
 
 def _someone(memory: Memory, known: EntityDictionary | None) -> str | None:
     """Whom a memory is about when that may be someone other than the asked person:
-    the person its text says it is about ("Henrik's brother Lars has a boat too"), else
+    the person its text says it is about ("Henrik's brother Lars has a boat too", "User
+    says Silje has a dog as well"), else
     its triple's subject as the agent gave it ("Andriy Kovalenko"), unless that names
     the namespace's user (who may be asked for by a nickname) or a known entity that is
     not a person (a claim about "Krishi Loop" is about the company)."""
     kin = kin_subject(memory.content)
+    if kin is None and known is not None and not memory.subject:
+        reported = reported_person(claim_of(memory, known))  # "User says Silje has a dog"
+        kin = None if reported is None else " ".join(reported)
     if kin is not None or not memory.subject or known is None:
         return kin
     hit = known.resolve(memory.subject)
