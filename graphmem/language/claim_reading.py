@@ -36,6 +36,7 @@ __all__ = [
     "named_user",
     "opening_subject",
     "reported_person",
+    "reports",
     "user_words",
 ]
 
@@ -115,6 +116,12 @@ _REPORTED = re.compile(
     r"thinks?|heard)\s+(?:that\s+)?(?P<n>" + CAPITAL + r"[\w'’-]*)\s+(?:has|is|was|lives|works|"
     r"owns|keeps|drives|plays|speaks|eats|got|had|moved|started|takes)\b"
 )
+
+
+def reports(text: str) -> bool:
+    """Does ``text`` open by reporting what someone named has or does ("User says Silje has
+    …")? The cheap test before :func:`reported_person`."""
+    return _REPORTED.match(text) is not None
 
 
 def reported_person(claim: Claim) -> tuple[str, ...] | None:

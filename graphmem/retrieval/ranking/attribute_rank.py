@@ -29,7 +29,7 @@ import numpy as np
 
 from graphmem.entities import EntityDictionary, user_by_later_name
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
-from graphmem.language.claim_reading import reported_person
+from graphmem.language.claim_reading import reported_person, reports
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.endings import of_the_past
 from graphmem.language.questions import (
@@ -329,7 +329,7 @@ def _someone(memory: Memory, known: EntityDictionary | None) -> str | None:
     the namespace's user (who may be asked for by a nickname) or a known entity that is
     not a person (a claim about "Krishi Loop" is about the company)."""
     kin = kin_subject(memory.content)
-    if kin is None and known is not None and not memory.subject:
+    if kin is None and known is not None and not memory.subject and reports(memory.content):
         reported = reported_person(claim_of(memory, known))  # "User says Silje has a dog"
         kin = None if reported is None else " ".join(reported)
     if kin is not None or not memory.subject or known is None:
