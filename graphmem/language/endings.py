@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from graphmem.language.vocabulary import MONTHS, WEEKDAYS
-from graphmem.language.words import stem
+from graphmem.language.words import FUNCTION_WORDS, stem
 
 __all__ = [
     "corrects_history",
@@ -240,13 +240,16 @@ _NOT_PHRASE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'�
 def wrong_value(correction: str, corrected: str) -> str | None:
     """The value ``correction`` names as wrong ("…, not mì Quảng as I had noted") as the
     ``corrected`` claim words it: the longest run of words after "not" that the corrected
-    claim holds ("mì quảng"), casefolded; None when it names none the claim holds.
-    docs/updates.md ("correct follows the chain").
+    claim holds ("mì quảng"), casefolded, not function words alone ("not with …"); None
+    when it names none the claim holds. docs/updates.md ("A correction corrects the claim
+    wherever it was said").
 
     >>> wrong_value("Her favourite dish is cao lầu, not mì Quảng as I had noted.",
     ...             "Hương's favourite dish is mì Quảng.")
     'mì quảng'
     >>> wrong_value("It's apixaban, not warfarin.", "I'm on a blood thinner.") is None
+    True
+    >>> wrong_value("She's not with Tomek now.", "She lives with her sister.") is None
     True
     """
     held = corrected.casefold()
@@ -254,6 +257,8 @@ def wrong_value(correction: str, corrected: str) -> str | None:
         words = found["v"].casefold().split()
         for n in range(len(words), 0, -1):
             phrase = " ".join(words[:n])
-            if len(phrase) >= 3 and re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", held):
+            if all(w in FUNCTION_WORDS for w in words[:n]) or len(phrase) < 3:
+                continue  # "not with …", "not just …": no value
+            if re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", held):
                 return phrase
     return None

@@ -1008,6 +1008,7 @@ def test_a_correction_in_the_present_tense_is_not_about_the_past() -> None:
         "Correction: her favourite is cao lầu, not mì Quảng as I had noted.",
         "According to Hương nothing beats a bowl of mì Quảng.",
     ) == "mì quảng"  # fmt: skip
+    assert wrong_value("She's not with Tomek now.", "She lives with her sister.") is None
 
 
 def test_a_claim_of_the_past_and_its_heading() -> None:
