@@ -103,7 +103,7 @@ def user_words(claim: Claim) -> tuple[str, ...] | None:
     """The user's name as words when ``claim`` opens in the first person, or opens with a
     past-tense verb that is not one of its names: a note without its subject ("Shifted
     to Taupō for the new role.") is the speaker's (docs/spec.md §9.14)."""
-    if claim.subject or possessive_other(claim.content) or _reports_someone(claim):
+    if claim.subject or possessive_other(claim.content) or reported_person(claim):
         return None
     if not is_first_person(claim.content) and not _opens_with_own_verb(claim):
         return None
@@ -139,10 +139,6 @@ def reported_person(claim: Claim) -> tuple[str, ...] | None:
         if word in name.casefold().split():
             return tuple(clean(w) for w in WORD.findall(name)) or None
     return None
-
-
-def _reports_someone(claim: Claim) -> bool:
-    return reported_person(claim) is not None
 
 
 def opening_subject(claim: Claim) -> tuple[str, ...] | None:

@@ -203,7 +203,9 @@ def of_the_past(text: str) -> bool:
     return _PAST.search(text) is not None and _NOW.search(text) is None
 
 
-_NOT_VALUE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+)", re.IGNORECASE)
+
+
+_NOT_PHRASE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'’-]+){0,3})", re.IGNORECASE)
 
 
 def corrects_history(replaced: str, current: str, correction: str) -> bool:
@@ -227,14 +229,13 @@ def corrects_history(replaced: str, current: str, correction: str) -> bool:
     ...                  "Her blood thinner is apixaban, not warfarin.")
     False
     """
-    found = _NOT_VALUE.search(correction)
+    found = _NOT_PHRASE.search(correction)
     if found is None or not current or not of_the_past(correction):
         return False
-    word = re.compile(rf"\b{re.escape(found['v'].casefold())}\b")
+    word = re.compile(rf"\b{re.escape(found['v'].split()[0].casefold())}\b")
     return word.search(replaced.casefold()) is not None and word.search(current.casefold()) is None
 
 
-_NOT_PHRASE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'’-]+){0,3})", re.IGNORECASE)
 
 
 def wrong_value(correction: str, corrected: str) -> str | None:
