@@ -151,6 +151,23 @@ class RescoringSettings(Concern):
         description="Recall: how many of the ranked candidates the asked-attribute rule"
         " looks through (docs/updates.md 'At recall'); 0 turns the rule off.",
     )
+    attribute_similarity_margin: float = Field(
+        0.3,
+        ge=0.0,
+        le=2.0,
+        description="Recall: the asked-attribute rule moves a claim up only when its"
+        " name-masked cosine to the question is within this margin of the best one in the"
+        " window (docs/updates.md 'At recall'): a claim read as the asked attribute but"
+        " about something else stays where relevance put it. 2 turns the guard off.",
+    )
+    semantic_lead_margin: float = Field(
+        0.15,
+        ge=0.0,
+        le=2.0,
+        description="Recall: a memory whose name-masked cosine to the question leads every"
+        " memory fused above it by at least this much comes first"
+        " (graphmem.retrieval.ranking.lead; docs/updates.md 'At recall'); 0 turns it off.",
+    )
     attribute_examples_k: int = Field(
         7,
         ge=0,

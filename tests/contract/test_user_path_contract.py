@@ -985,3 +985,21 @@ def test_a_correction_corrects_a_restatement_that_says_the_wrong_value_in_other_
     assert memory.get(ns, again).superseded_by == fix.id
     top = memory.recall(ns, "What's Thao's favourite dish?", k=3).hits
     assert top[0].memory.id == fix.id
+
+
+def test_the_memory_clearly_most_similar_to_the_question_comes_first(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    # "still" is in the pottery note twice, so BM25 put it first for "Am I still doing
+    # nights?"; the night shifts lead it by far in name-masked cosine (ranking.lead)
+    real_memory.set_user(ns, "Róisín Walsh")
+    said(real_memory, clock, ns, "I'm a nurse on the cardiac ward at St. Vincent's.", 0)
+    nights = said(
+        real_memory, clock, ns, "No more night shifts for me, I've been on days only since March.", 5
+    )
+    said(real_memory, clock, ns, "Walked the Kerry Way again in May, still the best week.", 9)
+    said(real_memory, clock, ns, "My brother Cian lives in Galway with his dog Bran.", 10)
+    said(real_memory, clock, ns, "Still doing the pottery class on Thursdays, still terrible.", 11)
+    hits = real_memory.recall(ns, "Am I still doing nights?", k=3).hits
+    assert hits[0].memory.id == nights
+    assert hits[0].explanation.reordered == "moved up: by far the most similar to the question"

@@ -22,14 +22,13 @@ attribute that state is (:func:`~graphmem.language.questions.asks_still`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import numpy as np
 
-from graphmem.entities import EntityDictionary, user_by_later_name
+from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
-from graphmem.language.claim_reading import reported_person, reports
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.endings import of_the_past
 from graphmem.language.questions import (
@@ -41,9 +40,10 @@ from graphmem.language.questions import (
     question_attributes,
 )
 from graphmem.language.triples import triple_attribute
-from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
+from graphmem.language.voice import is_transcript
 from graphmem.language.words import FUNCTION_WORDS, shares_word, stem
-from graphmem.models import Entity, Memory
+from graphmem.models import Memory
+from graphmem.retrieval.ranking.asked_person import owner_first, question_subject
 from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
 from graphmem.settings import Settings
 from graphmem.text import tokenize
@@ -57,33 +57,6 @@ __all__ = [
     "question_first",
     "question_subject",
 ]
-
-
-def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
-    """Whom the question asks about, as lower-cased name words: the first entity it
-    links ("I", "my" → the namespace's user); ``None`` when it links none or asks
-    about someone close to them."""
-    entity = _first_linked(question, known)
-    return None if entity is None else tuple(entity.name.casefold().split())
-
-
-def _first_linked(question: str, known: EntityDictionary | None) -> Entity | None:
-    """The first entity ``question`` links, unless it asks about someone close to a
-    person ("Where does my sister work?")."""
-    if known is None or names_someone_close(question):
-        return None
-    for link in known.link(question):
-        entity = known.get(link.entity_id)
-        if entity is not None:
-            return entity
-    # "Which city does Khoa live in now?" when the user is Phạm Minh Khoa
-    for word in _CAPITALISED.findall(question):
-        if (user := user_by_later_name(known, word)) is not None:
-            return user
-    return None
-
-
-_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+")
 
 
 def attribute_window(
@@ -107,7 +80,7 @@ def question_first(
     window: int,
     cut: int,
     settings: Settings,
-    relevant: frozenset[str] = frozenset(),
+    cosines: Mapping[str, float] | None = None,
     asked: frozenset[str] | None = None,
     examples: AttributeExamples | None = None,
     successor: Memory | None = None,
@@ -118,13 +91,19 @@ def question_first(
     :func:`graphmem.retrieval.ranking.still.still_successor`); then the first ``cut``
     memories, with :func:`owner_first` (off when ``settings.attribute_window`` is 0).
 
-    ``relevant``: the ids most similar to the question (the semantic list's top), the
-    only safety claims a permission question that names no food moves up
-    (:func:`attribute_first`); ``asked`` and ``examples``: as :func:`attribute_first`.
+    ``cosines``: the semantic retriever's name-masked cosine per id, in its order (best
+    first); its first :data:`RELEVANT` ids are the only safety claims a permission question
+    that names no food moves up, and for advice only the claims within
+    ``settings.attribute_similarity_margin`` of the window's best move (:func:`_near`);
+    advice and several values go in this cosine's order.
+    ``asked`` and ``examples``: as :func:`attribute_first`.
     Returns the new order and, per memory a rule moved, why (for ``recall --explain``)."""
+    relevant = frozenset(list(cosines or {})[:RELEVANT])
     why: dict[str, str] = {}
+    margin = settings.read.rescoring.attribute_similarity_margin
+    near = None if cosines is None else (cosines, _near(order[:window], cosines, margin))
     if window:
-        order, moved = attribute_first(order, question, known, relevant, asked, examples)
+        order, moved = attribute_first(order, question, known, relevant, asked, examples, near)
         why.update(
             (
                 ident,
@@ -145,6 +124,10 @@ def question_first(
     return order, why
 
 
+#: How many of the semantic list's first ids count as "most similar to the question".
+RELEVANT = 3
+
+
 def attribute_first(
     order: Sequence[Memory],
     question: str,
@@ -152,6 +135,7 @@ def attribute_first(
     relevant: frozenset[str] = frozenset(),
     asked: frozenset[str] | None = None,
     examples: AttributeExamples | None = None,
+    near: tuple[Mapping[str, float], frozenset[str] | None] | None = None,
 ) -> tuple[list[Memory], dict[str, str]]:
     """Move the memories that state the asked attribute of the asked person to the
     front (see the module docstring).
@@ -173,6 +157,11 @@ def attribute_first(
     examples : AttributeExamples, optional
         Adds to each claim the attribute its nearest labeled examples give, as a main one
         (:mod:`graphmem.retrieval.ranking.attribute_examples`; None: the rules alone).
+    near : (mapping of str to float, frozenset of str or None), optional
+        Each id's name-masked cosine to the question, by which advice and several values
+        are ordered (else they keep ``order``), and the only ids advice may move
+        (:func:`_near`: those about as similar to the question as the most similar one;
+        None: any).
 
     Returns
     -------
@@ -195,11 +184,14 @@ def attribute_first(
     if not keys or subject is None or known is None:
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
+    allowed = near[1] if near is not None and keys & SAFETY else None  # advice: the near ones
     for index, memory in enumerate(order):
         if is_transcript(memory.extractor, memory.content):
             continue
         if only_relevant and memory.id not in relevant:
             continue
+        if allowed is not None and memory.id not in allowed:
+            continue  # advice: a safety claim far from what the question says stays
         if of_the_past(memory.content) and not _ASKS_PAST.search(question):
             continue  # "In Toronto I worked at Western Tech" answers no "Where do I teach?"
         stated, main_keys = _stated(memory, examples)
@@ -216,7 +208,9 @@ def attribute_first(
         # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
         # what keeps the person safe, the most relevant first; so for several values
         # ("Which languages does Samuel speak?")
-        when = 0.0 if keys <= SAFETY | _MANY else -_seconds(memory.last_observed_at)
+        several = keys <= SAFETY | _MANY
+        relevance = -near[0].get(memory.id, -1.0) if near else 0.0
+        when = relevance if several else -_seconds(memory.last_observed_at)
         chosen.append((main, when, index, memory, found[0].key))
     if not chosen:
         return list(order), {}
@@ -225,6 +219,22 @@ def attribute_first(
     moved = {row[3].id: row[4] for row in chosen}
     rest = [m for m in order if m.id not in moved]
     return front + rest, moved
+
+
+def _near(
+    window: Sequence[Memory], cosines: Mapping[str, float] | None, margin: float
+) -> frozenset[str] | None:
+    """The ids in ``window`` whose name-masked cosine to the question (``cosines``: the
+    semantic retriever's scores) is within ``margin`` of the window's best: the claims
+    the rule may move up. None (no guard) without cosines or with a margin of 2 or more
+    (cosines lie in [-1, 1]). A memory the semantic list does not hold may not move."""
+    if not cosines or margin >= 2.0:
+        return None
+    known = [cosines[m.id] for m in window if m.id in cosines]
+    if not known:
+        return None
+    floor = max(known) - margin
+    return frozenset(m.id for m in window if cosines.get(m.id, -2.0) >= floor)
 
 
 def _named_attribute(
@@ -266,39 +276,6 @@ QUESTION_WORDS = frozenset(
 )
 
 
-def owner_first(
-    order: Sequence[Memory], question: str, known: EntityDictionary | None
-) -> tuple[list[Memory], list[str]]:
-    """The asked person's memories before those about someone close to them.
-
-    "What's Henrik's boat called?" asks about Henrik; "Henrik's brother Lars has a boat
-    too" is about Lars (:func:`graphmem.language.voice.kin_subject`) and goes below
-    every memory of the window that is not about someone else. Nothing leaves the
-    window (the order inside it changes; what a recall returns does not). Off when
-    the question itself asks about someone close ("Where does Maya's sister work?")
-    or names nobody the namespace knows.
-
-    Returns
-    -------
-    (list of Memory, list of str)
-        The new order, and the ids moved down.
-    """
-    subject = _asked_person(question, known)
-    if subject is None:
-        return list(order), []
-    own: list[Memory] = []
-    others: list[Memory] = []
-    for memory in order:
-        kin = None if is_transcript(memory.extractor, memory.content) else _someone(memory, known)
-        if kin is not None and not names_agree(tuple(kin.casefold().split()), subject):
-            others.append(memory)
-        else:
-            own.append(memory)
-    if not others or not own:
-        return list(order), []
-    return own + others, [m.id for m in others]
-
-
 def _stated(
     memory: Memory, examples: AttributeExamples | None = None
 ) -> tuple[list[Attribute], frozenset[str]]:
@@ -319,28 +296,6 @@ def _stated(
     if given is None:
         return stated, main
     return [given, *(a for a in stated if a.key != given.key)], main | {given.key}
-
-
-def _someone(memory: Memory, known: EntityDictionary | None) -> str | None:
-    """Whom a memory is about when that may be someone other than the asked person:
-    the person its text says it is about ("Henrik's brother Lars has a boat too", "User
-    says Silje has a dog as well"), else
-    its triple's subject as the agent gave it ("Andriy Kovalenko"), unless that names
-    the namespace's user (who may be asked for by a nickname) or a known entity that is
-    not a person (a claim about "Krishi Loop" is about the company)."""
-    kin = kin_subject(memory.content)
-    if kin is None and known is not None and not memory.subject and reports(memory.content):
-        reported = reported_person(claim_of(memory, known))  # "User says Silje has a dog"
-        kin = None if reported is None else " ".join(reported)
-    if kin is not None or not memory.subject or known is None:
-        return kin
-    hit = known.resolve(memory.subject)
-    entity = None if hit is None else known.get(hit[0])
-    user = known.user()
-    is_user = user is not None and entity is not None and entity.id == user.id
-    if entity is not None and (entity.kind != "Person" or is_user):
-        return None
-    return memory.subject
 
 
 def asked_attributes(question: str) -> frozenset[str]:
@@ -366,17 +321,6 @@ _PARTNER_WORD = re.compile(
 )
 
 _ASKS_PAST = re.compile(r"\b(?:did|was|were|used to|before|previous\w*|old|former\w*)\b", re.I)
-_ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
-
-
-def _asked_person(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
-    """The person a question asks about: its first linked entity when that is a
-    person, and the question does not ask *who* ("Who lives in the condo now?" may
-    well be someone close)."""
-    entity = None if _ASKS_WHO.match(question) else _first_linked(question, known)
-    if entity is None or entity.kind != "Person":
-        return None
-    return tuple(entity.name.casefold().split())
 
 
 def _seconds(when: datetime) -> float:

@@ -40,12 +40,14 @@ from graphmem.language.attributes import (
     primary,
     update_cue,
 )
-from graphmem.language.claims import Claim, check, same_subject
+from graphmem.language.claims import Claim, check, same_subject, subject_of
 from graphmem.language.endings import ending_cue, ends, of_the_past, strong_ending
 from graphmem.language.triples import triple_attribute
+from graphmem.retrieval.rescoring.masking import MaskedEmbeddings, mask_names
+from graphmem.store.base import Vector
 from graphmem.text import normalize
 
-__all__ = ["prefer_newer", "same_slot"]
+__all__ = ["prefer_newer", "same_slot", "subject_masked"]
 
 
 def same_slot(a: Claim, b: Claim) -> bool:
@@ -282,3 +284,28 @@ def _near(
     if vectors is None or a not in vectors or b not in vectors:
         return missing
     return float(np.dot(vectors[a], vectors[b])) >= near
+
+
+def subject_masked(
+    masked: MaskedEmbeddings | None, claims: Mapping[str, Claim], stored: Mapping[str, Vector]
+) -> dict[str, Vector] | None:
+    """Each claim's unit vector with its subject's name masked (``masked`` caches them):
+    whether two claims of one person are related is then not decided by the name they
+    share (:func:`prefer_newer`'s ``related_vectors``). A claim whose text masking leaves
+    unchanged keeps its ``stored`` vector (the embedding of that same text). None without
+    a :class:`~graphmem.retrieval.rescoring.masking.MaskedEmbeddings` (the stored vectors
+    decide)."""
+    if masked is None or not claims:
+        return None
+    out: dict[str, Vector] = {}
+    texts: dict[str, str] = {}
+    for mid, claim in claims.items():
+        subject = subject_of(claim)
+        text = mask_names(claim.content, [" ".join(subject)] if subject else [])
+        if text == claim.content and mid in stored:
+            out[mid] = stored[mid]
+        else:
+            texts[mid] = text
+    if texts:
+        out.update(zip(texts, masked.embed(list(texts.values())), strict=True))
+    return out

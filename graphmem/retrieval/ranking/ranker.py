@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.claims import Claim, claim_of, subject_of
+from graphmem.language.claims import Claim, claim_of
 from graphmem.language.questions import asks_present
 from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
@@ -34,12 +34,13 @@ from graphmem.retrieval.ranking.attribute_rank import (
     question_first,
     question_subject,
 )
-from graphmem.retrieval.ranking.currency import prefer_newer
+from graphmem.retrieval.ranking.currency import prefer_newer, subject_masked
 from graphmem.retrieval.ranking.event_order import event_first
 from graphmem.retrieval.ranking.formula import weight_formula, without_session_support
+from graphmem.retrieval.ranking.lead import LEAD_REASON, semantic_lead
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker, reranked
 from graphmem.retrieval.ranking.still import still_successor
-from graphmem.retrieval.rescoring.masking import MaskedEmbeddings, mask_names
+from graphmem.retrieval.rescoring.masking import MaskedEmbeddings
 from graphmem.retrieval.rescoring.support import session_support
 from graphmem.retrieval.retrievers import Hit
 from graphmem.scoring import (
@@ -64,10 +65,6 @@ def days_between(later: datetime, earlier: datetime | None) -> float:
 def ms_since(mark: float) -> float:
     """Milliseconds since ``mark`` (a :func:`time.perf_counter` value)."""
     return (time.perf_counter() - mark) * 1000.0
-
-
-#: The semantic hits "most similar to the question" (attribute_rank.question_first).
-_SIMILAR = 3
 
 
 @dataclass(slots=True)
@@ -161,18 +158,12 @@ class Ranker:
                 for m in self._store.get_memories(namespace, ids, with_embeddings=with_vectors)
             }
             timings["hydration"] += ms_since(mark)
-        order = [memories[i] for i in ids if i in memories]  # one deleted meanwhile is skipped
-        reordered: dict[str, str] = {}
-        if query.profile != "composite":  # the asked attribute's value, the asked person
-            similar = frozenset(h.memory_id for h in hits.get("semantic", [])[:_SIMILAR])
-            known = self._known(namespace)
-            successor = (
-                still_successor(self._store, namespace, query.text, known, asked, embedding, order)
-                if window
-                else None
-            )
-            order, reordered = question_first(
-                order, query.text, known, window, cut, cfg, similar, asked, self._examples, successor
+        if query.profile == "composite":
+            order = [memories[i] for i in ids if i in memories]  # one deleted is skipped
+            reordered: dict[str, str] = {}
+        else:  # the question's rules: its clear semantic leader, its attribute, its person
+            order, reordered = self._about_the_question(
+                namespace, ids, memories, query, (plan, cut, window, asked), hits, embedding
             )
         order, newer_than = self._prefer_newer(namespace, order, query, hits)
         order = self._which_event(namespace, order, query, reordered)
@@ -242,6 +233,38 @@ class Ranker:
                 )
         return _Candidates(pool, scores, support, memories)
 
+    def _about_the_question(
+        self,
+        namespace: str,
+        ids: list[str],
+        memories: Mapping[str, Memory],
+        query: RecallQuery,
+        shape: tuple[Plan, int, int, frozenset[str]],
+        hits: Mapping[str, list[Hit]],
+        embedding: Vector,
+    ) -> tuple[list[Memory], dict[str, str]]:
+        """The clear semantic leader first (:mod:`~graphmem.retrieval.ranking.lead`), then
+        the asked attribute and person (:func:`~.attribute_rank.question_first`); ``shape``:
+        plan, cut, attribute window, asked attributes. Returns the order and why each moved."""
+        plan, cut, window, asked = shape
+        cfg = self._settings
+        cosines = {h.memory_id: h.score for h in hits.get("semantic", [])}
+        # a question that names a time picks among like memories by their time, not wording
+        margin = cfg.read.rescoring.semantic_lead_margin
+        margin = 0.0 if plan.signals.get("temporal_precision") else margin
+        ids, lead = semantic_lead(ids, cosines, plan.k, margin)
+        order = [memories[i] for i in ids if i in memories]
+        known = self._known(namespace)
+        successor = (
+            still_successor(self._store, namespace, query.text, known, asked, embedding, order)
+            if window
+            else None
+        )
+        order, why = question_first(
+            order, query.text, known, window, cut, cfg, cosines, asked, self._examples, successor
+        )
+        return order, ({lead: LEAD_REASON} if lead else {}) | why
+
     def _prefer_newer(
         self,
         namespace: str,
@@ -277,7 +300,7 @@ class Ranker:
             vectors=vectors,
             near=cfg.dynamics.consolidation_similarity,
             related=cfg.read.rescoring.update_rank_similarity,
-            related_vectors=self._subject_masked(claims, vectors),
+            related_vectors=subject_masked(self._masked, claims, vectors),
             present=present,
             # masked nearness decides only what holds now (LoCoMo's past events: no)
             masked_near=cfg.read.rescoring.update_rank_masked_near if present else 2.0,
@@ -299,29 +322,6 @@ class Ranker:
 
     def _known(self, namespace: str) -> EntityDictionary | None:
         return self._dictionary(namespace) if self._dictionary is not None else None
-
-    def _subject_masked(
-        self, claims: Mapping[str, Claim], stored: Mapping[str, Vector]
-    ) -> dict[str, Vector] | None:
-        """Each claim's unit vector with its subject's name masked (cached): whether two
-        claims of one person are related is then not decided by the name they share. A
-        claim whose text masking leaves unchanged keeps its ``stored`` vector (the
-        embedding of that same text). None without a :class:`MaskedEmbeddings` (the
-        stored vectors decide)."""
-        if self._masked is None or not claims:
-            return None
-        out: dict[str, Vector] = {}
-        texts: dict[str, str] = {}
-        for mid, claim in claims.items():
-            subject = subject_of(claim)
-            text = mask_names(claim.content, [" ".join(subject)] if subject else [])
-            if text == claim.content and mid in stored:
-                out[mid] = stored[mid]
-            else:
-                texts[mid] = text
-        if texts:
-            out.update(zip(texts, self._masked.embed(list(texts.values())), strict=True))
-        return out
 
     def _hit(
         self,
