@@ -152,13 +152,14 @@ class RescoringSettings(Concern):
         " looks through (docs/updates.md 'At recall'); 0 turns the rule off.",
     )
     attribute_similarity_margin: float = Field(
-        0.3,
+        2.0,
         ge=0.0,
         le=2.0,
-        description="Recall: the asked-attribute rule moves a claim up only when its"
-        " name-masked cosine to the question is within this margin of the best one in the"
-        " window (docs/updates.md 'At recall'): a claim read as the asked attribute but"
-        " about something else stays where relevance put it. 2 turns the guard off.",
+        description="Recall, advice questions: the asked-attribute rule moves a safety claim"
+        " up only when its name-masked cosine to the question is within this margin of the"
+        " best one in the window (docs/updates.md 'At recall'). 2 (default) turns the guard"
+        " off: at 0.3 it held back a diet the question's words do not share ('Sipho's making"
+        " bobotie tonight, can I have some?' against 'I'm vegan').",
     )
     semantic_lead_margin: float = Field(
         0.15,

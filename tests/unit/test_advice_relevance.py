@@ -35,14 +35,14 @@ def _first(settings: Settings) -> tuple[list[str], dict[str, str]]:
     return [m.id for m in order], why
 
 
-def test_a_safety_claim_far_from_the_question_does_not_move_above_a_near_one() -> None:
-    order, why = _first(Settings())
+def test_with_the_guard_on_a_safety_claim_far_from_the_question_does_not_move() -> None:
+    order, why = _first(Settings(attribute_similarity_margin=0.3))
     assert order[0] == "wine"
-    assert "pill" not in why  # 0.10 is more than attribute_similarity_margin (0.3) below 0.41
+    assert "pill" not in why  # 0.10 is more than the margin (0.3) below 0.41
     assert order == ["wine", "pill", "job"]  # the rest keep the fused order
 
 
-def test_without_the_guard_both_move_and_the_nearer_still_comes_first() -> None:
-    order, why = _first(Settings(attribute_similarity_margin=2.0))
+def test_by_default_both_move_and_the_nearer_comes_first() -> None:
+    order, why = _first(Settings())  # the guard is off by default (2.0)
     assert {"pill", "wine"} <= set(why)
     assert order[:2] == ["wine", "pill"]  # by cosine, not by the fused order (pill was first)

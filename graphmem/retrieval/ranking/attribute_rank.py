@@ -184,7 +184,8 @@ def attribute_first(
     if not keys or subject is None or known is None:
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
-    allowed = near[1] if near is not None and keys & SAFETY else None  # advice: the near ones
+    # advice: the claims near the question (a permission question: the most similar three)
+    allowed = near[1] if near is not None and keys & SAFETY and not only_relevant else None
     for index, memory in enumerate(order):
         if is_transcript(memory.extractor, memory.content):
             continue
