@@ -101,9 +101,11 @@ def question_first(
     relevant = frozenset(list(cosines or {})[:RELEVANT])
     why: dict[str, str] = {}
     margin = settings.read.rescoring.attribute_similarity_margin
-    near = None if cosines is None else (cosines, _near(order[:window], cosines, margin))
+    near = _near(order[:window], cosines, margin)
     if window:
-        order, moved = attribute_first(order, question, known, relevant, asked, examples, near)
+        order, moved = attribute_first(
+            order, question, known, relevant, asked, examples, cosines, near
+        )
         why.update(
             (
                 ident,
@@ -135,7 +137,8 @@ def attribute_first(
     relevant: frozenset[str] = frozenset(),
     asked: frozenset[str] | None = None,
     examples: AttributeExamples | None = None,
-    near: tuple[Mapping[str, float], frozenset[str] | None] | None = None,
+    cosines: Mapping[str, float] | None = None,
+    near: frozenset[str] | None = None,
 ) -> tuple[list[Memory], dict[str, str]]:
     """Move the memories that state the asked attribute of the asked person to the
     front (see the module docstring).
@@ -157,11 +160,12 @@ def attribute_first(
     examples : AttributeExamples, optional
         Adds to each claim the attribute its nearest labeled examples give, as a main one
         (:mod:`graphmem.retrieval.ranking.attribute_examples`; None: the rules alone).
-    near : (mapping of str to float, frozenset of str or None), optional
+    cosines : mapping of str to float, optional
         Each id's name-masked cosine to the question, by which advice and several values
-        are ordered (else they keep ``order``), and the only ids advice may move
-        (:func:`_near`: those about as similar to the question as the most similar one;
-        None: any).
+        are ordered (None: they keep ``order``).
+    near : frozenset of str, optional
+        The only ids advice may move (:func:`_near`: those about as similar to the
+        question as the most similar one); None: any.
 
     Returns
     -------
@@ -185,7 +189,7 @@ def attribute_first(
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
     # advice: the claims near the question (a permission question: the most similar three)
-    allowed = near[1] if near is not None and keys & SAFETY and not only_relevant else None
+    allowed = near if keys & SAFETY and not only_relevant else None
     for index, memory in enumerate(order):
         if is_transcript(memory.extractor, memory.content):
             continue
@@ -210,7 +214,7 @@ def attribute_first(
         # what keeps the person safe, the most relevant first; so for several values
         # ("Which languages does Samuel speak?")
         several = keys <= SAFETY | _MANY
-        relevance = -near[0].get(memory.id, -1.0) if near else 0.0
+        relevance = -cosines.get(memory.id, -1.0) if cosines else 0.0
         when = relevance if several else -_seconds(memory.last_observed_at)
         chosen.append((main, when, index, memory, found[0].key))
     if not chosen:
