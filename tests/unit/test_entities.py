@@ -232,3 +232,27 @@ def test_a_hyphenated_first_name_is_called_by_its_initials() -> None:
     assert [link.entity_id for link in known.link("Where does JF live now?")] == ["jf"]
     assert known.resolve("ME") is None
     assert known.resolve("AS") is None
+
+
+def test_a_question_asks_about_the_person_it_names_before_a_place() -> None:
+    """"Which part of Lisbon does Tomás live in?" asks about Tomás, not Lisbon;
+    "Flying to Oslo — which pills must I pack?" about the user; "Where do we live now?"
+    names nobody but speaks for the user and those with them."""
+    user = Entity(id="u", namespace="n", name="Rita Alves", kind="Person", aliases=("User",))
+    tomas = Entity(id="t", namespace="n", name="Tomás", kind="Person")
+    lisbon = Entity(id="l", namespace="n", name="Lisbon", kind="Place")
+    oslo = Entity(id="o", namespace="n", name="Oslo", kind="Place")
+    known = EntityDictionary([user, tomas, lisbon, oslo])
+    assert question_subject("Which part of Lisbon does Tomás live in?", known) == ("tomás",)
+    assert question_subject("Flying to Oslo - which pills must I pack?", known) == (
+        "rita",
+        "alves",
+    )
+    assert question_subject("Where do we live now?", known) == ("rita", "alves")
+    assert question_subject("What is Lisbon like in May?", known) == ("lisbon",)
+    # a person the extractor typed as an organisation still comes first after "with"
+    seun = Entity(id="s", namespace="n", name="Seun", kind="Organization")
+    known = EntityDictionary([user, seun])
+    assert question_subject("Dinner with Seun on Friday, should I order him a beer?", known) == (
+        "seun",
+    )

@@ -22,29 +22,48 @@ __all__ = ["owner_first", "question_subject"]
 
 def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
     """Whom the question asks about, as lower-cased name words: the first entity it
-    links ("I", "my" → the namespace's user); ``None`` when it links none or asks
-    about someone close to them."""
+    links ("I", "my" → the namespace's user) that is a person or not a place the
+    question goes to or is set in ("Which part of Chennai does Deepak live in?" asks
+    about Deepak, "Flying to Málaga: which pills must I pack?" about the user), else the
+    first it links; "we", "our" → the user when it links nothing; ``None`` when it links
+    none or asks about someone close to them (docs/updates.md "The namespace's user")."""
     entity = _first_linked(question, known)
     return None if entity is None else tuple(entity.name.casefold().split())
 
 
 def _first_linked(question: str, known: EntityDictionary | None) -> Entity | None:
-    """The first entity ``question`` links, unless it asks about someone close to a
-    person ("Where does my sister work?")."""
+    """The entity :func:`question_subject` names, unless it asks about someone close to a person ("Where
+    does my sister work?")."""
     if known is None or names_someone_close(question):
         return None
-    for link in known.link(question):
-        entity = known.get(link.entity_id)
-        if entity is not None:
-            return entity
+    linked = [
+        (e, link.surface)
+        for link in known.link(question)
+        if (e := known.get(link.entity_id)) is not None
+    ]
+    # a destination or a setting ("Flying to Málaga", "Which part of Chennai") is not whom
+    # the question is about when it names a person too; a name after "with" may be
+    subject = [e for e, surface in linked if e.kind == "Person" or not _placed(question, surface)]
+    if subject or linked:
+        return (subject or [e for e, _ in linked])[0]
     # "Which city does Khoa live in now?" when the user is Phạm Minh Khoa
     for word in _CAPITALISED.findall(question):
         if (user := user_by_later_name(known, word)) is not None:
             return user
+    if _WE.search(question):  # "Where do we live now?": the user and those they live with
+        return known.user()
     return None
 
 
+def _placed(question: str, surface: str) -> bool:
+    """Does ``surface`` follow a preposition of place in ``question`` ("to Málaga", "in
+    Kyoto", "of Chennai")?"""
+    return re.search(_PLACE_PREPOSITION + re.escape(surface) + r"\b", question) is not None
+
+
+_PLACE_PREPOSITION = r"(?i:\b(?:to|in|into|of|at|from|near|around|through|across)\s+(?:the\s+)?)"
 _CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+")
+_WE = re.compile(r"\b(?:we|us|our|ours|we're|we’re|we've|we’ve)\b", re.IGNORECASE)
 
 
 def owner_first(
