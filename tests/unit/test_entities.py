@@ -249,6 +249,7 @@ def test_a_question_asks_about_the_person_it_names_before_a_place() -> None:
         "alves",
     )
     assert question_subject("Where do we live now?", known) == ("rita", "alves")
+    assert question_subject("Best time to visit the US?", known) is None  # not "us"
     assert question_subject("What is Lisbon like in May?", known) == ("lisbon",)
     # a person the extractor typed as an organisation still comes first after "with"
     seun = Entity(id="s", namespace="n", name="Seun", kind="Organization")

@@ -22,17 +22,21 @@ __all__ = ["owner_first", "question_subject"]
 
 def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
     """Whom the question asks about, as lower-cased name words: the first entity it
-    links ("I", "my" → the namespace's user) that is a person or not a place the
-    question goes to or is set in ("Which part of Chennai does Deepak live in?" asks
-    about Deepak, "Flying to Málaga: which pills must I pack?" about the user), else the
-    first it links; "we", "our" → the user when it links nothing; ``None`` when it links
-    none or asks about someone close to them (docs/updates.md "The namespace's user")."""
+    links ("I", "my" → the namespace's user), passing over one that is not a person
+    right after a preposition of place ("Which part of Chennai does Deepak live in?"
+    asks about Deepak, "Flying to Málaga: which pills must I pack?" about the user)
+    unless it links nothing else; when it links nothing, the user by a later word of
+    their name ("Khoa"), or by "we", "our"; ``None`` when it names nobody or asks
+    about someone close to them (docs/updates.md "The namespace's user")."""
     entity = _first_linked(question, known)
     return None if entity is None else tuple(entity.name.casefold().split())
 
 
-def _first_linked(question: str, known: EntityDictionary | None) -> Entity | None:
-    """The entity :func:`question_subject` names, unless it asks about someone close to a person ("Where
+def _first_linked(
+    question: str, known: EntityDictionary | None, *, we: bool = True
+) -> Entity | None:
+    """The entity :func:`question_subject` names (``we``: "we", "our" name the user),
+    unless it asks about someone close to a person ("Where
     does my sister work?")."""
     if known is None or names_someone_close(question):
         return None
@@ -43,14 +47,14 @@ def _first_linked(question: str, known: EntityDictionary | None) -> Entity | Non
     ]
     # a destination or a setting ("Flying to Málaga", "Which part of Chennai") is not whom
     # the question is about when it names a person too; a name after "with" may be
-    subject = [e for e, surface in linked if e.kind == "Person" or not _placed(question, surface)]
+    subject = [e for e, surface in linked if _is_person(e) or not _placed(question, surface)]
     if subject or linked:
         return (subject or [e for e, _ in linked])[0]
     # "Which city does Khoa live in now?" when the user is Phạm Minh Khoa
     for word in _CAPITALISED.findall(question):
         if (user := user_by_later_name(known, word)) is not None:
             return user
-    if _WE.search(question):  # "Where do we live now?": the user and those they live with
+    if we and _WE.search(question):  # "Where do we live now?": the user and those with them
         return known.user()
     return None
 
@@ -63,7 +67,11 @@ def _placed(question: str, surface: str) -> bool:
 
 _PLACE_PREPOSITION = r"(?i:\b(?:to|in|into|of|at|from|near|around|through|across)\s+(?:the\s+)?)"
 _CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+")
-_WE = re.compile(r"\b(?:we|us|our|ours|we're|we’re|we've|we’ve)\b", re.IGNORECASE)
+_WE = re.compile(r"\b(?:(?i:we|our|ours|we're|we’re|we've|we’ve)|[Uu]s)\b")  # not "the US"
+
+
+def _is_person(entity: Entity) -> bool:
+    return entity.kind.casefold() == "person"
 
 
 def owner_first(
@@ -125,10 +133,11 @@ _ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
 
 
 def _asked_person(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
-    """The person a question asks about: its first linked entity when that is a
-    person, and the question does not ask *who* ("Who lives in the condo now?" may
-    well be someone close)."""
-    entity = None if _ASKS_WHO.match(question) else _first_linked(question, known)
-    if entity is None or entity.kind != "Person":
+    """The person a question asks about: the entity :func:`question_subject` names when
+    that is a person, not reached through "we" (which includes those close to the user),
+    and the question does not ask *who* ("Who lives in the condo now?" may well be
+    someone close)."""
+    entity = None if _ASKS_WHO.match(question) else _first_linked(question, known, we=False)
+    if entity is None or not _is_person(entity):
         return None
     return tuple(entity.name.casefold().split())
