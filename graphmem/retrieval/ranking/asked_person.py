@@ -32,11 +32,8 @@ def question_subject(question: str, known: EntityDictionary | None) -> tuple[str
     return None if entity is None else tuple(entity.name.casefold().split())
 
 
-def _first_linked(
-    question: str, known: EntityDictionary | None, *, we: bool = True
-) -> Entity | None:
-    """The entity :func:`question_subject` names (``we``: "we", "our" name the user),
-    unless it asks about someone close to a person ("Where
+def _first_linked(question: str, known: EntityDictionary | None) -> Entity | None:
+    """The entity :func:`question_subject` names, unless it asks about someone close to a person ("Where
     does my sister work?")."""
     if known is None or names_someone_close(question):
         return None
@@ -54,7 +51,7 @@ def _first_linked(
     for word in _CAPITALISED.findall(question):
         if (user := user_by_later_name(known, word)) is not None:
             return user
-    if we and _WE.search(question):  # "Where do we live now?": the user and those with them
+    if _WE.search(question):  # "Where do we live now?": the user's home, with those close
         return known.user()
     return None
 
@@ -84,7 +81,7 @@ def owner_first(
     every memory of the window that is not about someone else. Nothing leaves the
     window (the order inside it changes; what a recall returns does not). Off when
     the question itself asks about someone close ("Where does Maya's sister work?")
-    or names nobody the namespace knows.
+    or names nobody (:func:`question_subject`: "we" names the user).
 
     Returns
     -------
@@ -134,10 +131,9 @@ _ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
 
 def _asked_person(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
     """The person a question asks about: the entity :func:`question_subject` names when
-    that is a person, not reached through "we" (which includes those close to the user),
-    and the question does not ask *who* ("Who lives in the condo now?" may well be
-    someone close)."""
-    entity = None if _ASKS_WHO.match(question) else _first_linked(question, known, we=False)
+    that is a person, and the question does not ask *who* ("Who lives in the condo now?"
+    may well be someone close)."""
+    entity = None if _ASKS_WHO.match(question) else _first_linked(question, known)
     if entity is None or not _is_person(entity):
         return None
     return tuple(entity.name.casefold().split())
