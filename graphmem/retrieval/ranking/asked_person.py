@@ -33,8 +33,8 @@ def question_subject(question: str, known: EntityDictionary | None) -> tuple[str
 
 
 def _first_linked(question: str, known: EntityDictionary | None) -> Entity | None:
-    """The entity :func:`question_subject` names, unless it asks about someone close to a person ("Where
-    does my sister work?")."""
+    """The entity :func:`question_subject` names, unless it asks about someone close to
+    a person ("Where does my sister work?")."""
     if known is None or names_someone_close(question):
         return None
     linked = [
@@ -42,11 +42,13 @@ def _first_linked(question: str, known: EntityDictionary | None) -> Entity | Non
         for link in known.link(question)
         if (e := known.get(link.entity_id)) is not None
     ]
-    # a destination or a setting ("Flying to Málaga", "Which part of Chennai") is not whom
-    # the question is about when it names a person too; a name after "with" may be
-    subject = [e for e, surface in linked if _is_person(e) or not _placed(question, surface)]
-    if subject or linked:
-        return (subject or [e for e, _ in linked])[0]
+    if linked:
+        # a destination or a setting ("Flying to Málaga", "Which part of Chennai") is not
+        # whom the question is about when it names someone else; a name after "with" may be
+        return next(
+            (e for e, surface in linked if _is_person(e) or not _placed(question, surface)),
+            linked[0][0],
+        )
     # "Which city does Khoa live in now?" when the user is Phạm Minh Khoa
     for word in _CAPITALISED.findall(question):
         if (user := user_by_later_name(known, word)) is not None:
