@@ -69,6 +69,16 @@ def demo_candidates() -> list[MemoryCandidate]:
     ]
 
 
+def _components(memory: GraphMem) -> str:
+    """Which embedder and entity extractor the demo runs with: the graph it builds depends
+    on the extractor (docs/extraction.md), and the default install has no spaCy."""
+    extractor = getattr(memory.extractor, "name", type(memory.extractor).__name__)
+    line = f"embedder {memory.embedder.name}, entity extractor {extractor}"
+    if extractor == "capitalized":
+        line += " (pip install 'graphmem[nlp]' for the ner extractor and a fuller graph)"
+    return line
+
+
 def run_demo(console: Console, data_dir: Path | None) -> None:
     """Ingest the demo conversation and answer the demo questions."""
     with tempfile.TemporaryDirectory(prefix="graphmem-demo-") as tmp:
@@ -81,6 +91,7 @@ def run_demo(console: Console, data_dir: Path | None) -> None:
                 f"Remembering {len(candidates)} statements from 4 sessions (Jan–Sep 2024) "
                 f"into an embedded store at {settings.store.data_dir} …"
             )
+            console.print(_components(memory))
             with console.status("loading the embedding model and writing memories"):
                 report = memory.remember(NAMESPACE, candidates)
             console.print(

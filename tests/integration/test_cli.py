@@ -117,6 +117,11 @@ def test_demo_runs(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "multi-hop" in result.stdout
     assert "plan entity-centric" in result.stdout
+    # it says what built the graph: the default install has no spaCy, the dev install has
+    from graphmem.extract import nlp_available
+
+    extractor = "ner" if nlp_available() else "capitalized"
+    assert f"entity extractor {extractor}" in result.stdout
 
 
 def test_embedded_store_past_its_size_says_use_neo4j(tmp_path: Path) -> None:
