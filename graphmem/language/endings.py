@@ -206,6 +206,13 @@ def of_the_past(text: str) -> bool:
 
 
 _NOT_PHRASE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'’-]+){0,3})", re.IGNORECASE)
+# what wrong_value reads as "not": also "isn't", "wasn't", "aren't" ("the school isn't the
+# Colegio Alemán"), and a hedge after it ("I'm not actually DOC staff")
+_WRONG_PHRASE = re.compile(
+    r"(?:\bnot|\b(?:is|was|are|were)n['’]t)\s+(?:(?:actually|really|exactly|even)\s+)?"
+    r"(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'’-]+){0,3})",
+    re.IGNORECASE,
+)
 
 
 def corrects_history(replaced: str, current: str, correction: str) -> bool:
@@ -240,8 +247,9 @@ def corrects_history(replaced: str, current: str, correction: str) -> bool:
 
 def wrong_value(correction: str, corrected: str) -> str | None:
     """The value ``correction`` names as wrong ("…, not mì Quảng as I had noted") as the
-    ``corrected`` claim words it: the longest run of words after "not" that the corrected
-    claim holds ("mì quảng"), casefolded, not function words alone ("not with …"); None
+    ``corrected`` claim words it: the longest run of words after "not" ("isn't", "wasn't",
+    "aren't", a hedge such as "actually" passed over) that the corrected claim holds ("mì
+    quảng"), casefolded, not function words alone ("not with …"); None
     when it names none the claim holds. docs/updates.md ("A correction corrects the claim
     wherever it was said").
 
@@ -250,11 +258,15 @@ def wrong_value(correction: str, corrected: str) -> str | None:
     'mì quảng'
     >>> wrong_value("It's apixaban, not warfarin.", "I'm on a blood thinner.") is None
     True
+    >>> wrong_value("The school isn't the Colegio Alemán.", "I teach at the Colegio Alemán.")
+    'colegio alemán'
+    >>> wrong_value("I'm not actually DOC staff.", "Still with DOC, ha.")
+    'doc'
     >>> wrong_value("She's not with Tomek now.", "She lives with her sister.") is None
     True
     """
     held = corrected.casefold()
-    for found in _NOT_PHRASE.finditer(correction):
+    for found in _WRONG_PHRASE.finditer(correction):
         words = found["v"].casefold().split()
         for n in range(len(words), 0, -1):
             phrase = " ".join(words[:n])

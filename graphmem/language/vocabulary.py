@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["CAPITAL", "MONTHS", "MONTH_NAMES", "NUMBER_WORDS", "ORDINALS", "WEEKDAYS"]
+__all__ = [
+    "CAPITAL",
+    "MONTHS",
+    "MONTH_NAMES",
+    "NUMBER_WORDS",
+    "ORDINALS",
+    "SAFETY_TERMS",
+    "WEEKDAYS",
+]
 
 #: The regex class of a capital letter that opens a name, for the language patterns: ASCII
 #: and the accented Latin capitals ("Ólafur", "Łukasz", "Đà Nẵng"; the Latin Extended-A
@@ -60,4 +68,19 @@ ORDINALS: Mapping[str, int] = MappingProxyType(
         "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
         "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
     }
+)  # fmt: skip
+
+
+#: Words that name one and the same safety constraint, each group lower-case and singular:
+#: "lactose intolerant" is said as "no dairy" or "milk wrecks me", "warfarin" as "a blood
+#: thinner" (docs/updates.md "A correction corrects the claim wherever it was said").
+SAFETY_TERMS: tuple[frozenset[str], ...] = (
+    frozenset({"lactose", "dairy", "milk", "cream", "cheese"}),
+    frozenset({"gluten", "coeliac", "celiac", "wheat"}),
+    frozenset({"shellfish", "crustacean", "prawn", "shrimp", "crab", "lobster", "mussel"}),
+    frozenset({"peanut", "groundnut"}),
+    frozenset({"tree nut", "walnut", "almond", "cashew", "hazelnut", "pecan", "pistachio"}),
+    frozenset({"blood thinner", "anticoagulant", "warfarin", "coumadin", "apixaban",
+               "eliquis", "rivaroxaban", "xarelto", "dabigatran", "heparin"}),
+    frozenset({"insulin", "diabetic", "diabetes"}),
 )  # fmt: skip

@@ -1003,3 +1003,69 @@ def test_the_memory_clearly_most_similar_to_the_question_comes_first(
     hits = real_memory.recall(ns, "Am I still doing nights?", k=3).hits
     assert hits[0].memory.id == nights
     assert hits[0].explanation.reordered == "moved up: by far the most similar to the question"
+
+
+def test_a_correction_aimed_at_an_older_claim_corrects_the_newer_one_that_says_the_wrong_value(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """An agent holding the id of "I live in Bergen" corrects "…, not Lade" after the user
+    had said "We ended up in Lade": the newer claim, which says the value the correction
+    names as wrong, is corrected with the one named (it had stayed current)."""
+    memory.set_user(ns, "Ingvild Haugen")
+    old = said(memory, clock, ns, "I live in Bergen, up in Sandviken, with my partner.", 0)
+    newer = said(memory, clock, ns, "We ended up in Lade. Trondheim at last!", 30)
+    clock.now = T0 + timedelta(days=60)
+    _, fix = memory.correct(ns, old, "Small fix: our flat is in Møllenberg, not Lade.")
+    assert not current(memory, ns, newer)
+    assert memory.get(ns, newer).superseded_by == fix.id
+
+
+def test_a_correction_with_a_hedged_not_corrects_the_restatement_of_the_value(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"I'm not actually Forestry Service staff" names the value as wrong across the hedge;
+    the restatement "Still with the Forestry Service" goes with the corrected claim."""
+    memory.set_user(ns, "Aroha Ngata")
+    old = said(memory, clock, ns, "I work for the Forestry Service as a ranger, mostly owl counts.", 0)
+    again = said(memory, clock, ns, "Still with the Forestry Service, still counting owls, ha.", 40)
+    clock.now = T0 + timedelta(days=80)
+    _, fix = memory.correct(
+        ns, old, "Small fix: I'm not actually Forestry Service staff, I contract for Owlwatch Ltd."
+    )
+    assert not current(memory, ns, again)
+    assert memory.get(ns, again).superseded_by == fix.id
+
+
+def test_a_correction_of_an_allergy_corrects_the_same_value_said_as_a_medicine(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Can't take penicillin" is read as a medicine and "penicillin allergy" as an
+    allergy: what keeps the person safe counts as one attribute, so correcting the allergy
+    to amoxicillin corrects both."""
+    memory.set_user(ns, "Saga Nyberg")
+    old = said(memory, clock, ns, "Also note: penicillin allergy, found out the hard way as a kid.", 0)
+    again = said(memory, clock, ns, "For the travel kit, remember I can't take penicillin.", 20)
+    clock.now = T0 + timedelta(days=50)
+    _, fix = memory.correct(
+        ns, old, "Correction on the allergy: it's amoxicillin specifically, not penicillin in general."
+    )
+    assert not current(memory, ns, again)
+    assert memory.get(ns, again).superseded_by == fix.id
+
+
+def test_a_correction_of_a_safety_constraint_corrects_its_restatement_in_other_words(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Cheese doesn't agree with me at all" says "lactose intolerant" in other words: when
+    the intolerance is corrected to gluten, the restatement goes with it (it had stayed
+    current, and a dairy question found it above the correction)."""
+    memory.set_user(ns, "Oskar Lind")
+    old = said(memory, clock, ns, "I'm lactose intolerant, so keep cream out of any recipe.", 0)
+    again = said(memory, clock, ns, "For dinner ideas: cheese doesn't agree with me at all.", 25)
+    clock.now = T0 + timedelta(days=70)
+    _, fix = memory.correct(
+        ns, old, "Correction: the tests say a gluten sensitivity, not lactose intolerance."
+    )
+    assert not current(memory, ns, again)
+    assert memory.get(ns, again).superseded_by == fix.id
+
