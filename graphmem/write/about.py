@@ -3,16 +3,27 @@ entities it is about, the attribute it states, whether it keeps its subject safe
 
 from __future__ import annotations
 
+import re
+
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import Attribute, primary, replaces
 from graphmem.language.claim_reading import named_user
-from graphmem.language.claims import Claim, subject_of
+from graphmem.language.claims import Claim, same_subject, subject_of
 from graphmem.language.questions import SAFETY
 from graphmem.language.triples import attribute_predicate, claimed_attributes, triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, speaks_for_user
+from graphmem.language.words import stem
 from graphmem.models import Memory
 
-__all__ = ["job_changes", "keeps_safe", "outlives", "stated_attribute", "stated_predicate", "subject_ids"]
+__all__ = [
+    "job_changes",
+    "keeps_safe",
+    "name_each_other",
+    "outlives",
+    "stated_attribute",
+    "stated_predicate",
+    "subject_ids",
+]
 
 
 def subject_ids(memory: Memory, known: EntityDictionary, claim: Claim | None = None) -> list[str]:
@@ -95,3 +106,34 @@ def job_changes(old: Memory, new: Memory) -> str | None:
         if why is not None:
             return why
     return None
+
+
+# the user named in a claim: a first-person word anywhere ("My girlfriend Noa …", "Noa and
+# I called it off"), or "user" in a note about them
+_USER_NAMED = re.compile(r"\b(?:i|me|my|mine|user)\b|\bi['’]", re.IGNORECASE)
+
+
+def name_each_other(a: Claim, b: Claim) -> bool:
+    """Do two claims about different subjects each name the other's subject? "My
+    girlfriend Noa is a nurse" (about Noa, naming me) and "Noa and I called it off" (about
+    me, naming Noa); "Siti has a ginger cat called Kopi" and "Kopi stayed with Siti's
+    parents, so there's no cat in Siti's room". Such a pair may update each other by the
+    explicit rules (docs/updates.md "Updates recognised by attribute"); False when they
+    are about one subject (:func:`same_subject`) or either subject is unknown."""
+    sa, sb = subject_of(a), subject_of(b)
+    if sa is None or sb is None or same_subject(a, b):
+        return False
+    return _names(b, sa) and _names(a, sb)
+
+
+def _names(claim: Claim, who: tuple[str, ...]) -> bool:
+    """Does ``claim``'s text name ``who`` (words of a name; the namespace's user by a
+    first-person word)?"""
+    user = named_user(claim)
+    if user is not None and {stem(w) for w in who} <= {stem(w) for w in user}:
+        return _USER_NAMED.search(claim.content) is not None
+    text = claim.content.casefold()
+    return any(
+        len(word) > 2 and re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) is not None
+        for word in who
+    )

@@ -23,7 +23,13 @@ from graphmem.language.voice import is_transcript
 from graphmem.models import Memory, MemoryCandidate
 from graphmem.settings import Settings
 from graphmem.store.base import MemoryStore, Vector
-from graphmem.write.about import job_changes, outlives, stated_attribute, subject_ids
+from graphmem.write.about import (
+    job_changes,
+    name_each_other,
+    outlives,
+    stated_attribute,
+    subject_ids,
+)
 from graphmem.write.batch import BatchState, Match, Prepared
 from graphmem.write.dedup import DedupJudge, Verdict, classify_similarity, update_wins
 from graphmem.write.resemblance import resembled, shift_cue, vector_cosines
@@ -324,7 +330,10 @@ class Matcher:
             if other.type == "Event" or other.last_observed_at > memory.last_observed_at:
                 continue
             theirs = claim_of(other, known)
-            if not same_subject(claim, theirs):
+            # "Noa and I called it off" after "My girlfriend Noa is a nurse": the rules, not
+            # resemblance, may relate claims whose subjects name each other
+            alike = same_subject(claim, theirs)
+            if not alike and not name_each_other(claim, theirs):
                 continue
             kept = outlives(other, memory) or of_the_past(memory.content)  # "in Toronto I taught"
             why = (
@@ -336,7 +345,7 @@ class Matcher:
             )
             if why is not None:
                 out.append((other, why))
-            else:
+            elif alike:
                 unrelated.append(other)
         if not out:  # no rule relates them: the one it clearly resembles, if any
             cfg = self._settings.write

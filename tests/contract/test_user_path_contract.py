@@ -1069,3 +1069,15 @@ def test_a_correction_of_a_safety_constraint_corrects_its_restatement_in_other_w
     assert not current(memory, ns, again)
     assert memory.get(ns, again).superseded_by == fix.id
 
+
+def test_a_break_up_ends_the_claim_that_named_the_partner(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"My boyfriend Tomek …" is about Tomek and "Tomek and I broke up" about me: each
+    names the other's subject, so the ending rule relates them (the old claim had stayed
+    current beside the break-up)."""
+    memory.set_user(ns, "Ewa Nowak")
+    old = said(memory, clock, ns, "My boyfriend Tomek is a carpenter, we've been together two years.", 0)
+    said(memory, clock, ns, "I run the bakery on Długa street, opening at six.", 10)
+    ended = said(memory, clock, ns, "Tomek and I broke up in March. Not together anymore.", 90)
+    assert memory.get(ns, old).superseded_by == ended
