@@ -209,7 +209,7 @@ _NOT_PHRASE = re.compile(r"\bnot\s+(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'�
 # what wrong_value reads as "not": also "isn't", "wasn't", "aren't" ("the school isn't the
 # Colegio Alemán"), and a hedge after it ("I'm not actually DOC staff")
 _WRONG_PHRASE = re.compile(
-    r"(?:\bnot|\b(?:is|was|are|were)n['’]t)\s+(?:(?:actually|really|exactly|even)\s+)?"
+    r"(?:\bnot|\b(?:is|was|are|were)n['’]t)\s+(?:actually\s+)?"
     r"(?:an?\s+|the\s+)?(?P<v>[\w'’-]+(?:\s+[\w'’-]+){0,3})",
     re.IGNORECASE,
 )
@@ -248,7 +248,7 @@ def corrects_history(replaced: str, current: str, correction: str) -> bool:
 def wrong_value(correction: str, corrected: str) -> str | None:
     """The value ``correction`` names as wrong ("…, not mì Quảng as I had noted") as the
     ``corrected`` claim words it: the longest run of words after "not" ("isn't", "wasn't",
-    "aren't", a hedge such as "actually" passed over) that the corrected claim holds ("mì
+    "aren't", "weren't"; "actually" after it passed over) that the corrected claim holds ("mì
     quảng"), casefolded, not function words alone ("not with …"); None
     when it names none the claim holds. docs/updates.md ("A correction corrects the claim
     wherever it was said").

@@ -72,14 +72,15 @@ ORDINALS: Mapping[str, int] = MappingProxyType(
 
 
 #: Words that name one and the same safety constraint, each group lower-case and singular:
-#: "lactose intolerant" is said as "no dairy" or "milk wrecks me", "warfarin" as "a blood
-#: thinner" (docs/updates.md "A correction corrects the claim wherever it was said").
+#: "lactose intolerant" is said as "no dairy", "warfarin" as "a blood thinner"; words that
+#: name other things too ("milk", "cream", "crab", "almond") are left out (docs/updates.md
+#: "A correction corrects the claim wherever it was said").
 SAFETY_TERMS: tuple[frozenset[str], ...] = (
-    frozenset({"lactose", "dairy", "milk", "cream", "cheese"}),
-    frozenset({"gluten", "coeliac", "celiac", "wheat"}),
-    frozenset({"shellfish", "crustacean", "prawn", "shrimp", "crab", "lobster", "mussel"}),
+    frozenset({"lactose", "dairy"}),
+    frozenset({"gluten", "coeliac", "celiac"}),
+    frozenset({"shellfish", "crustacean", "prawn", "shrimp", "lobster"}),
     frozenset({"peanut", "groundnut"}),
-    frozenset({"tree nut", "walnut", "almond", "cashew", "hazelnut", "pecan", "pistachio"}),
+    frozenset({"tree nut", "walnut", "cashew", "hazelnut", "pecan", "pistachio"}),
     frozenset({"blood thinner", "anticoagulant", "warfarin", "coumadin", "apixaban",
                "eliquis", "rivaroxaban", "xarelto", "dabigatran", "heparin"}),
     frozenset({"insulin", "diabetic", "diabetes"}),

@@ -9,6 +9,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import Attribute, primary, replaces
 from graphmem.language.claim_reading import named_user
 from graphmem.language.claims import Claim, same_subject, subject_of
+from graphmem.language.endings import ends
 from graphmem.language.questions import SAFETY
 from graphmem.language.triples import attribute_predicate, claimed_attributes, triple_attribute
 from graphmem.language.voice import is_transcript, kin_subject, speaks_for_user
@@ -20,6 +21,7 @@ __all__ = [
     "keeps_safe",
     "name_each_other",
     "outlives",
+    "partner_ended",
     "stated_attribute",
     "stated_predicate",
     "subject_ids",
@@ -109,17 +111,25 @@ def job_changes(old: Memory, new: Memory) -> str | None:
 
 
 # the user named in a claim: a first-person word anywhere ("My girlfriend Noa …", "Noa and
-# I called it off"), or "user" in a note about them
-_USER_NAMED = re.compile(r"\b(?:i|me|my|mine|user)\b|\bi['’]", re.IGNORECASE)
+# I called it off", "me and cian are done" in chat), or "user" in a note about them
+_USER_NAMED = re.compile(
+    r"(?<![\w.])[Ii](?![\w.'’])|\b(?:[Mm]e|[Mm]y)\b|(?<![\w])[Ii]['’]|\b[Uu]ser\b"
+)
+
+#: a partner named in a claim ("My girlfriend Noa …", "User's partner is Andrés")
+_PARTNER_WORD = re.compile(
+    r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b", re.IGNORECASE
+)
 
 
 def name_each_other(a: Claim, b: Claim) -> bool:
     """Do two claims about different subjects each name the other's subject? "My
     girlfriend Noa is a nurse" (about Noa, naming me) and "Noa and I called it off" (about
     me, naming Noa); "Siti has a ginger cat called Kopi" and "Kopi stayed with Siti's
-    parents, so there's no cat in Siti's room". Such a pair may update each other by the
-    explicit rules (docs/updates.md "Updates recognised by attribute"); False when they
-    are about one subject (:func:`same_subject`) or either subject is unknown."""
+    parents, so there's no cat in Siti's room". The write path lets such a pair be related
+    by the ending rule alone, when the older claim names a partner (docs/updates.md
+    "Updates recognised by attribute"); False when they are about one subject
+    (:func:`same_subject`) or either subject is unknown."""
     sa, sb = subject_of(a), subject_of(b)
     if sa is None or sb is None or same_subject(a, b):
         return False
@@ -137,3 +147,24 @@ def _names(claim: Claim, who: tuple[str, ...]) -> bool:
         len(word) > 2 and re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) is not None
         for word in who
     )
+
+def partner_ended(
+    memory: Memory,
+    other: Memory,
+    attribute: Attribute | None,
+    subject_words: frozenset[str],
+    people: frozenset[str],
+) -> str | None:
+    """Why ``memory`` ends the partnership the older ``other`` names, for two claims whose
+    subjects name each other (:func:`name_each_other`), or None: both
+    state a partner and the newer names none ("Noa and I called it off … I'm single now"
+    after "My girlfriend Noa Levi and I have been together"), or the older names a partner
+    and the newer ends what it says ("Tomek and I broke up" after "My boyfriend Tomek is a
+    carpenter"). docs/updates.md "Updates recognised by attribute"."""
+    theirs = stated_attribute(other)
+    ends_one = attribute is not None and attribute.key == "partner" and not attribute.value
+    if ends_one and theirs is not None and theirs.key == "partner":
+        return replaces(attribute, theirs, memory.content, other.content)
+    if _PARTNER_WORD.search(other.content) is None:
+        return None
+    return ends(memory.content, other.content, subject_words, people)

@@ -27,6 +27,7 @@ from graphmem.write.about import (
     job_changes,
     name_each_other,
     outlives,
+    partner_ended,
     stated_attribute,
     subject_ids,
 )
@@ -330,10 +331,15 @@ class Matcher:
             if other.type == "Event" or other.last_observed_at > memory.last_observed_at:
                 continue
             theirs = claim_of(other, known)
-            # "Noa and I called it off" after "My girlfriend Noa is a nurse": the rules, not
-            # resemblance, may relate claims whose subjects name each other
+            # "Noa and I called it off" after "My girlfriend Noa is a nurse": an ending, not
+            # the other rules or resemblance, may relate claims whose subjects name each other
             alike = same_subject(claim, theirs)
             if not alike and not name_each_other(claim, theirs):
+                continue
+            if not alike:  # only a relationship ended: "Tomek and I broke up"
+                why = partner_ended(memory, other, attribute, subject_words, people)
+                if why is not None:
+                    out.append((other, why))
                 continue
             kept = outlives(other, memory) or of_the_past(memory.content)  # "in Toronto I taught"
             why = (
@@ -345,7 +351,7 @@ class Matcher:
             )
             if why is not None:
                 out.append((other, why))
-            elif alike:
+            else:
                 unrelated.append(other)
         if not out:  # no rule relates them: the one it clearly resembles, if any
             cfg = self._settings.write
@@ -386,3 +392,4 @@ def _conflicts(verdict: Compatibility, new: str, old: str) -> bool:
         return False
     events = is_eventlike(new) and is_eventlike(old)
     return not (verdict.reason in (Reason.DATES, Reason.NUMBERS) and events)
+

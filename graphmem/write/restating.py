@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from graphmem.entities import EntityDictionary
-from graphmem.language.attributes import Attribute, attributes_of
+from graphmem.language.attributes import Attribute, attributes_of, is_eventlike
 from graphmem.language.claims import claim_of, same_subject
 from graphmem.language.endings import wrong_value
 from graphmem.language.questions import SAFETY
@@ -35,19 +35,22 @@ def restatements(
 
     - states the same value of the same attribute ("I'm on that warfarin, mind" when
       "Doctor's got me on warfarin" is corrected to apixaban);
-    - holds the corrected claim's value in its words, or a safety constraint's in other
-      words ("dairy" for "lactose intolerant": ``SAFETY_TERMS``), and states no attribute
-      the corrected one does not ("No shellfish, ever" when "I'm allergic to shellfish" is
-      corrected; safety's attributes count as one, and so do employer and job title);
+    - holds the corrected claim's value in its words and states an attribute the corrected
+      one does, and none it does not ("No shellfish, ever", read as health, when "I'm
+      allergic to shellfish" is corrected; safety's attributes count as one, and so do
+      employer and job title);
+    - names the safety constraint the corrected claim states in other words ("dairy" for
+      "lactose intolerant", "a blood thinner" for "warfarin": ``SAFETY_TERMS``) and
+      states no attribute but safety's;
     - holds the words of the value the ``correction`` names as wrong, as the corrected claim
       has them, and states no attribute the corrected one does not ("According to Hương
       nothing beats a bowl of mì Quảng" when "Hương's favourite dish is mì Quảng" is
       corrected with "…, not mì Quảng"; :func:`graphmem.language.endings.wrong_value`);
-    - or, when the corrected claim does not hold the value named as wrong, holds it and
-      states no attribute that neither the corrected claim nor the correction does: the
-      correction was aimed at an older claim of what a newer one says ("We ended up in
-      Neukölln" when "I live in Kadıköy" is corrected with "our flat is in Kreuzberg, not
-      Neukölln").
+    - or, when the corrected claim does not hold the value named as wrong, holds it as a
+      name the correction capitalises, is no event and states no attribute that neither
+      the corrected claim nor the correction does: the correction was aimed at an older
+      claim of what a newer one says ("We ended up in Neukölln" when "I live in Kadıköy"
+      is corrected with "our flat is in Kreuzberg, not Neukölln").
 
     Events and transcript turns never take part. docs/updates.md "A correction corrects
     the claim wherever it was said"."""
@@ -69,18 +72,35 @@ def restatements(
             continue
         theirs = stated_attribute(other)
         their_keys = {a.key for a in attributes_of(other.content)}
-        if stated is not None and theirs is not None and (theirs.key, theirs.value) == (
-            stated.key,
-            stated.value,
+        if (
+            stated is not None
+            and stated.value
+            and theirs is not None
+            and (theirs.key, theirs.value) == (stated.key, stated.value)
         ):
             out.append((other, f"restates the corrected claim ({stated.label} {stated.value})"))
         elif their_keys <= keys and (said := _holds(other, wrong)):
             out.append((other, f"says what the correction names as wrong ({said})"))
-        elif their_keys <= keys and (said := _holds(other, value) or _said_alike(other, stated)):
+        elif their_keys & keys and their_keys <= keys and (said := _holds(other, value)):
             out.append((other, f"says the corrected claim's value ({said})"))
-        elif wrong is None and their_keys <= named and (said := wrong_value(correction, other.content)):
+        elif their_keys <= SAFETY and (said := _said_alike(other, stated)):
+            out.append((other, f"says the corrected safety constraint in other words ({said})"))
+        elif (
+            wrong is None
+            and their_keys <= named
+            and not is_eventlike(other.content)
+            and (said := wrong_value(correction, other.content))
+            and _a_name(correction, said)
+        ):
             out.append((other, f"says what the correction names as wrong ({said}) in another claim"))
     return sorted(out, key=lambda pair: pair[0].id)
+
+
+def _a_name(text: str, phrase: str) -> bool:
+    """Is ``phrase`` written as a name in ``text`` (its first letter a capital: "not
+    Neukölln", not "not far from")?"""
+    found = re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", text, re.IGNORECASE)
+    return found is not None and found.group(0)[:1].isupper()
 
 
 def _said_alike(memory: Memory, stated: Attribute | None) -> str | None:

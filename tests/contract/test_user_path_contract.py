@@ -1056,12 +1056,12 @@ def test_a_correction_of_an_allergy_corrects_the_same_value_said_as_a_medicine(
 def test_a_correction_of_a_safety_constraint_corrects_its_restatement_in_other_words(
     memory: GraphMem, clock: Clock, ns: str
 ) -> None:
-    """"Cheese doesn't agree with me at all" says "lactose intolerant" in other words: when
+    """"Dairy doesn't agree with me at all" says "lactose intolerant" in other words: when
     the intolerance is corrected to gluten, the restatement goes with it (it had stayed
     current, and a dairy question found it above the correction)."""
     memory.set_user(ns, "Oskar Lind")
     old = said(memory, clock, ns, "I'm lactose intolerant, so keep cream out of any recipe.", 0)
-    again = said(memory, clock, ns, "For dinner ideas: cheese doesn't agree with me at all.", 25)
+    again = said(memory, clock, ns, "For dinner ideas: dairy doesn't agree with me at all.", 25)
     clock.now = T0 + timedelta(days=70)
     _, fix = memory.correct(
         ns, old, "Correction: the tests say a gluten sensitivity, not lactose intolerance."
@@ -1081,3 +1081,32 @@ def test_a_break_up_ends_the_claim_that_named_the_partner(
     said(memory, clock, ns, "I run the bakery on Długa street, opening at six.", 10)
     ended = said(memory, clock, ns, "Tomek and I broke up in March. Not together anymore.", 90)
     assert memory.get(ns, old).superseded_by == ended
+
+
+def test_a_claim_about_someone_close_stays_when_the_user_moves_and_names_them(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"My sister Noa …" and "I … near Noa's old school" name each other's subject, but only a
+    relationship that ends relates such claims: the sister's home stays current."""
+    memory.set_user(ns, "Ewa Nowak")
+    sister = said(memory, clock, ns, "My sister Noa lives in Lisbon, in Alfama.", 0)
+    mine = said(memory, clock, ns, "I live in Porto now, not far from Noa's old school.", 40)
+    assert current(memory, ns, sister) and current(memory, ns, mine)
+
+
+def test_a_correction_leaves_what_only_shares_a_word_with_the_corrected_value(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """Correcting "lactose intolerant" keeps "oat milk in my coffee" (milk is not said for
+    lactose alone), and "…, not far from the station" names no wrong value that "my
+    commute is far from short" holds."""
+    memory.set_user(ns, "Oskar Lind")
+    old = said(memory, clock, ns, "I'm lactose intolerant, so keep cream out of any recipe.", 0)
+    oat = said(memory, clock, ns, "I switched to oat milk in my coffee this year.", 20)
+    memory.correct(ns, old, "Correction: the tests say a gluten sensitivity, not lactose intolerance.")
+    assert current(memory, ns, oat)
+    home = said(memory, clock, ns, "I rent a flat in Solna.", 30)
+    commute = said(memory, clock, ns, "My commute is far from short, 40 km each way.", 35)
+    memory.correct(ns, home, "Small fix: the flat is in Sundbyberg, not far from the station.")
+    assert current(memory, ns, commute)
+
