@@ -145,6 +145,14 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"apprentice|(?:fisher|fore|post|sales|crafts|trades|handy|business|police)"
                       r"(?:man|woman))))\b"),
      False),
+    # a note that opens with a title at a workplace, nobody named ("head chef at Tawlet in
+    # Mar Mikhael, twelve years in that kitchen")
+    ("job_title", _CS(r"^\s*(?:[Aa]n?\s+)?(?P<v>(?i:(?:[a-z-]+\s+){0,2}(?:chef|cook|nurse|midwife|"
+                      r"doctor|surgeon|dentist|vet|pharmacist|paramedic|teacher|lecturer|professor|"
+                      r"engineer|developer|designer|architect|analyst|manager|director|consultant|"
+                      r"lawyer|accountant|mechanic|electrician|plumber|barista|waiter|waitress|"
+                      r"receptionist|librarian|ranger|researcher|driver|officer|editor|producer|"
+                      r"physiotherapist|therapist)))\s+at\s+" + CAPITAL), False),
     # a title without its article, before its workplace ("he's workshop foreman at Snickeriet")
     ("job_title", _CS(r"\b(?:is|am|['’]m|['’]s|are|['’]re|became|now)\s+(?:now\s+)?(?P<v>(?:[a-z-]+\s+){0,2}"
                       + _TITLE_WORD + r")\s+at\s+" + CAPITAL), False),

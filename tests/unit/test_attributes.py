@@ -46,6 +46,9 @@ from graphmem.language.voice import (
         ("Omar moved to Austin.", "residence", "austin"),  # no drug named like "-in"
         ("We finally moved out of Leith, we're in Portobello now", "residence", "portobello"),
         ("Alice works at Microsoft.", "employer", "microsoft"),
+        # a note that opens with a title at a workplace, nobody named
+        ("head chef at Tawlet in Mar Mikhael, twelve years in that kitchen", "job_title", "head chef"),
+        ("Nurse at St Mary's, nights mostly", "job_title", "nurse"),
         ("I work at AKH Wien now", "employer", "akh wien"),
         ("User drives for Wartrans, out of their depot in Poznań.", "employer", "wartrans"),
         (
@@ -90,6 +93,8 @@ def test_the_primary_attribute_and_its_value(text: str, key: str, value: str) ->
         "I test games for a living, at Hoshizora Games in Umeda.",  # "for a living" is no home
         "Elena's orchestra is the Wiener Symphoniker.",  # a name is no job title
         "No sesame for Chloe, please. It's a proper allergy.",  # "proper" is no title
+        "dinner at Tawlet tonight, the mezze were great",  # a note opening at a place: no title
+        "Drinks with the manager at Oddbins after work.",
     ],
 )
 def test_what_only_looks_like_an_attribute(text: str) -> None:
