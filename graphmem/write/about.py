@@ -137,11 +137,12 @@ def name_each_other(a: Claim, b: Claim) -> bool:
 
 
 def _names(claim: Claim, who: tuple[str, ...]) -> bool:
-    """Does ``claim``'s text name ``who`` (words of a name; the namespace's user by a
-    first-person word)?"""
+    """Does ``claim``'s text name ``who`` (a word of the name; the namespace's user also
+    by a first-person word)?"""
     user = named_user(claim)
-    if user is not None and {stem(w) for w in who} <= {stem(w) for w in user}:
-        return _USER_NAMED.search(claim.content) is not None
+    is_user = user is not None and {stem(w) for w in who} <= {stem(w) for w in user}
+    if is_user and _USER_NAMED.search(claim.content) is not None:
+        return True
     text = claim.content.casefold()
     return any(
         len(word) > 2 and re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) is not None
@@ -155,16 +156,29 @@ def partner_ended(
     subject_words: frozenset[str],
     people: frozenset[str],
 ) -> str | None:
-    """Why ``memory`` ends the partnership the older ``other`` names, for two claims whose
-    subjects name each other (:func:`name_each_other`), or None: both
-    state a partner and the newer names none ("Noa and I called it off … I'm single now"
-    after "My girlfriend Noa Levi and I have been together"), or the older names a partner
-    and the newer ends what it says ("Tomek and I broke up" after "My boyfriend Tomek is a
-    carpenter"). docs/updates.md "Updates recognised by attribute"."""
+    """Why ``memory`` ends the partnership or the pet the older ``other`` names, for two
+    claims whose subjects name each other (:func:`name_each_other`), or None: both state a
+    partner and the newer names none ("Noa and I called it off … I'm single now" after "My
+    girlfriend Noa Levi and I have been together"); the older states a pet and the newer
+    says it is no longer kept ("Mandu died in April" after "Ha-eun has a hamster called
+    Mandu"); or the older names a partner and the newer ends what it says ("Tomek and I
+    broke up" after "My boyfriend Tomek is a carpenter"). docs/updates.md "Updates
+    recognised by attribute"."""
     theirs = stated_attribute(other)
     ends_one = attribute is not None and attribute.key == "partner" and not attribute.value
     if ends_one and theirs is not None and theirs.key == "partner":
         return replaces(attribute, theirs, memory.content, other.content)
+    if theirs is not None and theirs.key == "pet" and (lost := _PET_LOST.search(memory.content)):
+        return f"the pet the older claim names is no longer kept ({lost.group(0).casefold()})"
     if _PARTNER_WORD.search(other.content) is None:
         return None
     return ends(memory.content, other.content, subject_words, people)
+
+
+# a pet no longer kept: "Mandu died in April", "no cat for me here", "i dont have a cat anymore"
+_PET_LOST = re.compile(
+    r"\b(?:died|passed away|was put down|put (?:him|her|it) down|rehomed|"
+    r"no (?:cat|dog|pet|hamster|rabbit|bird|parrot|fish)s?\b|"
+    r"(?:do|does)(?:n['’]?t| not) have (?:a|any) (?:cat|dog|pet|hamster|rabbit|bird)s?\b)",
+    re.IGNORECASE,
+)

@@ -1110,3 +1110,15 @@ def test_a_correction_leaves_what_only_shares_a_word_with_the_corrected_value(
     memory.correct(ns, home, "Small fix: the flat is in Sundbyberg, not far from the station.")
     assert current(memory, ns, commute)
 
+
+
+def test_a_pet_no_longer_kept_ends_the_claim_that_the_owner_has_it(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Pip died in May; Lotta has no rabbit now" is about Pip and names Lotta, "Lotta has a
+    rabbit called Pip" is about Lotta and names Pip: a pet no longer kept ends the older."""
+    memory.set_user(ns, "Lotta Berg")
+    old = said(memory, clock, ns, "Lotta has a rabbit called Pip.", 0)
+    said(memory, clock, ns, "Lotta teaches maths at the Folkhögskola in Umeå.", 5)
+    new = said(memory, clock, ns, "Pip died in May; Lotta has no rabbit now.", 80)
+    assert memory.get(ns, old).superseded_by == new
