@@ -71,11 +71,12 @@ def demo_candidates() -> list[MemoryCandidate]:
 
 def _components(memory: GraphMem) -> str:
     """Which embedder and entity extractor the demo runs with: the graph it builds depends
-    on the extractor (docs/extraction.md), and the default install has no spaCy."""
+    on the extractor (docs/extraction.md), and the default install has no spaCy. Rich
+    markup: "[nlp]" is escaped."""
     extractor = getattr(memory.extractor, "name", type(memory.extractor).__name__)
     line = f"embedder {memory.embedder.name}, entity extractor {extractor}"
     if extractor == "capitalized":
-        line += " (pip install 'graphmem[nlp]' for the ner extractor and a fuller graph)"
+        line += " (pip install 'graphmem\\[nlp]' for the ner extractor and a fuller graph)"
     return line
 
 
