@@ -116,6 +116,14 @@ _USER_NAMED = re.compile(
     r"(?<![\w.])[Ii](?![\w.'’])|\b(?:[Mm]e|[Mm]y)\b|(?<![\w])[Ii]['’]|\b[Uu]ser\b"
 )
 
+# a pet no longer kept: "Mandu died in April", "no cat for me here", "i dont have a cat anymore"
+_PET_LOST = re.compile(
+    r"\b(?:died|passed away|was put down|put (?:him|her|it) down|rehomed|"
+    r"no (?:cat|dog|pet|hamster|rabbit|bird|parrot|fish)s?\b|"
+    r"(?:do|does)(?:n['’]?t| not) have (?:a|any) (?:cat|dog|pet|hamster|rabbit|bird)s?\b)",
+    re.IGNORECASE,
+)
+
 #: a partner named in a claim ("My girlfriend Noa …", "User's partner is Andrés")
 _PARTNER_WORD = re.compile(
     r"\b(?:partner|girlfriend|boyfriend|wife|husband|fianc[ée]e?|spouse)\b", re.IGNORECASE
@@ -126,9 +134,9 @@ def name_each_other(a: Claim, b: Claim) -> bool:
     """Do two claims about different subjects each name the other's subject? "My
     girlfriend Noa is a nurse" (about Noa, naming me) and "Noa and I called it off" (about
     me, naming Noa); "Siti has a ginger cat called Kopi" and "Kopi stayed with Siti's
-    parents, so there's no cat in Siti's room". The write path lets such a pair be related
-    by the ending rule alone, when the older claim names a partner (docs/updates.md
-    "Updates recognised by attribute"); False when they are about one subject
+    parents, so there's no cat in Siti's room". The write path relates such a pair only
+    as a partnership or a pet that ended (:func:`partner_ended`; docs/updates.md "Updates
+    recognised by attribute"); False when they are about one subject
     (:func:`same_subject`) or either subject is unknown."""
     sa, sb = subject_of(a), subject_of(b)
     if sa is None or sb is None or same_subject(a, b):
@@ -148,6 +156,7 @@ def _names(claim: Claim, who: tuple[str, ...]) -> bool:
         len(word) > 2 and re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) is not None
         for word in who
     )
+
 
 def partner_ended(
     memory: Memory,
@@ -174,11 +183,3 @@ def partner_ended(
         return None
     return ends(memory.content, other.content, subject_words, people)
 
-
-# a pet no longer kept: "Mandu died in April", "no cat for me here", "i dont have a cat anymore"
-_PET_LOST = re.compile(
-    r"\b(?:died|passed away|was put down|put (?:him|her|it) down|rehomed|"
-    r"no (?:cat|dog|pet|hamster|rabbit|bird|parrot|fish)s?\b|"
-    r"(?:do|does)(?:n['’]?t| not) have (?:a|any) (?:cat|dog|pet|hamster|rabbit|bird)s?\b)",
-    re.IGNORECASE,
-)

@@ -333,13 +333,11 @@ class Matcher:
             theirs = claim_of(other, known)
             # "Noa and I called it off" after "My girlfriend Noa is a nurse": an ending, not
             # the other rules or resemblance, may relate claims whose subjects name each other
-            alike = same_subject(claim, theirs)
-            if not alike and not name_each_other(claim, theirs):
-                continue
-            if not alike:  # only a relationship ended: "Tomek and I broke up"
-                why = partner_ended(memory, other, attribute, subject_words, people)
-                if why is not None:
-                    out.append((other, why))
+            if not same_subject(claim, theirs):
+                if name_each_other(claim, theirs):  # only a relationship that ended
+                    why = partner_ended(memory, other, attribute, subject_words, people)
+                    if why is not None:
+                        out.append((other, why))
                 continue
             kept = outlives(other, memory) or of_the_past(memory.content)  # "in Toronto I taught"
             why = (
@@ -392,4 +390,3 @@ def _conflicts(verdict: Compatibility, new: str, old: str) -> bool:
         return False
     events = is_eventlike(new) and is_eventlike(old)
     return not (verdict.reason in (Reason.DATES, Reason.NUMBERS) and events)
-
