@@ -11,7 +11,12 @@ from graphmem.language.vocabulary import CAPITAL
 __all__ = ["RULES", "case_insensitive"]
 
 # A capitalised name after a preposition: the value of place / organisation slots.
-_NAME = r"(?:the\s+)?(?P<v>" + CAPITAL + r"[\w'’&-]*(?:\s+(?:" + CAPITAL + r"[\w'’&-]*|(?:of|de|la|del|du|von|van|the|St\.?)(?=\s+" + CAPITAL + r")))*)"
+# a month or a weekday is a time, not a place ("now in November", "moved in June to Lisbon")
+_NOT_TIME = (
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
+)
+_NAME = r"(?:the\s+)?" + _NOT_TIME + r"(?P<v>" + CAPITAL + r"[\w'’&-]*(?:\s+(?:" + CAPITAL + r"[\w'’&-]*|(?:of|de|la|del|du|von|van|the|St\.?)(?=\s+" + CAPITAL + r")))*)"
 _CS = re.compile  # case-sensitive patterns (they read names)
 # after "moved" / "relocated": a business moved ("moved her workshop out of the medina"),
 # or a move to a workplace ("moved to the new animal hospital in Medeu, as senior vet
@@ -23,6 +28,8 @@ _NOT_HOME = (
     r"(?:everything|it|them|all|stuff|things|money|savings|accounts?|files|photos|emails?)\b|"
     r"(?:his|her|my|their|our|the)\s+(?:\w+\s+)?(?:savings|money|account|accounts|files|"
     r"photos|emails?|number|pension|mortgage|business)\b|"
+    # "JSL moved him into a dispatcher job": a new job, not a new home
+    r"(?:him|her|them|me|us)\s+(?:in)?to\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:job|role|position|post)\b|"
     r"(?:over\s+)?to\s+(?:the|a|an)\s+(?:new\s+)?[\w\s-]{0,30}?\b(?:hospital|clinic|school|office|"
     r"company|firm|bank|restaurant|hotel|practice|agency|department|ward|lab|university|"
     r"branch|factory|plant|station|contract|job|role|posting|position|project|team)\b))"
@@ -62,6 +69,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"[Ss]ettled|[Ss]hifted" + _NOT_HOME + r"|[Rr]esid\w+|[Hh]ome is|[Ff]lat|[Aa]partment|[Hh]ouse|"
                       # "runs her own place, Clínica Equina ...": a named place is a business
                       r"(?:[Aa]|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|new|own) place(?!,\s+" + CAPITAL + r")|[Bb]ungalow|"
+                      # "I've got a room in student halls in Stratford"
+                      r"(?:got|have|has|found|share|shares|sharing|took) (?:a|my|his|her|their) room|"
+                      r"[Ss]tudent halls|"
                       r"[Vv]illa|[Rr]ent\w*)\b[^.;]{0,40}?\b(?:in|to|into)\s+"
                       # "moved into Yusuf's old flat in Kadıköy": the place, not the owner
                       r"(?:" + CAPITAL + r"[\w-]*['’]s\s+[^.;]{0,30}?\b(?:in|on)\s+)?" + _NAME), False),
@@ -278,6 +288,13 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                 r"guinea pig|budgie|ferret|lizard|snake|goldfish|setter|retriever|terrier|spaniel|"
                 r"labrador|poodle|collie|shepherd|beagle|dachshund|pug|husky|greyhound)s?\b"),
      False),
+    # an animal the rules do not name, adopted and named: "adopted a three-legged
+    # xoloitzcuintle from the clinic and named him Tláloc"
+    ("pet", _ci(r"\badopted\s+(?:a|an)\s+"
+                r"(?!(?:[\w'’-]+\s+){0,2}(?:baby|girl|boy|son|daughter|child|kid|toddler|twins?)\b)"
+                r"(?:[\w'’-]+\s+){0,2}?(?P<v>[\w'’-]+)"
+                r"(?=(?:\s+(?:from|at|in|off|through|via)\s+[^.;,]*?)?,?\s+(?:and\s+)?"
+                r"(?:named|called)\s+(?:him|her|it|them)\b)"), False),
     ("hobby", _ci(r"\b(?:hobby|hobbies|took up|taken up|into|loves?|enjoys?|plays?)\s+"
                   r"(?!(?:the|a|an|his|her|my|our|their|your|how|what|that|this|these|those|to|"
                   r"for|with|it|them|him|me|us|you|being|having|getting|going|doing|making|"
@@ -309,13 +326,19 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                    r"usual|oat|soy|cow's)\s+){0,2}"
                    r"(?P<v>coffee|caffeine|tea|chai|alcohol|booze|drinks?|drinking|beer|wine|sake|"
                    r"spirits|whisk(?:e)?y|vodka|rum|gin|mezcal|tequila|sugar|sweets|soda|cola|"
-                   r"energy drinks?|red meat|meat|dairy|milk|cheese|bread|pork|beef|fried food)\b"),
+                   r"energy drinks?|red meat|meat|dairy|milk|cheese|bread|pork|beef|fried food)\b"
+                   # "No more beer league" gives up a game, not a drink
+                   r"(?!\s+(?:league|leagues|team|club|pong|run|runs|garden|gardens)\b)"),
      False),
     # whatever it is, after eating / drinking: "has stopped eating natto altogether"
-    ("habit", _ci(r"\b(?:stopped|quit|gave up|given up|no longer|not|never|doesn't|don't|isn't|"
-                   r"aren't)\s+(?:eating|drinking)\s+(?:any\s+|the\s+|his\s+|her\s+|my\s+)?"
+    ("habit", _ci(r"\b(?:(?:stopped|quit|gave up|given up|no longer|not|never|doesn't|don't|isn't|"
+                   r"aren't)\s+(?:eating|drinking)|(?:won't|won’t|will not)\s+(?:eat|drink|touch))\s+"
+                   r"(?:any\s+|the\s+|his\s+|her\s+|my\s+)?"
                    r"(?P<v>(?!(?:at|in|on|with|for|after|before|since|much|anymore|any|enough|"
                    r"alone|out)\b)[a-z][\w-]+)"), False),
+    # "Not one glass of soju since the check-up"
+    ("habit", _ci(r"\bnot (?:one|a single) (?:glass|drop|sip|bite|cup|can|bottle|pint)\s+of\s+"
+                   r"(?P<v>[a-z][\w-]+)"), False),
 )
 
 # Words that only sound like job titles after "is a".

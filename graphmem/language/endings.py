@@ -81,14 +81,15 @@ _COMPANY = re.compile(
     r"\b(?:from|with)\s+(?:the|my|his|her|our|their)\s+(?:(?!from\b|with\b)[a-z]+\s+)?(?!from\b|with\b)[a-z]+\b"
 )
 _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", re.IGNORECASE)
-# a dash opens an aside; ", no more road shifts" is a clause of its own
+# a dash (" - " typed as a hyphen too) opens an aside; ", no more road shifts" is a clause of its own
 _CLAUSE = re.compile(
-    r"[.;!?]\s+|,\s+(?:so|but|and)\s+|\s+[—–]\s+|,\s+(?=(?:no more|no longer)\b)|"
+    r"[.;!?]\s+|,\s+(?:so|but|and)\s+|\s+[—–-]\s+|,\s+(?=(?:no more|no longer)\b)|"
     # "sold the restaurant and is opening Ocak Berlin": what follows starts something
     r"\s+and\s+(?=(?:is|are|has|have|now)\s+(?:now\s+)?\w+ing\b)|"
     # "no longer has a car and takes the agency van": what follows is what replaced it
     r"\s+and\s+(?=(?:takes|took|uses|used|gets|rides|rode|goes|went|walks|cycles|catches|"
-    r"relies|started|starts|switched|joined|bought|buys)\b)"
+    r"relies|started|starts|switched|joined|bought|buys|moved|moves|opened|opens|rented|"
+    r"rents)\b)"
 )
 _TOPIC = re.compile(r"[A-Za-zÀ-ɏ][\w'’-]{3,}")
 

@@ -1122,3 +1122,67 @@ def test_a_pet_no_longer_kept_ends_the_claim_that_the_owner_has_it(
     said(memory, clock, ns, "Lotta teaches maths at the Folkhögskola in Umeå.", 5)
     new = said(memory, clock, ns, "Pip died in May; Lotta has no rabbit now.", 80)
     assert memory.get(ns, old).superseded_by == new
+
+
+def test_an_aside_after_a_hyphen_ends_only_its_own_clause(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"No longer freelancing - took a job at a Lisbon agency" ends the freelancing, not the
+    move to Lisbon that the second clause names (a spaced hyphen is a dash)."""
+    memory.set_user(ns, "Inês Duarte")
+    home = said(memory, clock, ns, "Inês has moved to Lisbon! She rents a room in Graça.", 0)
+    said(memory, clock, ns, "Inês works freelance as a subtitler.", 2)
+    said(memory, clock, ns, "She's no longer freelancing - Inês took a job at a Lisbon agency.", 60)
+    assert current(memory, ns, home)
+
+
+def test_a_move_after_and_is_what_replaced_the_ended_home_not_its_object(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Gave up the flat and moved into the rooms over the workshop" ends the flat; the
+    workshop it names after "and moved" is what replaced it, and stays current."""
+    memory.set_user(ns, "Tomás Ferreira")
+    said(memory, clock, ns, "Tomás rents a flat in Boavista.", 0)
+    shop = said(memory, clock, ns, "Tomás left the dealership and opened his own bike workshop in Bonfim.", 30)
+    said(memory, clock, ns, "Tomás gave up the Boavista flat and moved into the rooms over the workshop.", 90)
+    assert current(memory, ns, shop)
+
+
+def test_the_user_named_by_a_later_name_is_asked_about_before_the_place_they_go_to(
+    memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Minh is flying to Seoul …" asks about the user Trần Văn Minh, not about Seoul (the
+    only name the question links): his allergy answers what to carry."""
+    memory.set_user(ns, "Trần Văn Minh")
+    allergy = said(memory, clock, ns, "User has a severe peanut allergy and carries two adrenaline pens.", 0)
+    said(memory, clock, ns, "User freelances as a backend developer now, mostly for Seoul clients.", 30)
+    said(memory, clock, ns, "User moved to Huế in August.", 60)
+    hits = memory.recall(ns, "Minh is flying to Seoul to see a client, what does he need in his carry-on?", k=5).hits
+    assert hits[0].memory.id == allergy
+
+
+def test_a_food_the_rules_name_nowhere_else_brings_the_safety_claim_first(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """A question offering a dish ("empanadas") bears on what keeps the person safe, as
+    "dinner" or "a cake" does (graphmem/language/food_words.txt)."""
+    memory = real_memory
+    memory.set_user(ns, "Greta Holm")
+    said(memory, clock, ns, "Greta picks up pastries from the bakery on Götgatan on her way to work.", 0)
+    coeliac = said(memory, clock, ns, "Greta has coeliac disease: no wheat, barley or rye.", 5)
+    said(memory, clock, ns, "Greta moved to Södermalm last spring.", 40)
+    question = "Picking up empanadas for Greta on the way, anything I should know?"
+    assert memory.recall(ns, question, k=5).hits[0].memory.id == coeliac
+
+def test_a_safety_question_about_a_group_one_eats_with_asks_about_the_user(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"My housemates want takeaway tonight, should I warn them about anything?" names the
+    housemates, but what must be said is what keeps me safe."""
+    memory = real_memory
+    memory.set_user(ns, "Ravi Menon")
+    said(memory, clock, ns, "I share a house in Leeds with three housemates, near Hyde Park.", 0)
+    allergy = said(memory, clock, ns, "I'm allergic to shellfish, prawns especially.", 5)
+    said(memory, clock, ns, "I started a PhD in computer vision this autumn.", 40)
+    question = "My housemates want takeaway tonight, should I warn them about anything?"
+    assert memory.recall(ns, question, k=5).hits[0].memory.id == allergy

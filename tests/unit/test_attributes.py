@@ -283,6 +283,12 @@ def test_events_at_their_own_times_and_habits() -> None:
         ("Can Arjun have the aloo paratha?", set(SAFETY)),
         ("We're doing brunch for Hannah. Can I put out everything bagels?", set(SAFETY)),
         ("Moncho is at a ranch with beehives tomorrow. What should he take with him?", set(SAFETY)),
+        # a dish no pattern names, from graphmem/language/food_words.txt (singular or plural)
+        ("Picking up empanadas for Greta on the way, anything I should know?", set(SAFETY)),
+        ("Is a slice of mango cheesecake ok for me?", set(SAFETY)),
+        ("We're taking Lan out for chè and a sinh tố, is that okay?", set(SAFETY)),
+        ("Any health precautions for her in the August heat?", set(SAFETY)),
+        ("Is Olive coming to the reading on Friday?", set()),  # a name, not a food
     ],
 )
 def test_what_a_question_asks_about(question: str, keys: set[str]) -> None:
@@ -1081,3 +1087,36 @@ def test_moving_off_a_ward_a_contract_and_a_new_clause_after_an_ending() -> None
     assert ends(new, old, frozenset({"user"}), frozenset()) is None
     assert ends("User sold the Kadıköy restaurant.", "User runs a restaurant in Kadıköy.",
                 frozenset({"user"}), frozenset()) is not None
+
+
+def test_an_animal_adopted_and_named_is_a_pet() -> None:
+    """The pet patterns name common animals; an adopted animal that is named is a pet
+    whatever it is ("a three-legged xoloitzcuintle"), a child adopted is not."""
+    adopted = "Rodrigo adopted a three-legged xoloitzcuintle from the clinic and named him Tláloc."
+    assert [(a.key, a.value) for a in attributes_of(adopted)] == [("pet", "xoloitzcuintle")]
+    assert not attributes_of("They adopted a baby girl from Ghana and named her Ama.")
+
+
+def test_a_game_named_after_a_drink_is_no_drink_given_up() -> None:
+    assert [a.key for a in attributes_of("No more beer for me, the doctor said.")] == ["habit"]
+    assert not attributes_of("Hung up the goalie pads. No more beer league, the hip can't take it.")
+
+
+def test_an_ending_ends_its_own_clause_only() -> None:
+    """A spaced hyphen is a dash, and "and moved into …" starts what replaced the ended
+    home: neither is what the ending ends."""
+    home = "Mariam has moved to Montreal! She rents a flat in Villeray."
+    mariam, rodrigo = frozenset({"mariam"}), frozenset({"rodrigo"})
+    assert ends("She's no longer freelancing - Mariam took a job at a Montreal law firm.", home, mariam) is None
+    shop = "Rodrigo left the clinic and opened his own practice in Colonia Americana."
+    moved = "Rodrigo gave up the Zapopan place and moved into the apartment over the practice."
+    assert ends(moved, shop, rodrigo) is None
+    assert ends(moved, "Rodrigo rents the Zapopan place near Plaza Patria.", rodrigo) is not None
+
+
+def test_a_month_is_a_time_not_a_place() -> None:
+    """"now in November" names no home, and a move "in June to Lisbon" goes to Lisbon."""
+    swim = "Started the Blackrock diving tower in Salthill on Sunday mornings, even now in November."
+    assert not attributes_of(swim)
+    assert [(a.key, a.value) for a in attributes_of("We moved in June to Lisbon.")] == [("residence", "lisbon")]
+
