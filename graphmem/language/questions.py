@@ -4,7 +4,9 @@ allergies, diet and medication (:data:`SAFETY`)."""
 
 from __future__ import annotations
 
+import functools
 import re
+from importlib import resources
 
 from graphmem.language.vocabulary import CAPITAL
 
@@ -109,7 +111,9 @@ _ADVICE = _ci(
     # "anything to keep in mind?", "what does he need in his carry-on?"
     r"keep in mind|bear in mind|to know|look out|heads[- ]up|needs?|work for|"
     # "any concern?", "anything to ask the chef about?", "is that an issue?"
-    r"concerns?|concerned|worr\w*|an issue|anything to|ask the)\b"
+    r"concerns?|concerned|worr\w*|an issue|anything to|ask the|"
+    # "any health precautions?", "is a mango juice a good pick?", "anything to flag?"
+    r"precautions?|good pick|flag|warn(?:ing)?)\b"
 )
 _NAMES_SAFETY = {
     "allergy": _ci(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|epipen)\b"),
@@ -131,6 +135,35 @@ _ASKS_DATE = _ci(r"\b(?:when|what date|which day|what day|how old|born)\b")
 _SUITS = _ci(r"^\W*(?:would|will|could|might|does|do|is)\s+(?:a|an|the|this|that|it|some)\b[^?]*\bwork for\b")
 
 
+@functools.cache
+def _food_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The foods and drinks of ``food_words.txt``: single words, and the phrases of several."""
+    text = resources.files("graphmem.language").joinpath("food_words.txt").read_text("utf-8")
+    terms = [t.strip() for t in text.splitlines() if t.strip() and not t.startswith("#")]
+    return frozenset(t for t in terms if " " not in t), tuple(t for t in terms if " " in t)
+
+
+# "Which whisky would make a good present?": the thing asked for is a choice among kinds
+_WHICH_THING = _ci(r"\b(?:which|what)\s+(?:kind|sort|type|brand)?\s*(?:of\s+)?[\w'’-]+")
+
+
+def names_food(question: str) -> bool:
+    """Does ``question`` name a food or a drink ("a baguette", "Thai satay", "chè and a
+    sinh tố"), in lower case as the word is written mid-sentence, singular or plural?
+    The list: ``graphmem/language/food_words.txt`` (1,400 foods, dishes and drinks of
+    many cuisines, words that mostly name something else left out). A food right after
+    "which" or "what" is a choice asked for ("Which whisky would make a good present?"),
+    not one offered."""
+    words, phrases = _food_words()
+    question = _WHICH_THING.sub(" ", question)  # "Which whisky …?" asks for a choice
+    for token in re.findall(r"[^\W\d_][\w'’-]*", question):
+        if token in words or (token.endswith("s") and token[:-1] in words):
+            return True
+        if token.endswith("es") and token[:-2] in words:
+            return True
+    return any(re.search(rf"(?<!\w){re.escape(p)}(?:e?s)?(?!\w)", question) for p in phrases)
+
+
 def question_attributes(question: str) -> frozenset[str]:
     """The attributes a question asks about ("Where do I live now?" → residence;
     "What should I cook for Lena?" → the safety attributes :data:`SAFETY`); empty when
@@ -140,6 +173,8 @@ def question_attributes(question: str) -> frozenset[str]:
     for found, pattern in _QUESTION_RULES:
         if pattern.search(question):
             keys |= found
+    if not keys & SAFETY and names_food(question):
+        keys |= SAFETY  # "Should I pick up a baguette for Aurélie?"
     if "birthday" in keys and _OCCASION.search(question) and not _ASKS_DATE.search(question):
         keys.discard("birthday")  # "a cake for Olena's birthday" asks about the cake
     if _WHO_DRIVES_FOR.search(question):

@@ -65,6 +65,21 @@ def test_a_split_vote_far_examples_and_none_give_no_attribute(
     assert ex.claim(None).key is None
 
 
+def test_votes_read_each_memory_as_its_own_vote_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch of a recall's memories gives each the attribute claim() gives it alone;
+    a memory without an embedding, or whose examples split, is left out."""
+    from tests.contract.builders import make_memory
+
+    rows = [("residence", _unit(1, 0, 0)), ("residence", _unit(1, 0.2, 0)),
+            ("partner", _unit(0.9, 0.5, 0)), ("pet", _unit(0, 0, 1)), ("pet", _unit(0.1, 0, 1))]
+    ex = _examples(monkeypatch, rows)
+    home = make_memory("n", "home", id="home", embedding=[float(x) for x in _unit(1, 0.1, 0)])
+    pet = make_memory("n", "pet", id="pet", embedding=[float(x) for x in _unit(0, 0.1, 1)])
+    bare = make_memory("n", "bare", id="bare", embedding=None)
+    assert ex.votes([home, pet, bare]) == {"home": "residence", "pet": "pet"}
+    assert ex.claim(_unit(1, 0.1, 0)).key == "residence"
+
+
 def test_the_shipped_vectors_are_the_examples_embedded_by_the_default_model() -> None:
     """Editing an example file without ``python -m
     graphmem.retrieval.ranking.attribute_examples`` would leave stale vectors: they would

@@ -227,3 +227,15 @@ def test_a_newer_claim_about_the_past_is_no_answer_to_now() -> None:
         asked=frozenset({"residence"}),
     )  # fmt: skip
     assert (order, moved) == (["a", "b"], {})
+
+
+def test_a_value_named_as_wrong_negates_only_the_claim_that_holds_it() -> None:
+    """"…, not Casa Odile" says which name is wrong: no conflict with the kiwi claim, above
+    which it used to move as a negation flip."""
+    claims = {
+        "kiwi": Claim("Anything with kiwi is off-limits for Odile - she reacts to the fruit and the skin alike."),
+        "fix": Claim("Correction: Odile's café is called Le Comptoir, not Casa Odile - she changed the name."),
+    }
+    close = {"kiwi": 0.5, "fix": 0.5}
+    order, moved = prefer_newer(["kiwi", "fix"], claims, {"kiwi": OLD, "fix": NEW}, close, margin=0.05)
+    assert order == ["kiwi", "fix"] and moved == {}

@@ -25,8 +25,9 @@ def question_subject(question: str, known: EntityDictionary | None) -> tuple[str
     links ("I", "my" → the namespace's user), passing over one that is not a person
     right after a preposition of place ("Which part of Chennai does Deepak live in?"
     asks about Deepak, "Flying to Málaga: which pills must I pack?" about the user)
-    unless it links nothing else; when it links nothing, the user by a later word of
-    their name ("Khoa"), or by "we", "our"; ``None`` when it names nobody or asks
+    unless it links nothing else; when it links nothing but such places, the user by a
+    later word of their name ("Khoa is flying to Singapore"), then the place; when it links
+    nothing, that word or "we", "our"; ``None`` when it names nobody or asks
     about someone close to them (docs/updates.md "The namespace's user")."""
     entity = _first_linked(question, known)
     return None if entity is None else tuple(entity.name.casefold().split())
@@ -42,17 +43,20 @@ def _first_linked(question: str, known: EntityDictionary | None) -> Entity | Non
         for link in known.link(question)
         if (e := known.get(link.entity_id)) is not None
     ]
-    if linked:
-        # a destination or a setting ("Flying to Málaga", "Which part of Chennai") is not
-        # whom the question is about when it names someone else; a name after "with" may be
-        return next(
-            (e for e, surface in linked if _is_person(e) or not _placed(question, surface)),
-            linked[0][0],
-        )
-    # "Which city does Khoa live in now?" when the user is Phạm Minh Khoa
+    # a destination or a setting ("Flying to Málaga", "Which part of Chennai") is not whom
+    # the question is about when it names someone else; a name after "with" may be
+    chosen = next(
+        (e for e, surface in linked if _is_person(e) or not _placed(question, surface)), None
+    )
+    if chosen is not None:
+        return chosen
+    # "Which city does Khoa live in now?" when the user is Phạm Minh Khoa; so "Khoa is
+    # flying to Singapore …", where Singapore is the only name linked
     for word in _CAPITALISED.findall(question):
         if (user := user_by_later_name(known, word)) is not None:
             return user
+    if linked:
+        return linked[0][0]
     if _WE.search(question):  # "Where do we live now?": the user's home, with those close
         return known.user()
     return None

@@ -31,6 +31,7 @@ from importlib import resources
 
 import numpy as np
 
+from graphmem.models import Memory
 from graphmem.retrieval.rescoring.masked_vectors import MaskedEmbeddings
 from graphmem.settings import Settings
 from graphmem.store.base import Vector
@@ -116,7 +117,26 @@ class AttributeExamples:
         labeled = self._labeled()
         if not len(labeled.texts):
             return Vote(None, 0.0, "", 0.0)
-        cosines = labeled.vectors @ np.asarray(vector, dtype=np.float32)
+        return self._vote(labeled, labeled.vectors @ np.asarray(vector, dtype=np.float32))
+
+    def votes(self, memories: Sequence[Memory]) -> dict[str, str]:
+        """Memory id → the attribute :meth:`claim` reads from its embedding, for the
+        memories it reads one from (none without an embedding or a winning attribute);
+        one matrix product for all."""
+        held = [m for m in memories if m.embedding is not None]
+        labeled = self._labeled()
+        if not held or not len(labeled.texts):
+            return {}
+        stacked = np.asarray([m.embedding for m in held], dtype=np.float32)
+        rows = stacked @ labeled.vectors.T
+        return {
+            m.id: key
+            for m, row in zip(held, rows, strict=True)
+            if (key := self._vote(labeled, row).key) is not None
+        }
+
+    def _vote(self, labeled: _Labeled, cosines: np.ndarray) -> Vote:
+        """The vote of the ``k`` examples nearest by ``cosines`` (one per example)."""
         k = min(self._k, len(cosines))
         top = np.argpartition(-cosines, k - 1)[:k]
         top = top[np.argsort(-cosines[top], kind="stable")]

@@ -182,12 +182,18 @@ def attribute_first(
     subject = question_subject(question, known) if keys else None
     if keys & SAFETY and (who := eater(question)) is not None:  # "…, can I have some?"
         subject = question_subject(who, known) or subject
+    if keys & SAFETY and subject is None and _GROUP.search(question):
+        # "My flatmates want Thai takeaway: should I warn them?" bears on what I can eat
+        subject = question_subject(_GROUP.sub(" ", question), known)
     if subject is None and "partner" in keys and keys <= {"partner", "employer"}:
         # "Who's my partner?" asks for the user's partner ("What does my fiancé do?" does not)
         subject = question_subject(_PARTNER_WORD.sub(" ", question), known)
     if not keys or subject is None or known is None:
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
+    # a job and its workplace are one answer said two ways: "now works as a midwife at
+    # University Hospital Geelong" states the job as its main point as much as the employer
+    wide = keys | _WORK if keys & _WORK else keys
     # advice: the claims near the question (a permission question: the most similar three)
     allowed = near if keys & SAFETY and not only_relevant else None
     for index, memory in enumerate(order):
@@ -209,7 +215,7 @@ def attribute_first(
         if words is None or not names_agree(words, subject):
             continue
         # what the person gave up, offered by the question ("a mezcal bar?"), answers it first
-        main = -1 if any(a.key == "habit" for a in found) else 0 if main_keys & keys else 2
+        main = -1 if any(a.key == "habit" for a in found) else 0 if main_keys & wide else 2
         # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
         # what keeps the person safe, the most relevant first; so for several values
         # ("Which languages does Samuel speak?")
@@ -319,6 +325,16 @@ def asked_attributes(question: str) -> frozenset[str]:
 #: the memories stating one come first, in relevance order (several values hold at once).
 _MANY = frozenset({"language"})
 
+
+_WORK = frozenset({"employer", "job_title"})
+
+# a group someone eats with ("my flatmates", "Arjun's team"), not whose safety is asked
+_GROUP = re.compile(
+    r"\b(?:my|our|(?-i:[A-ZÀ-Þ][\w'’-]*)['’]s)\s+(?:[\w-]+\s+)?(?:flatmates|roommates|"
+    r"housemates|colleagues|co-?workers|teammates|friends|team|mates|crew|group|class|"
+    r"classmates|labmates)\b",
+    re.IGNORECASE,
+)
 
 # "Who's my partner these days?" asks for the user's partner, not about someone close
 _PARTNER_WORD = re.compile(

@@ -27,6 +27,7 @@ changes; nothing is filtered (the older memory stays, below).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -40,8 +41,9 @@ from graphmem.language.attributes import (
     primary,
     update_cue,
 )
-from graphmem.language.claims import Claim, check, same_subject, subject_of
-from graphmem.language.endings import ending_cue, ends, of_the_past, strong_ending
+from graphmem.language.claim_reading import features
+from graphmem.language.claims import Claim, Reason, check, same_subject, subject_of
+from graphmem.language.endings import ending_cue, ends, of_the_past, strong_ending, wrong_value
 from graphmem.language.triples import triple_attribute
 from graphmem.retrieval.rescoring.masking import MaskedEmbeddings, mask_names
 from graphmem.store.base import Vector
@@ -92,6 +94,7 @@ def prefer_newer(
     present: bool = False,
     masked_near: float = 1.1,
     asked: frozenset[str] = frozenset(),
+    voted: Mapping[str, str] | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """Move each newer contradicting claim directly above the older one it contradicts.
 
@@ -145,6 +148,12 @@ def prefer_newer(
         this month I'm charge nurse on ICU nights" (a job title) stays below "Took the
         ICU job at the university hospital in Wrocław" for "Which hospital am I
         working at these days?" (:func:`_off_the_question`).
+    voted : mapping of str to str, optional
+        The attribute each id's nearest labeled examples give
+        (:meth:`~graphmem.retrieval.ranking.attribute_examples.AttributeExamples.votes`):
+        a newer claim the patterns read nothing from but the examples read another
+        attribute from is off the question too ("Swapped the football for sailing:
+        joined a club in Gdańsk" for "Which city am I living in these days?").
 
     Returns
     -------
@@ -175,7 +184,7 @@ def prefer_newer(
                 continue
             if not same_slot(claims[older], claims[newer]):
                 continue
-            if _off_the_question(claims[newer], asked):
+            if _off_the_question(claims[newer], asked, (voted or {}).get(newer)):
                 continue
             if present and of_the_past(claims[newer].content):
                 continue  # "in Toronto I taught at Malvern": no answer to "now"
@@ -191,6 +200,8 @@ def prefer_newer(
             ):
                 continue
             reason = check(claims[older], claims[newer]).reason
+            if reason is Reason.NEGATION and _wrong_elsewhere(claims[older], claims[newer]):
+                reason = None  # "Lan's bakery is Lan Bakehouse, not Bánh Lan" / her allergy
             if present or (reason is not None and reason.is_conflict):
                 found = j
                 break
@@ -234,6 +245,26 @@ def _one_attribute(a: Claim, b: Claim) -> bool:
     return first.key == second.key and first.single
 
 
+# "…, not Bánh Lan", "… – not the 14th": a value named as wrong, after a comma or a dash
+_CONTRAST = re.compile(
+    r"(?:,|\s[—–-])\s*not\s+(?!(?:only|just|even|yet|until|any ?more|any longer)\b)"
+    r"(?:an?\s+|the\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,3}",
+    re.IGNORECASE,
+)
+
+
+def _wrong_elsewhere(older: Claim, newer: Claim) -> bool:
+    """Is ``newer``'s only negation a value it names as wrong ("Correction: Lan's bakery
+    is called Lan Bakehouse, not Bánh Lan") that ``older`` does not hold
+    (:func:`~graphmem.language.endings.wrong_value`)? Then it negates nothing ``older``
+    says ("Anything with mango is off-limits for Lan"), and is no conflict with it."""
+    if _CONTRAST.search(newer.content) is None:
+        return False
+    if features(Claim(_CONTRAST.sub(" ", newer.content))).negated:
+        return False  # another negation ("no longer …, not the Metropole")
+    return wrong_value(newer.content, older.content) is None
+
+
 def _ended_elsewhere(older: Claim, newer: Claim) -> bool:
     """Is ``older`` an ending ("Fiona tore her ACL and is no longer on the camogie team")
     that ``newer`` does not bear on ("Fiona has moved in with Aoife out in Moycullen")?
@@ -242,15 +273,22 @@ def _ended_elsewhere(older: Claim, newer: Claim) -> bool:
     return ending_cue(older.content) and not _one_attribute(older, newer)
 
 
-def _off_the_question(newer: Claim, asked: frozenset[str]) -> bool:
+def _off_the_question(newer: Claim, asked: frozenset[str], voted: str | None = None) -> bool:
     """Is ``newer`` known to be about something other than what the question asks
     (``asked``, attribute keys): it states an attribute the patterns know and none of
     ``asked``? False when nothing is asked. (One in words the patterns do not know —
     "Wanjiru is off the planes: she trains new cabin crew" for her job — may still be
-    the asked attribute's new value.)"""
+    the asked attribute's new value, unless its nearest examples, ``voted``, say another.)"""
     if not asked or _states(newer, asked):
         return False
-    return _stated(newer.content) is not None
+    if _stated(newer.content) is not None:
+        return True
+    # the examples tell a university job from studying at one no better than the patterns
+    return voted is not None and voted not in asked and not (_WORK.get(voted, set()) & asked)
+
+
+# attributes the nearest examples confuse: a post at a university reads as school
+_WORK = {"school": {"employer", "job_title"}, "employer": {"school"}, "job_title": {"school"}}
 
 
 def _states(claim: Claim, keys: frozenset[str]) -> bool:

@@ -276,11 +276,9 @@ class Ranker:
         :func:`graphmem.retrieval.ranking.currency.prefer_newer`). Returns the order and, per
         moved memory, the id of the older one it now outranks."""
         cfg = self._settings
-        if (
-            cfg.read.rescoring.update_rank_margin < 0.0
-            or len(order) <= 1
-            or query.profile == "composite"
-        ):
+        if cfg.read.rescoring.update_rank_margin < 0.0 or len(order) <= 1:
+            return order, {}
+        if query.profile == "composite":
             return order, {}
         by_id = {m.id: m for m in order}
         known = self._known(namespace)
@@ -290,7 +288,7 @@ class Ranker:
             if not is_transcript(m.extractor, m.content) and m.type != "Event"
         }
         vectors = {m.id: _vector(m) for m in order if m.embedding is not None}
-        present = asks_present(query.text)
+        present, voting = asks_present(query.text), [m for m in order if m.id in claims]
         ranked_ids, newer_than = prefer_newer(
             [m.id for m in order],
             claims,
@@ -304,7 +302,8 @@ class Ranker:
             present=present,
             # masked nearness decides only what holds now (LoCoMo's past events: no)
             masked_near=cfg.read.rescoring.update_rank_masked_near if present else 2.0,
-            asked=asked_attributes(query.text),
+            asked=(asked := asked_attributes(query.text)),
+            voted=self._examples.votes(voting) if asked and self._examples else None,
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
