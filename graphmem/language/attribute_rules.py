@@ -16,7 +16,9 @@ _NOT_TIME = (
     r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|"
     r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
 )
-_NAME = r"(?:the\s+)?" + _NOT_TIME + r"(?P<v>" + CAPITAL + r"[\w'’&-]*(?:\s+(?:" + CAPITAL + r"[\w'’&-]*|(?:of|de|la|del|du|von|van|the|St\.?)(?=\s+" + CAPITAL + r")))*)"
+_NAME = r"(?:the\s+)?(?P<v>" + CAPITAL + r"[\w'’&-]*(?:\s+(?:" + CAPITAL + r"[\w'’&-]*|(?:of|de|la|del|du|von|van|the|St\.?)(?=\s+" + CAPITAL + r")))*)"
+# a home's name: never a month or a weekday (a person may be called June or May)
+_PLACE_NAME = r"(?:the\s+)?" + _NOT_TIME + _NAME.removeprefix(r"(?:the\s+)?")
 _CS = re.compile  # case-sensitive patterns (they read names)
 # after "moved" / "relocated": a business moved ("moved her workshop out of the medina"),
 # or a move to a workplace ("moved to the new animal hospital in Medeu, as senior vet
@@ -74,19 +76,19 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"[Ss]tudent halls|"
                       r"[Vv]illa|[Rr]ent\w*)\b[^.;]{0,40}?\b(?:in|to|into)\s+"
                       # "moved into Yusuf's old flat in Kadıköy": the place, not the owner
-                      r"(?:" + CAPITAL + r"[\w-]*['’]s\s+[^.;]{0,30}?\b(?:in|on)\s+)?" + _NAME), False),
+                      r"(?:" + CAPITAL + r"[\w-]*['’]s\s+[^.;]{0,30}?\b(?:in|on)\s+)?" + _PLACE_NAME), False),
     # "now"/"back" say where someone is only with "in", and only when no work stands
     # between ("now drives for … in X"); "now runs day trips to the islands" is no home
     ("residence", _CS(r"\b(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
                       r"job|shifts?|runs?|running|trips?|tours?|sells?|selling|at\s+(?:a|an|the))\b)\b[^.;]{0,40}?"
-                      r"\bin\s+" + _NAME), False),
+                      r"\bin\s+" + _PLACE_NAME), False),
     # a household leaves one town for another ("Ana Lucía and Diego left Mexico City for
     # Querétaro", "We swapped Leeds for Lisbon"); one person leaving may leave a job
     ("residence", _CS(r"\b(?:and\s+" + CAPITAL + r"[\w'’-]*|[Ww]e|[Tt]hey|[Tt]he family)\s+"
                       r"(?:have\s+|had\s+|['’]ve\s+)?(?:left|swapped|traded)\s+(?:the\s+)?" + CAPITAL +
-                      r"[\w'’-]*(?:\s+" + CAPITAL + r"[\w'’-]*)*\s+for\s+" + _NAME), False),
-    ("residence", _CS(r"^\s*(?:[Hh]ome for (?:me|him|her|them|us) is)\s+" + _NAME), False),
-    ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _NAME), False),
+                      r"[\w'’-]*(?:\s+" + CAPITAL + r"[\w'’-]*)*\s+for\s+" + _PLACE_NAME), False),
+    ("residence", _CS(r"^\s*(?:[Hh]ome for (?:me|him|her|them|us) is)\s+" + _PLACE_NAME), False),
+    ("residence", _CS(r"^\s*(?:[Hh]ome is|[Hh]ome's|[Hh]ome these days is)\s+(?:now\s+|still\s+)?" + _PLACE_NAME), False),
     # "moved up to the first violins" is a promotion, not a move
     ("residence", _ci(r"\b(?:live[sd]?(?!-in)|(?<!a )living(?! for)|moved(?!\s+(?:up|on|over|down|ahead|"
                       r"forward|off)\b)" + _NOT_HOME + r"|relocated" + _NOT_HOME + r")\b"), False),

@@ -1119,4 +1119,6 @@ def test_a_month_is_a_time_not_a_place() -> None:
     swim = "Started the Blackrock diving tower in Salthill on Sunday mornings, even now in November."
     assert not attributes_of(swim)
     assert [(a.key, a.value) for a in attributes_of("We moved in June to Lisbon.")] == [("residence", "lisbon")]
+    # only a place: a person may be called June
+    assert [a.key for a in attributes_of("Henrik is dating June now.")] == ["partner"]
 
