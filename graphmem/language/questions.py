@@ -12,6 +12,7 @@ from graphmem.language.vocabulary import CAPITAL
 
 __all__ = [
     "SAFETY",
+    "WORK",
     "asks_permission",
     "asks_present",
     "asks_still",
@@ -29,6 +30,10 @@ def _ci(pattern: str) -> re.Pattern[str]:
 #: What keeps a person safe at a meal, a trip or the pharmacy (docs/spec.md §9.15's
 #: "health and safety constraints"): recalled for questions they bear on.
 SAFETY = frozenset({"allergy", "diet", "medication", "health"})
+
+#: A job and its workplace: one answer said two ways ("now works as a midwife at
+#: University Hospital Geelong" states both), read together where a question asks for one.
+WORK = frozenset({"employer", "job_title"})
 
 # (keys, pattern): a question matching the pattern asks about those attributes.
 _QUESTION_RULES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = (
@@ -136,11 +141,14 @@ _SUITS = _ci(r"^\W*(?:would|will|could|might|does|do|is)\s+(?:a|an|the|this|that
 
 
 @functools.cache
-def _food_words() -> tuple[frozenset[str], tuple[str, ...]]:
-    """The foods and drinks of ``food_words.txt``: single words, and the phrases of several."""
+def _food_words() -> tuple[frozenset[str], re.Pattern[str]]:
+    """The foods and drinks of ``food_words.txt``: the single words, and one pattern for the
+    phrases of several (singular or plural), read once per process."""
     text = resources.files("graphmem.language").joinpath("food_words.txt").read_text("utf-8")
     terms = [t.strip() for t in text.splitlines() if t.strip() and not t.startswith("#")]
-    return frozenset(t for t in terms if " " not in t), tuple(t for t in terms if " " in t)
+    phrases = sorted((t for t in terms if " " in t), key=len, reverse=True)
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?:e?s)?(?!\w)")
+    return frozenset(t for t in terms if " " not in t), pattern
 
 
 # "Which whisky would make a good present?": the thing asked for is a choice among kinds
@@ -161,7 +169,7 @@ def names_food(question: str) -> bool:
             return True
         if token.endswith("es") and token[:-2] in words:
             return True
-    return any(re.search(rf"(?<!\w){re.escape(p)}(?:e?s)?(?!\w)", question) for p in phrases)
+    return phrases.search(question) is not None
 
 
 def question_attributes(question: str) -> frozenset[str]:

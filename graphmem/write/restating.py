@@ -12,7 +12,7 @@ from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import Attribute, attributes_of, is_eventlike
 from graphmem.language.claims import claim_of, same_subject
 from graphmem.language.endings import wrong_value
-from graphmem.language.questions import SAFETY
+from graphmem.language.questions import SAFETY, WORK
 from graphmem.language.vocabulary import SAFETY_TERMS
 from graphmem.language.voice import is_transcript
 from graphmem.models import Memory
@@ -23,7 +23,7 @@ __all__ = ["restatements"]
 #: attributes one claim may state where another states the other: what keeps a person
 #: safe ("can't take penicillin" read as medication, "penicillin allergy" as allergy), and
 #: work ("joined Galway Bay Vets" an employer, "a vet at the practice" a job title)
-_FAMILIES = (SAFETY, frozenset({"employer", "job_title"}))
+_FAMILIES = (SAFETY, WORK)
 
 
 def restatements(

@@ -39,6 +39,8 @@ from graphmem.store.base import Vector
 __all__ = ["AttributeExamples", "Vote", "warm_examples"]
 
 NONE_LABEL = "none"
+#: How many memories' votes a process keeps before it starts over (a few MB at most).
+_VOTES_KEPT = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,9 @@ class AttributeExamples:
         self._min_cosine = min_cosine
         self._lock = threading.Lock()
         self._examples: _Labeled | None = None
+        # memory id -> its vote's key (None: no attribute); a memory's vector never changes
+        # under its id, so each is read once per process (cleared past _VOTES_KEPT)
+        self._voted: dict[str, str | None] = {}
 
     @classmethod
     def of(cls, masked: MaskedEmbeddings | None, settings: Settings) -> AttributeExamples | None:
@@ -121,19 +126,18 @@ class AttributeExamples:
 
     def votes(self, memories: Sequence[Memory]) -> dict[str, str]:
         """Memory id → the attribute :meth:`claim` reads from its embedding, for the
-        memories it reads one from (none without an embedding or a winning attribute);
-        one matrix product for all."""
-        held = [m for m in memories if m.embedding is not None]
+        memories it reads one from (none without an embedding or a winning attribute).
+        Those not read before in this process are read in one matrix product; a
+        memory's vote is kept by its id (its vector never changes under it)."""
+        new = [m for m in memories if m.embedding is not None and m.id not in self._voted]
         labeled = self._labeled()
-        if not held or not len(labeled.texts):
-            return {}
-        stacked = np.asarray([m.embedding for m in held], dtype=np.float32)
-        rows = stacked @ labeled.vectors.T
-        return {
-            m.id: key
-            for m, row in zip(held, rows, strict=True)
-            if (key := self._vote(labeled, row).key) is not None
-        }
+        if new and len(labeled.texts):
+            if len(self._voted) > _VOTES_KEPT:
+                self._voted.clear()
+            rows = np.asarray([m.embedding for m in new], dtype=np.float32) @ labeled.vectors.T
+            for memory, row in zip(new, rows, strict=True):
+                self._voted[memory.id] = self._vote(labeled, row).key
+        return {m.id: key for m in memories if (key := self._voted.get(m.id)) is not None}
 
     def _vote(self, labeled: _Labeled, cosines: np.ndarray) -> Vote:
         """The vote of the ``k`` examples nearest by ``cosines`` (one per example)."""

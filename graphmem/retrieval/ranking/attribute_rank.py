@@ -33,6 +33,7 @@ from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
 from graphmem.language.endings import of_the_past
 from graphmem.language.questions import (
     SAFETY,
+    WORK,
     asks_permission,
     asks_still,
     eater,
@@ -193,7 +194,7 @@ def attribute_first(
     chosen: list[tuple[int, float, int, Memory, str]] = []
     # a job and its workplace are one answer said two ways: "now works as a midwife at
     # University Hospital Geelong" states the job as its main point as much as the employer
-    wide = keys | _WORK if keys & _WORK else keys
+    wide = keys | WORK if keys & WORK else keys
     # advice: the claims near the question (a permission question: the most similar three)
     allowed = near if keys & SAFETY and not only_relevant else None
     for index, memory in enumerate(order):
@@ -325,8 +326,6 @@ def asked_attributes(question: str) -> frozenset[str]:
 #: the memories stating one come first, in relevance order (several values hold at once).
 _MANY = frozenset({"language"})
 
-
-_WORK = frozenset({"employer", "job_title"})
 
 # a group someone eats with ("my flatmates", "Arjun's team"), not whose safety is asked
 _GROUP = re.compile(

@@ -284,11 +284,11 @@ def _off_the_question(newer: Claim, asked: frozenset[str], voted: str | None = N
     if _stated(newer.content) is not None:
         return True
     # the examples tell a university job from studying at one no better than the patterns
-    return voted is not None and voted not in asked and not (_WORK.get(voted, set()) & asked)
+    return voted is not None and voted not in asked and not (_NEAR_KEYS.get(voted, set()) & asked)
 
 
 # attributes the nearest examples confuse: a post at a university reads as school
-_WORK = {"school": {"employer", "job_title"}, "employer": {"school"}, "job_title": {"school"}}
+_NEAR_KEYS = {"school": {"employer", "job_title"}, "employer": {"school"}, "job_title": {"school"}}
 
 
 def _states(claim: Claim, keys: frozenset[str]) -> bool:
