@@ -99,7 +99,8 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"\b(?!\s+(?:flat|house|apartment|place|home|band|club|choir|team|gym|league|"
                      r"class|classes|course|group|society|night|nights|session|sessions)\b)"
                      # "We've left Ponta Delgada: bought a house in Rabo de Peixe" leaves a town
-                     r"(?![^.;]{0,60}\b(?:house|flat|apartment|cottage|moved|home|place in)\b)"), True),
+                     r"(?![^.;]{0,60}\b(?:house|flat|apartment|cottage|moved|home|place in|"
+                     r"live|lives|living)\b)"), True),
     ("employer", _CS(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|" + CAPITAL + r"[\w-]*['’]s) (?:new )?(?:school|"
                      r"hospital|clinic|company|firm|employer|office|restaurant|studio|practice|agency|"
                      r"bank|job|orchestra|band|team|club|lab|ward)\s+is\s+(?:now\s+)?"
@@ -126,7 +127,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"(?![^.;]{0,40}?\b(?:crowd|club|choir|group|class|classes|course|league|society|"
                      r"gym|band|circle|meetup)\b)"
                      r"[^.;]{0,40}?\b(?:at|by|joined)\s+" + _NAME), False),
-    ("employer", _CS(r"\b(?:[Jj]oined|[Hh]ired by|[Ee]mployed by)\s+" + _NAME), False),
+    ("employer", _CS(r"\b(?:[Jj]oined(?![^.;]{0,40}?\b(?:crowd|club|choir|group|class|classes|"
+                     r"course|league|society|gym|band|circle|meetup)\b)|[Hh]ired by|"
+                     r"[Ee]mployed by)\s+" + _NAME), False),
     # the workplace of a job title: "User is a pharmacist at MedPlus Pharmacy", "I'm sous-chef
     # at Le Petit Cèdre now" ("a student at", "a regular at" name no employer); it is stated
     # where "at" is, after the title (group "at"), so the title stays the main attribute
@@ -203,6 +206,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
     ("diet", _ci(r"\b(?:eat(?:s|ing)?|ate) (?P<v>meat|fish|dairy|eggs|pork|beef|chicken|"
                  r"seafood|sugar|gluten)\b"), False),
     ("allergy", _ci(r"\b(?:allergic to|allergy (?:is )?to|allergy is|allergies to|intolerant to|"
+                    r"react(?:s|ed)? (?:very |really |so )?(?:badly|terribly|severely|strongly) to|"
                     r"intolerance to|sensitivity to)\s+(?!(?:serious|severe|real|bad|mild|proper|"
                     r"dangerous|life-threatening|no joke|not)\b)(?P<v>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"),
      False),
@@ -303,7 +307,7 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                   r"spending|seeing|working|living|watching|trying|learning|when|where|and|"
                   r"about|in|on|at|out|up|so|all|every|each|some|more|most|being)\b)"
                   r"(?![\w-]*['’]s\b)(?P<v>[a-z][\w-]{2,})"), False),
-    ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>" + CAPITAL + r"[a-z]+)"), False),
+    ("language", _ci(r"\b(?:speaks?|speaking|learning|learns?)\s+(?P<v>(?-i:" + CAPITAL + r")[a-z]+)"), False),
     # "I've started Twi lessons on Saturdays"
     ("language", _CS(r"(?<=[a-z,] )(?!(?:Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
                      r"Pilates|Zumba|Bikram|Krav)\b)(?P<v>" + CAPITAL + r"[a-z]+) (?:lessons|classes|course|tutor)\b"), False),

@@ -220,6 +220,8 @@ def _merge(old: Attribute, new: Attribute, text: str) -> Attribute:
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:.!?]|\b(?:now|but|then)\b")
+_WHEN_NOT = re.compile(r"\b(?:when|whenever|while|if|unless)\b[^,;:.!?]*?\b(?:not|never)\b|"
+                       r"\b(?:when|whenever|while|if)\b[^,;:.!?]*?n't\b")
 
 
 def _ends(text: str, match: re.Match[str]) -> bool:
@@ -227,7 +229,9 @@ def _ends(text: str, match: re.Match[str]) -> bool:
     "doesn't eat meat anymore")?"""
     # a cue before "now", "but" or a comma belongs to another clause ("I left the uni lab
     # and now I teach at the Colegio Alemán")
-    lead = _CLAUSE_BREAK.split(text[max(0, match.start() - 30) : match.start()].casefold())[-1]
+    # "When I'm not counting tablets I play the violin": a time or a condition, no ending
+    wide = _WHEN_NOT.sub(" ", text[max(0, match.start() - 80) : match.start()].casefold())
+    lead = _CLAUSE_BREAK.split(wide[-30:])[-1]
     before = lead + text[match.start() : match.end()].casefold()
     after = text[match.end() : match.end() + 25].casefold()
     return bool(

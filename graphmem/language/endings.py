@@ -73,7 +73,7 @@ _PLACE = re.compile(
 _QUALIFIED_ONE = re.compile(
     r"(?:\b(?i:the|my|his|her|their|our)|[\w-]+['’]s)\s+(?:[A-ZÀ-Þ][\w'’-]*\s+)+"
     r"(?=(?:ones?|address|e-?mail|number|phone|account|badge|card|pass|login|contract|laptop|"
-    r"studio|flat|office)\b)"
+    r"studio|flat|office|house|home|apartment|place|car|farm|cottage|shop)\b)"
 )
 # whom or where from a thing is done with ("football with the girls from the bakery") is
 # not the thing: quitting the bakery ends no football
@@ -84,6 +84,9 @@ _REASON = re.compile(r"\b(?:because|since|as|after|due to|doctor's orders)\b", r
 # a dash (" - " typed as a hyphen too) opens an aside; ", no more road shifts" is a clause of its own
 _CLAUSE = re.compile(
     r"[.;!?]\s+|,\s+(?:so|but|and)\s+|\s+[—–-]\s+|,\s+(?=(?:no more|no longer)\b)|"
+    # "no more U16s for me, gonna miss those boys": a clause of its own after a comma
+    r",\s+(?=(?:gonna|going to|I|I'm|I've|I'll|I'd|he|she|he's|she's|they|they're|we|"
+    r"we're|it's|that's|which|who|though|honestly|still)\b)|"
     # "sold the restaurant and is opening Ocak Berlin": what follows starts something
     r"\s+and\s+(?=(?:is|are|has|have|now)\s+(?:now\s+)?\w+ing\b)|"
     # "no longer has a car and takes the agency van": what follows is what replaced it

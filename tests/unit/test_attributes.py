@@ -992,6 +992,27 @@ def test_whose_retirement_a_mini_flat_and_a_place_after_leaving_a_town() -> None
     moved = attributes_of("left Florentin, got a place in Jaffa near the flea market.")
     assert [(a.key, a.value) for a in moved] == [("residence", "jaffa")]
     assert not any(a.key == "job_title" for a in attributes_of("My partner Tom plays chess."))
+    # a choir one joins is no employer; a town left while one lives on nearby is no job left
+    choir = "I've joined the Othaya women's choir at church, we practise on Thursday evenings."
+    assert not any(a.key == "employer" for a in attributes_of(choir))
+    assert any(a.key == "employer" for a in attributes_of("I joined Google last month."))
+    left = attributes_of("We've mostly left Nairobi — we live in Othaya now, next to the farm.")
+    assert [(a.key, a.value) for a in left] == [("residence", "othaya")]
+    sulfa = "Please remember this one: I react very badly to sulfa drugs. Septrin nearly killed me."
+    assert [(a.key, a.value) for a in attributes_of(sulfa)] == [("allergy", "sulfa drugs")]
+    # a negation in a "when" clause is a time, not an ending; "learning since" is no language
+    violin = "When I'm not counting tablets I play Carnatic violin. Learning since I was eight."
+    assert not any(a.ended for a in attributes_of(violin))
+    assert not any(a.key == "language" for a in attributes_of(violin))
+    # selling "the Douglas house" ends the house, not the choir in Douglas; a clause after
+    # the comma ("gonna miss those boys") ends nothing
+    sold = "Liam has sold the Douglas house and moved in with Bernadette in Kinsale."
+    liam = frozenset({"liam"})
+    assert ends(sold, "Liam sings bass in the parish choir in Douglas on Tuesdays.", liam) is None
+    assert ends(sold, "Liam lives in a big old house in Douglas.", liam) is not None
+    coach = "club asked me to coach the senior men, so no more U16s for me, gonna miss those boys"
+    assert ends(coach, "I run a building business, just me and 3 of the boys.") is None
+    assert ends(coach, "I coach the U16s at Māngere East on Tuesday nights.") is not None
 
 
 def test_what_the_user_reports_of_a_known_person_is_that_persons_claim() -> None:
