@@ -8,7 +8,7 @@ import functools
 import re
 from importlib import resources
 
-from graphmem.language.vocabulary import CAPITAL
+from graphmem.language.vocabulary import CAPITAL, MONTHS, WEEKDAYS
 
 __all__ = [
     "SAFETY",
@@ -149,6 +149,27 @@ def _food_words() -> tuple[frozenset[str], re.Pattern[str]]:
     phrases = sorted((t for t in terms if " " in t), key=len, reverse=True)
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?:e?s)?(?!\w)")
     return frozenset(t for t in terms if " " not in t), pattern
+
+
+def offered_things(question: str) -> frozenset[str]:
+    """The things ``question`` offers by name, lower-cased: the foods and drinks of
+    ``food_words.txt`` it names by one word ("natto", "mezcal") and the capitalised words
+    past its first ("The clinic gave me Septrin …"). A safety claim naming one answers the
+    question first (:func:`graphmem.retrieval.ranking.attribute_rank.attribute_first`)."""
+    words, _ = _food_words()
+    found = set()
+    for i, token in enumerate(re.findall(r"[^\W\d_][\w'’-]*", _WHICH_THING.sub(" ", question))):
+        lowered = token.casefold()
+        if lowered in words or (lowered.endswith("s") and lowered[:-1] in words):
+            found.add(lowered.removesuffix("s") if lowered not in words else lowered)
+        elif i > 0 and token[0].isupper() and len(token) > 2 and _names_a_thing(lowered):
+            found.add(lowered)
+    return frozenset(found)
+
+
+def _names_a_thing(word: str) -> bool:
+    """A capitalised word that names no time and no one's ("Tomek's family")."""
+    return word not in MONTHS and word not in WEEKDAYS and not word.endswith(("'s", "’s"))
 
 
 # "Which whisky would make a good present?": the thing asked for is a choice among kinds

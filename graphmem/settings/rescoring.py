@@ -191,6 +191,22 @@ class RescoringSettings(Concern):
         description="Recall: the least cosine of the winning attribute's nearest example"
         " (docs/updates.md 'Nearest examples').",
     )
+    attribute_lean_min_share: float = Field(
+        0.4,
+        gt=0.0,
+        le=1.0,
+        description="Recall: for a question about a home or another attribute that is no"
+        " job, the least share of the nearest examples' vote that tells a newer claim is"
+        " about something else (it then stays below the older one; docs/updates.md"
+        " 'Nearest examples').",
+    )
+    attribute_lean_min_cosine: float = Field(
+        0.2,
+        ge=-1.0,
+        le=1.0,
+        description="Recall: the least cosine of that lean's nearest example"
+        " (docs/updates.md 'Nearest examples').",
+    )
     reranker_model: str | None = Field(
         None,
         description=(

@@ -77,3 +77,24 @@ def test_role_statement_becomes_a_walkable_relation(
         }
         result = memory.recall(ns, "Where does Omar's sister work?", k=5, record_access=False)
         assert result.linked_entities == ("Omar's sister (Nadia)",)
+
+
+def test_my_and_a_role_walk_from_the_namespaces_user(
+    store_factory: StoreFactory, ns: str
+) -> None:
+    """"What's my brother allergic to?" names Can through the stored relation from the
+    user that "my" links, as "Omar's sister" names Nadia."""
+    with GraphMem(
+        Settings(), store=store_factory(), embedder=HashEmbedder(), clock=lambda: NOW
+    ) as memory:
+        memory.set_user(ns, "Elif Yıldız")
+        memory.remember(
+            ns,
+            [
+                {"content": "I'm allergic to penicillin.", "extractor": "verbatim"},
+                {"content": "My brother Can carries an EpiPen for bee stings.", "extractor": "verbatim"},
+            ],
+        )
+        result = memory.recall(ns, "what's my brother allergic to?", k=5, record_access=False)
+        assert result.linked_entities == ("my brother (Can)",)
+        assert result.plan == "relational"

@@ -1186,3 +1186,32 @@ def test_a_safety_question_about_a_group_one_eats_with_asks_about_the_user(
     said(memory, clock, ns, "I started a PhD in computer vision this autumn.", 40)
     question = "My housemates want takeaway tonight, should I warn them about anything?"
     assert memory.recall(ns, question, k=5).hits[0].memory.id == allergy
+
+
+def test_a_meal_with_someones_family_asks_about_the_users_safety_not_theirs(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"Pierogi with Tomek's family — what do I need to tell the restaurant?" names
+    Tomek, but the family is who I eat with: my coeliac disease answers."""
+    memory = real_memory
+    memory.set_user(ns, "Kasia Nowak")
+    coeliac = said(memory, clock, ns, "I'm coeliac, so zero gluten, even crumbs knock me out.", 0)
+    said(memory, clock, ns, "My partner Tomek drives trams in Kraków.", 5)
+    said(memory, clock, ns, "Tomek's mum is allergic to strawberries.", 9)
+    said(memory, clock, ns, "We bought a little house in Wieliczka!", 40)
+    question = "We're going for pierogi with Tomek's family — what do I need to tell the restaurant?"
+    assert memory.recall(ns, question, k=5).hits[0].memory.id == coeliac
+
+
+def test_the_safety_claim_naming_what_the_question_offers_comes_first(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"The clinic gave me Septrin — should I take it?": of the user's health claims, the
+    one naming Septrin answers first, before a daily pill it does not name."""
+    memory = real_memory
+    memory.set_user(ns, "Wanjiru Kamau")
+    sulfa = said(memory, clock, ns, "I react very badly to sulfa drugs, Septrin nearly put me in hospital.", 0)
+    said(memory, clock, ns, "I also take amlodipine 5 mg for blood pressure every morning.", 3)
+    said(memory, clock, ns, "I'm the branch manager at Equity Bank in Westlands.", 6)
+    question = "The clinic gave me Septrin for this infection — should I take it?"
+    assert memory.recall(ns, question, k=5).hits[0].memory.id == sulfa

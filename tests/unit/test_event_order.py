@@ -29,3 +29,20 @@ def test_a_place_or_number_the_question_names_picks_the_event_that_names_it() ->
     assert order[0].id == lake.id
     order, moved = event_first([hawassa, addis], "Is Abebe still running in Addis?", ("abebe",))
     assert moved == []
+
+
+def test_without_a_cue_the_event_sharing_most_of_the_question_comes_first() -> None:
+    """"What did I play at the spring recital?": of two recitals, the one that says
+    "spring"; "not Cachoeira" names no Cachoeira; two that share as much keep their order."""
+    spring = _event("Yesterday I played at the spring recital, Kojo no Tsuki.", 3)
+    autumn = _event("The autumn recital was yesterday. I played Rokudan with the group.", 20)
+    order, moved = event_first([autumn, spring], "What did I play at the spring recital?")
+    assert [m.id for m in order] == [spring.id, autumn.id] and moved == [spring.id]
+    there = _event("Renata danced forró all night at the festival in Cachoeira.", 4)
+    lagoa = _event("Renata danced forró in Lagoa, not Cachoeira, but it'll do.", 25)
+    order, _ = event_first([lagoa, there], "When did Renata dance forró in Cachoeira?", ("renata",))
+    assert order[0].id == there.id
+    fail = _event("Wrote the exam last Friday and I failed.", 2)
+    passed = _event("I PASSED the exam on the second attempt!", 28)
+    order, moved = event_first([fail, passed], "When did I take the exam?")
+    assert moved == []

@@ -16,7 +16,9 @@ from graphmem.store.base import MemoryStore
 
 __all__ = ["follow_relations", "relational_links"]
 
-_POSSESSIVE_NOUN = re.compile(r"['’]s\s+(\w+)")
+# "Maya's sister", and "my brother" where "my" links the namespace's user
+# (the noun is looked ahead: "what's my brother" holds "'s my" and "my brother")
+_POSSESSIVE_NOUN = re.compile(r"(?P<mark>['’]s|\b(?i:my|our))\s+(?=(\w+))")
 
 
 def relational_links(
@@ -27,9 +29,10 @@ def relational_links(
     dictionary: EntityDictionary | None = None,
 ) -> tuple[EntityLink, ...]:
     """Entities the question names through a relation: "Maya's sister" → Priya Raman
-    when ``Maya —SISTER_OF→ Priya Raman`` is stored, and chained: "Maya's sister's
-    manager" → the manager of Priya Raman (one 1-hop subgraph query per possessive on
-    a linked name; none when the question has no "X's <noun>" on one).
+    when ``Maya —SISTER_OF→ Priya Raman`` is stored ("my brother" from the user that "my"
+    links), and chained: "Maya's sister's manager" → the manager of Priya Raman (one
+    1-hop subgraph query per possessive on a linked name; none when the question has no
+    "X's <noun>" or "my <noun>" on one).
 
     Each link's confidence is ``min(owner's link confidence, relation confidence)``;
     its surface is the phrase ("Maya's sister (Priya Raman)"). Entities already
@@ -41,7 +44,9 @@ def relational_links(
     have = {link.entity_id for link in links}
     out: dict[str, EntityLink] = {}
     for match in _POSSESSIVE_NOUN.finditer(text):
-        before, noun = text[: match.start()].casefold(), match.group(1).lower()
+        mark = match.group("mark")
+        end = match.start() if mark.startswith(("'", "’")) else match.end("mark")
+        before, noun = text[:end].casefold(), match.group(2).lower()
         if noun in FUNCTION_WORDS:
             continue
         key = next(
@@ -79,13 +84,13 @@ def relational_links(
         if best is not None:
             out[best.entity_id] = best
             # "Maya's sister's manager": the phrase as written now names the sister
-            by_surface[key + match.group(0).casefold()] = best
+            by_surface[key + text[end : match.end(2)].casefold()] = best
     return tuple(out.values())
 
 
 def _phrase(owner: EntityLink, noun: str) -> str:
     surface = owner.surface.split(" (")[0]
-    return f"{surface}'s {noun}"
+    return f"{surface} {noun}" if surface.casefold() in ("my", "our") else f"{surface}'s {noun}"
 
 
 def follow_relations(

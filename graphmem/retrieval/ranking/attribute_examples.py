@@ -31,12 +31,13 @@ from importlib import resources
 
 import numpy as np
 
+from graphmem.language.questions import WORK
 from graphmem.models import Memory
 from graphmem.retrieval.rescoring.masked_vectors import MaskedEmbeddings
 from graphmem.settings import Settings
 from graphmem.store.base import Vector
 
-__all__ = ["AttributeExamples", "Vote", "warm_examples"]
+__all__ = ["AttributeExamples", "Vote", "votes_on", "warm_examples"]
 
 NONE_LABEL = "none"
 #: How many memories' votes a process keeps before it starts over (a few MB at most).
@@ -100,10 +101,14 @@ class AttributeExamples:
         self._voted: dict[str, str | None] = {}
 
     @classmethod
-    def of(cls, masked: MaskedEmbeddings | None, settings: Settings) -> AttributeExamples | None:
+    def of(
+        cls, masked: MaskedEmbeddings | None, settings: Settings, *, lean: bool = False
+    ) -> AttributeExamples | None:
         """With the recall's cached embedder and ``settings.read.rescoring``'s
-        ``attribute_examples_k``, ``_min_share`` and ``_min_cosine``; None without an
-        embedder or with ``attribute_examples_k`` 0 (the vote off)."""
+        ``attribute_examples_k``, ``_min_share`` and ``_min_cosine`` (with ``lean``:
+        ``attribute_lean_min_share`` and ``_min_cosine``, a weaker vote that only says a
+        claim is about something else); None without an embedder or with
+        ``attribute_examples_k`` 0 (the vote off)."""
         cfg = settings.read.rescoring
         if masked is None or cfg.attribute_examples_k <= 0:
             return None
@@ -111,8 +116,10 @@ class AttributeExamples:
             masked.embed,
             masked.model,
             k=cfg.attribute_examples_k,
-            min_share=cfg.attribute_examples_min_share,
-            min_cosine=cfg.attribute_examples_min_cosine,
+            min_share=cfg.attribute_lean_min_share if lean else cfg.attribute_examples_min_share,
+            min_cosine=(
+                cfg.attribute_lean_min_cosine if lean else cfg.attribute_examples_min_cosine
+            ),
         )
 
     def claim(self, vector: Vector | None) -> Vote:
@@ -151,8 +158,10 @@ class AttributeExamples:
         total = sum(weights.values())
         if total <= 0.0:
             return Vote(None, 0.0, "", 0.0)
-        winner = max(weights, key=lambda label: (weights[label], label))
-        share = weights[winner] / total
+        # a job and its workplace are one question's answer: their examples vote together
+        family = {label: _family(label, weights) for label in weights}
+        winner = max(weights, key=lambda label: (family[label], weights[label], label))
+        share = family[winner] / total
         nearest = next(i for i in top if labeled.labels[i] == winner)
         cosine = float(cosines[nearest])
         taken = winner != NONE_LABEL and share >= self._min_share and cosine >= self._min_cosine
@@ -167,6 +176,27 @@ class AttributeExamples:
                     vectors = np.asarray(self._embed(texts), dtype=np.float32)
                 self._examples = _Labeled(texts, labels, vectors)
             return self._examples
+
+
+def votes_on(
+    full: AttributeExamples | None,
+    lean: AttributeExamples | None,
+    memories: Sequence[Memory],
+    asked: frozenset[str],
+) -> dict[str, str] | None:
+    """What the nearest examples say each claim of ``memories`` is about, for a question
+    asking for ``asked`` (None when it asks for nothing): the ``lean`` vote for a home or
+    another attribute, the ``full`` one for a job or workplace, whose claims the examples
+    read least surely (docs/updates.md "Nearest examples")."""
+    examples = full if asked & WORK else lean
+    return examples.votes(memories) if asked and examples is not None else None
+
+
+def _family(label: str, weights: dict[str, float]) -> float:
+    """``label``'s vote with its family's (:data:`graphmem.language.questions.WORK`)."""
+    if label in WORK:
+        return sum(weight for key, weight in weights.items() if key in WORK)
+    return weights[label]
 
 
 _CLAIMS = "attribute_claims.jsonl"

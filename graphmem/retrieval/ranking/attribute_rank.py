@@ -37,6 +37,7 @@ from graphmem.language.questions import (
     asks_permission,
     asks_still,
     eater,
+    offered_things,
     offers,
     question_attributes,
 )
@@ -180,18 +181,13 @@ def attribute_first(
     # safety claims the question is most similar to come first, no others
     only_relevant = not keys and asks_permission(question)
     keys = SAFETY if only_relevant else keys
-    subject = question_subject(question, known) if keys else None
-    if keys & SAFETY and (who := eater(question)) is not None:  # "…, can I have some?"
-        subject = question_subject(who, known) or subject
-    if keys & SAFETY and subject is None and _GROUP.search(question):
-        # "My flatmates want Thai takeaway: should I warn them?" bears on what I can eat
-        subject = question_subject(_GROUP.sub(" ", question), known)
-    if subject is None and "partner" in keys and keys <= {"partner", "employer"}:
-        # "Who's my partner?" asks for the user's partner ("What does my fiancé do?" does not)
-        subject = question_subject(_PARTNER_WORD.sub(" ", question), known)
+    subject = _asked_subject(question, keys, known)
     if not keys or subject is None or known is None:
         return list(order), {}
     chosen: list[tuple[int, float, int, Memory, str]] = []
+    offered = offered_things(question) if keys & SAFETY else frozenset()
+    if offered:  # "brunch for Hannah": a person is not what is offered
+        offered -= {w.casefold() for name in known.people() for w in name.split()}
     # a job and its workplace are one answer said two ways: "now works as a midwife at
     # University Hospital Geelong" states the job as its main point as much as the employer
     wide = keys | WORK if keys & WORK else keys
@@ -215,8 +211,10 @@ def attribute_first(
         words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
         if words is None or not names_agree(words, subject):
             continue
-        # what the person gave up, offered by the question ("a mezcal bar?"), answers it first
-        main = -1 if any(a.key == "habit" for a in found) else 0 if main_keys & wide else 2
+        # what the person gave up, offered by the question ("a mezcal bar?"), or a safety
+        # claim naming what the question offers ("Septrin"), answers it first
+        named = offered and keys & SAFETY and offered & _words(memory.content)
+        main = -1 if named or any(a.key == "habit" for a in found) else 0 if main_keys & wide else 2
         # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
         # what keeps the person safe, the most relevant first; so for several values
         # ("Which languages does Samuel speak?")
@@ -231,6 +229,30 @@ def attribute_first(
     moved = {row[3].id: row[4] for row in chosen}
     rest = [m for m in order if m.id not in moved]
     return front + rest, moved
+
+
+def _asked_subject(
+    question: str, keys: frozenset[str], known: EntityDictionary | None
+) -> tuple[str, ...] | None:
+    """Whose ``keys`` the question asks for (:func:`question_subject`), where a safety
+    question names the eater or a group eaten with, and "my partner" the user's."""
+    subject = question_subject(question, known) if keys else None
+    if keys & SAFETY and (who := eater(question)) is not None:  # "…, can I have some?"
+        subject = question_subject(who, known) or subject
+    if keys & SAFETY and _GROUP.search(question):
+        # "My flatmates want Thai takeaway: should I warn them?", "pierogi with Tomek's
+        # family": what I can eat, not what the group's owner can
+        subject = question_subject(_GROUP.sub(" ", question), known) or subject
+    if subject is None and "partner" in keys and keys <= {"partner", "employer"}:
+        # "Who's my partner?" asks for the user's partner ("What does my fiancé do?" does not)
+        subject = question_subject(_PARTNER_WORD.sub(" ", question), known)
+    return subject
+
+
+def _words(text: str) -> frozenset[str]:
+    """``text``'s words, lower-cased, a plural also singular ("cashews": "cashew")."""
+    words = re.findall(r"[^\W\d_][\w'’-]*", text.casefold())
+    return frozenset(words) | frozenset(w[:-1] for w in words if w.endswith("s"))
 
 
 def _near(
@@ -331,7 +353,7 @@ _MANY = frozenset({"language"})
 _GROUP = re.compile(
     r"\b(?:my|our|(?-i:[A-ZÀ-Þ][\w'’-]*)['’]s)\s+(?:[\w-]+\s+)?(?:flatmates|roommates|"
     r"housemates|colleagues|co-?workers|teammates|friends|team|mates|crew|group|class|"
-    r"classmates|labmates)\b",
+    r"classmates|labmates|family|relatives|in-laws|folks)\b",
     re.IGNORECASE,
 )
 

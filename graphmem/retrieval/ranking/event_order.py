@@ -10,7 +10,9 @@ month it names, else for "first" the one that says so ("I landed my first kitesu
 jump": the one sharing most of the question's words) or the earliest, else the latest
 for "last" / "most recent", else, with no time cue, the one that names every place or
 number the question names ("Which race did Abebe run in Hawassa?", "my 3 km swim"; not
-for a question about the present: "Is Ximena still in Puebla?"); the others keep their
+for a question about the present: "Is Ximena still in Puebla?"; "not Cachoeira" names no
+Cachoeira), and of those (or of all) the one sharing the most of the question's words
+when no other shares as many ("What did I play at the spring recital?"); the others keep their
 order, the group its places (and those of the memories just above it that share no word
 with the question), and nothing else moves. Events only
 (``Memory.type == "Event"``), never transcript turns; their time is
@@ -68,6 +70,21 @@ def _names_all(text: str, named: frozenset[str]) -> bool:
     return named <= words
 
 
+# "a forró night in Lagoa — not Cachoeira, but it'll do" names Cachoeira as what it is not
+_NOT_NAMED = re.compile(r"\bnot\s+(?:in\s+|at\s+)?[\w'’-]+", re.IGNORECASE)
+
+
+def _most_alike(group: Sequence[Memory], words: set[str]) -> Memory | None:
+    """The one event of ``group`` sharing the most of ``words`` (stems) with the question
+    ("the spring recital": spring, recital, played; "the autumn recital": two), or None
+    when two share as many."""
+    shared = [(len(words & {stem(w) for w in tokenize(m.content)}), m) for m in group]
+    shared.sort(key=lambda row: -row[0])
+    if len(shared) > 1 and shared[0][0] == shared[1][0]:
+        return None
+    return shared[0][1]
+
+
 def event_first(
     order: Sequence[Memory], question: str, name_words: Sequence[str] = ()
 ) -> tuple[list[Memory], list[str]]:
@@ -77,8 +94,9 @@ def event_first(
     (empty when the question has no cue or fewer than two events match)."""
     month = _MONTH.search(question)
     first, last = _FIRST.search(question), _LAST.search(question)
-    named = frozenset() if asks_present(question) else _named(question, name_words)
-    if month is None and first is None and last is None and not named:
+    present = asks_present(question)
+    named = frozenset() if present else _named(question, name_words)
+    if month is None and first is None and last is None and present:
         return list(order), []
     skip = {stem(w) for w in (*name_words, *_CUE_WORDS)} | {stem(w) for w in FUNCTION_WORDS}
     if month is not None:
@@ -107,7 +125,8 @@ def event_first(
     elif last is not None:
         picked = max(group, key=lambda m: m.time_anchor)
     else:  # "Which race did Abebe run in Hawassa?": the one that names Hawassa
-        picked = next((m for m in group if _names_all(m.content, named)), group[0])
+        naming = [m for m in group if _names_all(_NOT_NAMED.sub(" ", m.content), named)]
+        picked = _most_alike(naming or group, words) or (naming or group)[0]
     # what ranks above the group without a word of the question gives way to it too
     while places[0] > 0 and not shares_word(words, order[places[0] - 1].content):
         places = [places[0] - 1, *places]

@@ -27,7 +27,7 @@ from graphmem.language.voice import is_transcript
 from graphmem.models import Explanation, Memory, RecallHit, RecallQuery, RetrieverScore
 from graphmem.retrieval.planning.planner import Plan
 from graphmem.retrieval.ranking.admission import admissible, direct_hits
-from graphmem.retrieval.ranking.attribute_examples import AttributeExamples
+from graphmem.retrieval.ranking.attribute_examples import AttributeExamples, votes_on
 from graphmem.retrieval.ranking.attribute_rank import (
     asked_attributes,
     attribute_window,
@@ -107,6 +107,7 @@ class Ranker:
         self._dictionary = dictionary
         self._masked = masked
         self._examples = AttributeExamples.of(masked, settings)
+        self._lean = AttributeExamples.of(masked, settings, lean=True)
 
     def rank(
         self,
@@ -303,7 +304,7 @@ class Ranker:
             # masked nearness decides only what holds now (LoCoMo's past events: no)
             masked_near=cfg.read.rescoring.update_rank_masked_near if present else 2.0,
             asked=(asked := asked_attributes(query.text)),
-            voted=self._examples.votes(voting) if asked and self._examples else None,
+            voted=votes_on(self._examples, self._lean, voting, asked),
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
