@@ -77,6 +77,12 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                       r"[Vv]illa|[Rr]ent\w*)\b[^.;]{0,40}?\b(?:in|to|into)\s+"
                       # "moved into Yusuf's old flat in Kadıköy": the place, not the owner
                       r"(?:" + CAPITAL + r"[\w-]*['’]s\s+[^.;]{0,30}?\b(?:in|on)\s+)?" + _PLACE_NAME), False),
+    # "I stay in Yaba, Lagos" (to stay: to live, in much of the world's English), "been in
+    # Māngere my whole life"; "staying in a hotel in Porto" and "stayed in Lisbon for the
+    # weekend" are visits
+    ("residence", _CS(r"\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\s+(?:still\s+)?stays?\s+in\s+" + _PLACE_NAME), False),
+    ("residence", _CS(r"\b(?:been|lived)\s+in\s+" + _PLACE_NAME + r"(?=[^.;]{0,20}\b(?:whole life|all (?:my|his|"
+                      r"her|their|our) li(?:fe|ves)|since (?:I|we|he|she|they) w(?:as|ere) (?:born|a kid|little)))"), False),
     # "now"/"back" say where someone is only with "in", and only when no work stands
     # between ("now drives for … in X"); "now runs day trips to the islands" is no home
     ("residence", _CS(r"\b(?:[Nn]ow|[Bb]ack)(?![^.;]{0,40}?\b(?:for|works?|working|drives?|teach\w*|"
@@ -122,7 +128,9 @@ RULES: tuple[tuple[str, re.Pattern[str], bool], ...] = (
                      r"\b(?:at|for|with)\s+" + _NAME), False),
     ("employer", _CS(r"\b(?:[Jj]ob|[Ee]mployed|[Ss]tart(?:s|ed|ing)?|[Jj]oin(?:s|ed|ing)?|[Hh]ired|"
                      r"[Pp]osition|[Rr]ole|[Ii]nternship|[Oo]ffer|[Oo]ffice|[Tt]each(?:es|ing)?|[Tt]aught|"
-                     r"[Ss]witched|(?:weekend|night|day|early|late|morning|evening|extra|double) shifts?)\b"
+                     r"[Ss]witched|(?:weekend|night|day|early|late|morning|evening|extra|double) shifts?|"
+                     r"(?:[Ff]irst|1st) (?:day|week|month|shift)s?(?![^.;]{0,40}?\b(?i:master['’]?s|"
+                     r"university|uni|school|college|course|class|degree|phd|semester|term|gym)\b))\b"
                      # "joined a wild swimming crowd at Portobello" is no job
                      r"(?![^.;]{0,40}?\b(?:crowd|club|choir|group|class|classes|course|league|society|"
                      r"gym|band|circle|meetup)\b)"

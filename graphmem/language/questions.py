@@ -154,22 +154,42 @@ def _food_words() -> tuple[frozenset[str], re.Pattern[str]]:
 def offered_things(question: str) -> frozenset[str]:
     """The things ``question`` offers by name, lower-cased: the foods and drinks of
     ``food_words.txt`` it names by one word ("natto", "mezcal") and the capitalised words
-    past its first ("The clinic gave me Septrin …"). A safety claim naming one answers the
+    past its first ("The clinic gave me Septrin …"), not a place it goes to ("flying to
+    Lagos"), a time or someone's ("Tomek's"). A safety claim naming one answers the
     question first (:func:`graphmem.retrieval.ranking.attribute_rank.attribute_first`)."""
     words, _ = _food_words()
     found = set()
-    for i, token in enumerate(re.findall(r"[^\W\d_][\w'’-]*", _WHICH_THING.sub(" ", question))):
+    tokens = re.findall(r"[^\W\d_][\w'’-]*", _WHICH_THING.sub(" ", question))
+    for i, token in enumerate(tokens):
         lowered = token.casefold()
         if lowered in words or (lowered.endswith("s") and lowered[:-1] in words):
             found.add(lowered.removesuffix("s") if lowered not in words else lowered)
-        elif i > 0 and token[0].isupper() and len(token) > 2 and _names_a_thing(lowered):
+        elif (
+            i > 0
+            and token[0].isupper()
+            and len(token) > 2
+            and _names_a_thing(lowered)
+            and tokens[i - 1].casefold() not in _TO_A_PLACE  # "flying to Lagos": a place
+        ):
             found.add(lowered)
     return frozenset(found)
 
 
+_TO_A_PLACE = frozenset({"to", "in", "from", "at", "near", "around", "via", "into", "through"})
+
+
 def _names_a_thing(word: str) -> bool:
     """A capitalised word that names no time and no one's ("Tomek's family")."""
-    return word not in MONTHS and word not in WEEKDAYS and not word.endswith(("'s", "’s"))
+    if word in MONTHS or word in WEEKDAYS or word in _FEASTS:
+        return False
+    return not word.endswith(("'s", "’s"))
+
+
+# days of the year a question may name ("flying home for Christmas")
+_FEASTS = frozenset(
+    {"christmas", "xmas", "easter", "halloween", "diwali", "eid", "ramadan", "thanksgiving",
+     "hanukkah", "passover", "holi", "lent", "carnival", "new", "year", "tet", "songkran"}
+)  # fmt: skip
 
 
 # "Which whisky would make a good present?": the thing asked for is a choice among kinds

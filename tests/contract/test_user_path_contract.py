@@ -1215,3 +1215,17 @@ def test_the_safety_claim_naming_what_the_question_offers_comes_first(
     said(memory, clock, ns, "I'm the branch manager at Equity Bank in Westlands.", 6)
     question = "The clinic gave me Septrin for this infection — should I take it?"
     assert memory.recall(ns, question, k=5).hits[0].memory.id == sulfa
+
+
+def test_giving_up_what_the_question_offers_answers_it_in_any_words(
+    real_memory: GraphMem, clock: Clock, ns: str
+) -> None:
+    """"The hematologist says natto messes with warfarin, so no more natto for me" reads
+    as no known habit, but it gives up the natto "Is it ok if I have natto?" offers."""
+    memory = real_memory
+    memory.set_user(ns, "Mei Watanabe")
+    said(memory, clock, ns, "I'm on warfarin long term after a blood clot, INR checks monthly.", 0)
+    natto = said(memory, clock, ns, "The hematologist says natto messes with warfarin, so no more natto for me.", 20)
+    said(memory, clock, ns, "Monthly INR check today, all in range, same warfarin dose.", 60)
+    question = "Is it ok if I have natto with breakfast tomorrow?"
+    assert memory.recall(ns, question, k=5).hits[0].memory.id == natto

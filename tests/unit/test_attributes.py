@@ -22,6 +22,7 @@ from graphmem.language.questions import (
     asks_permission,
     asks_present,
     eater,
+    offered_things,
     offers,
     question_attributes,
 )
@@ -1013,6 +1014,16 @@ def test_whose_retirement_a_mini_flat_and_a_place_after_leaving_a_town() -> None
     coach = "club asked me to coach the senior men, so no more U16s for me, gonna miss those boys"
     assert ends(coach, "I run a building business, just me and 3 of the boys.") is None
     assert ends(coach, "I coach the U16s at Māngere East on Tuesday nights.") is not None
+    # a first week at a workplace names it; a first week at the gym names none
+    bbc = "first week at the BBC done! product designer on iPlayer Kids. so long Sky Bet"
+    assert ("employer", "bbc") in [(a.key, a.value) for a in attributes_of(bbc)]
+    assert not any(a.key == "employer" for a in attributes_of("My first week at the gym was brutal."))
+    # "I stay in Yaba" lives there; "been in Māngere my whole life" too; a stay is a visit
+    assert [(a.key, a.value) for a in attributes_of("I stay in Yaba, Lagos.")] == [("residence", "yaba")]
+    whole = attributes_of("been in Māngere my whole life bro, mum's house is two streets over")
+    assert ("residence", "māngere") in [(a.key, a.value) for a in whole]
+    assert not attributes_of("We stayed in Lisbon for the weekend.")
+    assert not attributes_of("I stay in a hotel in Porto when I visit.")
 
 
 def test_what_the_user_reports_of_a_known_person_is_that_persons_claim() -> None:
@@ -1143,3 +1154,16 @@ def test_a_month_is_a_time_not_a_place() -> None:
     # only a place: a person may be called June
     assert [a.key for a in attributes_of("Henrik is dating June now.")] == ["partner"]
 
+
+
+def test_what_a_question_offers_by_name() -> None:
+    """A food of the list or a capitalised word past the first is offered; a place one
+    goes to, a feast, a month or someone's is not."""
+    assert offered_things("The clinic gave me Septrin for this infection — should I take it?") == {
+        "septrin"
+    }
+    assert offered_things("Is it ok if I have natto with breakfast tomorrow?") == {"natto"}
+    assert offered_things("I'm flying to Lagos for Christmas — anything for my carry-on?") == set()
+    assert offered_things("Pierogi with Tomek's family on Friday — what do I tell them?") == {
+        "pierogi"
+    }

@@ -30,7 +30,7 @@ import numpy as np
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
-from graphmem.language.endings import of_the_past
+from graphmem.language.endings import of_the_past, strong_ending
 from graphmem.language.questions import (
     SAFETY,
     WORK,
@@ -206,14 +206,16 @@ def attribute_first(
         found = [a for a in stated if a.key in keys]
         if keys & SAFETY:  # "gave up coffee" bears on a coffee, not on any meal
             found += [a for a in stated if a.key == "habit" and offers(question, a.value)]
+        # what the person gave up, offered by the question ("a mezcal bar?", "no more natto
+        # for me"), or a safety claim naming what the question offers ("Septrin"), first
+        named = offered and keys & SAFETY and offered & _words(memory.content)
+        if named and not found and strong_ending(memory.content):
+            found = [Attribute("habit", False, min(named))]
         if not found:
             continue
         words = subject_of(claim_of(memory, known) if known else Claim.of(memory))
         if words is None or not names_agree(words, subject):
             continue
-        # what the person gave up, offered by the question ("a mezcal bar?"), or a safety
-        # claim naming what the question offers ("Septrin"), answers it first
-        named = offered and keys & SAFETY and offered & _words(memory.content)
         main = -1 if named or any(a.key == "habit" for a in found) else 0 if main_keys & wide else 2
         # one attribute asked: its newest value first; advice (a meal, a trip, a pill):
         # what keeps the person safe, the most relevant first; so for several values
