@@ -78,6 +78,9 @@ class AttributeExamples:
         The least share of the vote, in (0, 1], that the winning attribute needs.
     min_cosine : float
         The least cosine, in [-1, 1], of the winner's nearest example.
+    lean_share, lean_cosine : float, optional
+        The same two for the weaker vote ``votes(..., lean=True)`` reads (default: the
+        full vote's).
     """
 
     def __init__(
@@ -88,27 +91,31 @@ class AttributeExamples:
         k: int,
         min_share: float,
         min_cosine: float,
+        lean_share: float | None = None,
+        lean_cosine: float | None = None,
     ) -> None:
         self._embed = embed
         self._model = model
         self._k = max(1, k)
-        self._min_share = min_share
-        self._min_cosine = min_cosine
+        self._full = (min_share, min_cosine)
+        self._lean = (
+            min_share if lean_share is None else lean_share,
+            min_cosine if lean_cosine is None else lean_cosine,
+        )
         self._lock = threading.Lock()
         self._examples: _Labeled | None = None
-        # memory id -> its vote's key (None: no attribute); a memory's vector never changes
-        # under its id, so each is read once per process (cleared past _VOTES_KEPT)
-        self._voted: dict[str, str | None] = {}
+        # memory id -> its vote before the thresholds (both votes read it); a memory's
+        # vector never changes under its id, so each is read once per process (cleared
+        # past _VOTES_KEPT)
+        self._voted: dict[str, Vote] = {}
 
     @classmethod
-    def of(
-        cls, masked: MaskedEmbeddings | None, settings: Settings, *, lean: bool = False
-    ) -> AttributeExamples | None:
+    def of(cls, masked: MaskedEmbeddings | None, settings: Settings) -> AttributeExamples | None:
         """With the recall's cached embedder and ``settings.read.rescoring``'s
-        ``attribute_examples_k``, ``_min_share`` and ``_min_cosine`` (with ``lean``:
-        ``attribute_lean_min_share`` and ``_min_cosine``, a weaker vote that only says a
-        claim is about something else); None without an embedder or with
-        ``attribute_examples_k`` 0 (the vote off)."""
+        ``attribute_examples_k``, ``_min_share`` and ``_min_cosine`` (the weaker vote:
+        ``attribute_lean_min_share`` and ``_min_cosine``, which only says a claim is
+        about something else); None without an embedder or with ``attribute_examples_k``
+        0 (the vote off)."""
         cfg = settings.read.rescoring
         if masked is None or cfg.attribute_examples_k <= 0:
             return None
@@ -116,10 +123,10 @@ class AttributeExamples:
             masked.embed,
             masked.model,
             k=cfg.attribute_examples_k,
-            min_share=cfg.attribute_lean_min_share if lean else cfg.attribute_examples_min_share,
-            min_cosine=(
-                cfg.attribute_lean_min_cosine if lean else cfg.attribute_examples_min_cosine
-            ),
+            min_share=cfg.attribute_examples_min_share,
+            min_cosine=cfg.attribute_examples_min_cosine,
+            lean_share=cfg.attribute_lean_min_share,
+            lean_cosine=cfg.attribute_lean_min_cosine,
         )
 
     def claim(self, vector: Vector | None) -> Vote:
@@ -129,13 +136,15 @@ class AttributeExamples:
         labeled = self._labeled()
         if not len(labeled.texts):
             return Vote(None, 0.0, "", 0.0)
-        return self._vote(labeled, labeled.vectors @ np.asarray(vector, dtype=np.float32))
+        raw = self._vote(labeled, labeled.vectors @ np.asarray(vector, dtype=np.float32))
+        return Vote(self._taken(raw, self._full), raw.share, raw.example, raw.cosine)
 
-    def votes(self, memories: Sequence[Memory]) -> dict[str, str]:
-        """Memory id → the attribute :meth:`claim` reads from its embedding, for the
-        memories it reads one from (none without an embedding or a winning attribute).
-        Those not read before in this process are read in one matrix product; a
-        memory's vote is kept by its id (its vector never changes under it)."""
+    def votes(self, memories: Sequence[Memory], *, lean: bool = False) -> dict[str, str]:
+        """Memory id → the attribute :meth:`claim` reads from its embedding (with
+        ``lean``: by the weaker vote's thresholds), for the memories it reads one from
+        (none without an embedding or a winning attribute). Those not read before in
+        this process are read in one matrix product; a memory's vote is kept by its id
+        (its vector never changes under it), for both thresholds."""
         new = [m for m in memories if m.embedding is not None and m.id not in self._voted]
         labeled = self._labeled()
         if new and len(labeled.texts):
@@ -143,11 +152,18 @@ class AttributeExamples:
                 self._voted.clear()
             rows = np.asarray([m.embedding for m in new], dtype=np.float32) @ labeled.vectors.T
             for memory, row in zip(new, rows, strict=True):
-                self._voted[memory.id] = self._vote(labeled, row).key
-        return {m.id: key for m in memories if (key := self._voted.get(m.id)) is not None}
+                self._voted[memory.id] = self._vote(labeled, row)
+        bounds = self._lean if lean else self._full
+        return {
+            m.id: key
+            for m in memories
+            if (raw := self._voted.get(m.id)) is not None
+            and (key := self._taken(raw, bounds)) is not None
+        }
 
     def _vote(self, labeled: _Labeled, cosines: np.ndarray) -> Vote:
-        """The vote of the ``k`` examples nearest by ``cosines`` (one per example)."""
+        """The vote of the ``k`` examples nearest by ``cosines`` (one per example), before
+        any threshold: ``key`` is the winning label (None when no example votes)."""
         k = min(self._k, len(cosines))
         top = np.argpartition(-cosines, k - 1)[:k]
         top = top[np.argsort(-cosines[top], kind="stable")]
@@ -163,9 +179,15 @@ class AttributeExamples:
         winner = max(weights, key=lambda label: (family[label], weights[label], label))
         share = family[winner] / total
         nearest = next(i for i in top if labeled.labels[i] == winner)
-        cosine = float(cosines[nearest])
-        taken = winner != NONE_LABEL and share >= self._min_share and cosine >= self._min_cosine
-        return Vote(winner if taken else None, share, labeled.texts[nearest], cosine)
+        return Vote(winner, share, labeled.texts[nearest], float(cosines[nearest]))
+
+    @staticmethod
+    def _taken(raw: Vote, bounds: tuple[float, float]) -> str | None:
+        """``raw``'s winner where it is an attribute and clears ``bounds`` (least share,
+        least nearest cosine); else None."""
+        if raw.key is None or raw.key == NONE_LABEL:
+            return None
+        return raw.key if raw.share >= bounds[0] and raw.cosine >= bounds[1] else None
 
     def _labeled(self) -> _Labeled:
         with self._lock:
@@ -179,17 +201,15 @@ class AttributeExamples:
 
 
 def votes_on(
-    full: AttributeExamples | None,
-    lean: AttributeExamples | None,
-    memories: Sequence[Memory],
-    asked: frozenset[str],
+    examples: AttributeExamples | None, memories: Sequence[Memory], asked: frozenset[str]
 ) -> dict[str, str] | None:
     """What the nearest examples say each claim of ``memories`` is about, for a question
-    asking for ``asked`` (None when it asks for nothing): the ``lean`` vote for a home or
-    another attribute, the ``full`` one for a job or workplace, whose claims the examples
-    read least surely (docs/updates.md "Nearest examples")."""
-    examples = full if asked & WORK else lean
-    return examples.votes(memories) if asked and examples is not None else None
+    asking for ``asked`` (None when it asks for nothing or there are no examples): the
+    weaker vote for a home or another attribute, the full one for a job or workplace,
+    whose claims the examples read least surely (docs/updates.md "Nearest examples")."""
+    if not asked or examples is None:
+        return None
+    return examples.votes(memories, lean=not asked & WORK)
 
 
 def _family(label: str, weights: dict[str, float]) -> float:

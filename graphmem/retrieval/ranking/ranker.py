@@ -107,7 +107,6 @@ class Ranker:
         self._dictionary = dictionary
         self._masked = masked
         self._examples = AttributeExamples.of(masked, settings)
-        self._lean = AttributeExamples.of(masked, settings, lean=True)
 
     def rank(
         self,
@@ -304,7 +303,7 @@ class Ranker:
             # masked nearness decides only what holds now (LoCoMo's past events: no)
             masked_near=cfg.read.rescoring.update_rank_masked_near if present else 2.0,
             asked=(asked := asked_attributes(query.text)),
-            voted=votes_on(self._examples, self._lean, voting, asked),
+            voted=votes_on(self._examples, voting, asked),
         )
         return [by_id[i] for i in ranked_ids], newer_than
 
