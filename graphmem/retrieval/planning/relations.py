@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from graphmem.entities import EntityDictionary, EntityLink
 from graphmem.language.predicates import role_match
 from graphmem.language.words import FUNCTION_WORDS
+from graphmem.models import Relation
 from graphmem.store.base import MemoryStore
 
 __all__ = ["follow_relations", "relational_links"]
@@ -43,6 +44,7 @@ def relational_links(
     by_surface = {link.surface.casefold(): link for link in links}
     have = {link.entity_id for link in links}
     out: dict[str, EntityLink] = {}
+    around: dict[str, list[Relation]] = {}  # one subgraph read per owner ("my sister and my son")
     for match in _POSSESSIVE_NOUN.finditer(text):
         mark = match.group("mark")
         end = match.start() if mark.startswith(("'", "’")) else match.end("mark")
@@ -56,7 +58,9 @@ def relational_links(
             continue
         owner = by_surface[key]
         best: EntityLink | None = None
-        for r in store.relation_subgraph(namespace, [owner.entity_id], 1):
+        if owner.entity_id not in around:
+            around[owner.entity_id] = store.relation_subgraph(namespace, [owner.entity_id], 1)
+        for r in around[owner.entity_id]:
             if not role_match(r.predicate, noun):
                 continue
             other = r.target_id if r.source_id == owner.entity_id else r.source_id

@@ -74,11 +74,16 @@ def _names_all(text: str, named: frozenset[str]) -> bool:
 _NOT_NAMED = re.compile(r"\bnot\s+(?:in\s+|at\s+)?[\w'’-]+", re.IGNORECASE)
 
 
+def _shared(memory: Memory, words: set[str]) -> int:
+    """How many of ``words`` (stems) ``memory``'s text holds."""
+    return len(words & {stem(w) for w in tokenize(memory.content)})
+
+
 def _most_alike(group: Sequence[Memory], words: set[str]) -> Memory | None:
     """The one event of ``group`` sharing the most of ``words`` (stems) with the question
     ("the spring recital": spring, recital, played; "the autumn recital": two), or None
     when two share as many."""
-    shared = [(len(words & {stem(w) for w in tokenize(m.content)}), m) for m in group]
+    shared = [(_shared(m, words), m) for m in group]
     shared.sort(key=lambda row: -row[0])
     if len(shared) > 1 and shared[0][0] == shared[1][0]:
         return None
@@ -118,7 +123,7 @@ def event_first(
     elif first is not None:  # "I landed my first kitesurf jump" says which is the first
         said = [m for m in group if _FIRST.search(m.content)]
         picked = (
-            max(said, key=lambda m: len(words & {stem(w) for w in tokenize(m.content)}))
+            max(said, key=lambda m: _shared(m, words))
             if said
             else min(group, key=lambda m: m.time_anchor)
         )
