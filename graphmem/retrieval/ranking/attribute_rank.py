@@ -25,8 +25,6 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-import numpy as np
-
 from graphmem.entities import EntityDictionary
 from graphmem.language.attributes import SINGLE_VALUED, Attribute, attributes_of
 from graphmem.language.claims import Claim, claim_of, names_agree, subject_of
@@ -191,6 +189,8 @@ def attribute_first(
     # a job and its workplace are one answer said two ways: "now works as a midwife at
     # University Hospital Geelong" states the job as its main point as much as the employer
     wide = keys | WORK if keys & WORK else keys
+    if examples is not None:
+        examples.votes(order)  # every claim's vote in one matrix product (kept by id)
     # advice: the claims near the question (a permission question: the most similar three)
     allowed = near if keys & SAFETY and not only_relevant else None
     for index, memory in enumerate(order):
@@ -323,8 +323,9 @@ def _stated(
     stated = list(attributes_of(memory.content))
     given = triple_attribute(memory.predicate, memory.object)
     main = frozenset(a.key for a in stated[:1])
-    if given is None and examples is not None and memory.embedding is not None:
-        key = examples.claim(np.asarray(memory.embedding, dtype=np.float32)).key
+    if given is None and examples is not None:
+        # the vote kept by memory id (read once per process, for the window in one batch)
+        key = examples.votes([memory]).get(memory.id)
         if key is not None:  # the sentence's point, beside what the patterns found
             if all(a.key != key for a in stated):
                 stated.append(Attribute(key, key in SINGLE_VALUED, ""))
