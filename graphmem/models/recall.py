@@ -83,6 +83,11 @@ class Explanation(BaseModel):
         " claims up, memories about someone close to the asked person down;"
         " graphmem.retrieval.ranking.attribute_rank), if one did.",
     )
+    learned: str | None = Field(
+        default=None,
+        description="Where the learned order moved this memory: its score and the position"
+        " the rules gave it (graphmem.retrieval.ranking.learned); None when it did not move.",
+    )
     formula: str = Field(
         default="",
         description="How ``weight`` was computed for this recall (profile and modes).",

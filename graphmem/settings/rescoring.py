@@ -169,6 +169,15 @@ class RescoringSettings(Concern):
         " memory fused above it by at least this much comes first"
         " (graphmem.retrieval.ranking.lead; docs/updates.md 'At recall'); 0 turns it off.",
     )
+    learned_order_depth: int = Field(
+        10,
+        ge=0,
+        le=100,
+        description="Recall: the first this many hits, in the rules' order, are reordered by"
+        " weights learned on the user-path tune half (graphmem.retrieval.ranking.learned;"
+        " docs/updates.md 'The learned order'); recall@k for k >= it is unchanged. 0 or 1"
+        " turns it off.",
+    )
     attribute_examples_k: int = Field(
         7,
         ge=0,

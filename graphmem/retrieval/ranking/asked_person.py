@@ -17,7 +17,7 @@ from graphmem.language.claims import claim_of, names_agree
 from graphmem.language.voice import is_transcript, kin_subject, names_someone_close
 from graphmem.models import Entity, Memory
 
-__all__ = ["owner_first", "question_subject"]
+__all__ = ["about_someone_else", "owner_first", "question_subject"]
 
 
 def question_subject(question: str, known: EntityDictionary | None) -> tuple[str, ...] | None:
@@ -100,14 +100,22 @@ def owner_first(
     own: list[Memory] = []
     others: list[Memory] = []
     for memory in order:
-        kin = None if is_transcript(memory.extractor, memory.content) else _someone(memory, known)
-        if kin is not None and not names_agree(tuple(kin.casefold().split()), subject):
-            others.append(memory)
-        else:
-            own.append(memory)
+        (others if about_someone_else(memory, subject, known) else own).append(memory)
     if not others or not own:
         return list(order), []
     return own + others, [m.id for m in others]
+
+
+def about_someone_else(
+    memory: Memory, subject: tuple[str, ...], known: EntityDictionary | None
+) -> bool:
+    """Is ``memory`` about someone other than ``subject`` (lower-cased name words, as
+    :func:`question_subject` gives them): someone close to them by its text, or its
+    triple's subject? Transcript records are about nobody in particular."""
+    if is_transcript(memory.extractor, memory.content):
+        return False
+    kin = _someone(memory, known)
+    return kin is not None and not names_agree(tuple(kin.casefold().split()), subject)
 
 
 def _someone(memory: Memory, known: EntityDictionary | None) -> str | None:

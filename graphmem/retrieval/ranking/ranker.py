@@ -7,8 +7,9 @@ retrievability, types) and gate them by confidence, add session support
 :func:`graphmem.scoring.ranking.rank_score` / :func:`~graphmem.scoring.ranking.rank_order`
 (or the composite profile), diversify (MMR), bring the asked attribute's current
 value forward (:mod:`~graphmem.retrieval.ranking.attribute_rank`), move a newer contradicting
-memory above the older one (:mod:`graphmem.retrieval.ranking.currency`), rerank, and explain
-each hit (:class:`graphmem.models.Explanation`).
+memory above the older one (:mod:`graphmem.retrieval.ranking.currency`), rerank, explain
+each hit (:class:`graphmem.models.Explanation`) and weigh the rules' first hits together
+(:mod:`graphmem.retrieval.ranking.learned`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from graphmem.retrieval.ranking.currency import prefer_newer, subject_masked
 from graphmem.retrieval.ranking.event_order import event_first
 from graphmem.retrieval.ranking.formula import weight_formula, without_session_support
 from graphmem.retrieval.ranking.lead import LEAD_REASON, semantic_lead
+from graphmem.retrieval.ranking.learned import LearnedOrder, Question, learned_order
 from graphmem.retrieval.ranking.rerank import NoopReranker, Reranker, reranked
 from graphmem.retrieval.ranking.still import still_successor
 from graphmem.retrieval.rescoring.masking import MaskedEmbeddings
@@ -107,6 +109,7 @@ class Ranker:
         self._dictionary = dictionary
         self._masked = masked
         self._examples = AttributeExamples.of(masked, settings)
+        self._learned = LearnedOrder.shipped()
 
     def rank(
         self,
@@ -133,16 +136,9 @@ class Ranker:
         found = self._score(namespace, query, plan, hits, rrf, now, embedding, timings)
         ids = rank_order(found.scores, {f.memory_id: f.confidence for f in found.pool})
         if plan.mmr and ids:
-            ids = mmr(
-                {i: found.scores[i].weight for i in ids},
-                {
-                    i: _vector(found.memories[i])
-                    for i in ids
-                    if found.memories[i].embedding is not None
-                },
-                k=cut,
-                lam=cfg.read.ranking.mmr_lambda,
-            )
+            vectors = {i: _vector(m) for i in ids if (m := found.memories[i]).embedding is not None}
+            weights = {i: found.scores[i].weight for i in ids}
+            ids = mmr(weights, vectors, k=cut, lam=cfg.read.ranking.mmr_lambda)
         asked = asked_attributes(query.text)
         window = 0 if query.profile == "composite" else attribute_window(query.text, cfg, asked)
         ids = ids[: max(cut, window)]
@@ -172,10 +168,14 @@ class Ranker:
         ranks = {
             name: {h.memory_id: (i + 1, h) for i, h in enumerate(hs)} for name, hs in hits.items()
         }
-        return [
+        explained = [
             self._hit(m, plan, ranks, rrf, found, (newer_than, reordered), rerank_note, formula)
             for m in order
         ]
+        # a cross-encoder's order is left as it is: the weights never saw one
+        depth = 0 if query.profile == "composite" or rerank else cfg.read.rescoring.learned_order_depth
+        ask = Question(asks_present(query.text), asked, query.text, self._known(namespace))
+        return learned_order(explained, order, ask, (self._examples, self._learned), depth)
 
     def _score(
         self,
