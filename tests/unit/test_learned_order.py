@@ -173,12 +173,12 @@ def _recall(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, **settings: Any) -> 
 
 
 def test_recall_applies_the_learned_order(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    hits = _recall(tmp_path, monkeypatch)
+    hits = _recall(tmp_path, monkeypatch, learned_order_depth=10)
     assert hits[0].memory.content == "Ines plays the cello."
     assert [h.memory.last_observed_at for h in hits] == sorted(h.memory.last_observed_at for h in hits)
     assert any(h.explanation.learned for h in hits)
 
 
-def test_depth_zero_setting_turns_it_off(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    hits = _recall(tmp_path, monkeypatch, learned_order_depth=0)
+def test_off_by_default(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    hits = _recall(tmp_path, monkeypatch)
     assert all(h.explanation.learned is None for h in hits)
