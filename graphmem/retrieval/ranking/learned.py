@@ -122,6 +122,7 @@ def features(
         return np.zeros((0, len(FEATURES)))
     cos = [h.explanation.retrievers.get("semantic") for h in hits]
     cosines = [c.score if c is not None else -1.0 for c in cos]
+    best = max(cosines)
     weights = [h.weight for h in hits]
     top_weight = max(weights) or 1.0
     seen = [h.memory.last_observed_at.timestamp() for h in hits]
@@ -138,7 +139,7 @@ def features(
         rows.append(
             [
                 float(i == 0), float(i == 1), float(i == 2), math.log1p(i),
-                cosines[i], float(cosines[i] == max(cosines)),
+                cosines[i], float(cosines[i] == best),
                 *(1.0 / e.retrievers[r].rank if r in e.retrievers else 0.0 for r in RETRIEVERS),
                 weights[i] / top_weight, weights[i] - top_weight,
                 *(float(phrase in why) for phrase, _ in _RULES), float(e.newer_than is not None),

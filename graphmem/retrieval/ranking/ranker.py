@@ -172,8 +172,9 @@ class Ranker:
             self._hit(m, plan, ranks, rrf, found, (newer_than, reordered), rerank_note, formula)
             for m in order
         ]
-        # a cross-encoder's order is left as it is: the weights never saw one
         depth = 0 if query.profile == "composite" or rerank else cfg.read.rescoring.learned_order_depth
+        if depth < 2:  # off (the default), or a cross-encoder's order: nothing more to read
+            return explained
         ask = Question(asks_present(query.text), asked, query.text, self._known(namespace))
         return learned_order(explained, order, ask, (self._examples, self._learned), depth)
 
