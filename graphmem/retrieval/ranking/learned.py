@@ -158,8 +158,8 @@ def readings(
 ) -> dict[str, Reading]:
     """Each memory's :class:`Reading` for ``question``. The votes come from the examples'
     per-memory cache (one matrix product for the memories not read before; none without
-    examples); whom a memory is about, from the namespace's entities ``known`` (nothing
-    without them, or when the question names nobody)."""
+    examples); whom a memory is about, from the namespace's entities ``question.known``
+    (nothing without them, or when the question names nobody)."""
     full = examples.votes(memories) if examples is not None else {}
     lean = examples.votes(memories, lean=True) if examples is not None else {}
     known = question.known
