@@ -3,14 +3,16 @@
     python -m bench.user_path.learn [--file people_tune_x.json ...] [--out PATH] [--folds 5]
 
 Every tune person is written through the API door (plain mode, the embedded store in a
-temporary folder) and each 1-hop probe asked once at the end of the person's story, as
-the benchmark's fresh phase does. The ranker's own feature rows are recorded where it
+temporary folder) and each probe (one-hop and two-hop) asked once at the end of the
+person's story, as the benchmark's fresh phase does. The ranker's own feature rows are recorded where it
 hands its hits to the learned order (nothing is reordered while recording), and a
 pairwise logistic model is fitted: for every probe, each answering memory against every
 other memory in its list (outdated and confusing memories counted twice), features
 standardised, L2 penalty ``--l2``, Newton's method (deterministic). The test half
 is never read. ``--folds`` also reports current@1 of the rules' order and of the learned
-order under person-wise cross-validation, so the gain is not read off the fitted data.
+order under person-wise cross-validation, so the gain is not read off the fitted data
+(without the pairs the learned order keeps from the rules, ``learned.kept_above``: the
+rows carry no explanations).
 Writes ``graphmem/retrieval/ranking/learned_order.json`` unless ``--out`` says otherwise.
 """
 
@@ -41,7 +43,7 @@ Probe = tuple[str, np.ndarray, list[str]]  # person id, feature rows, label per 
 
 
 def collect(people: Sequence[Person]) -> list[Probe]:
-    """Each 1-hop probe's feature rows (the ranker's, rules' order) and labels: ``a``
+    """Each probe's feature rows (the ranker's, rules' order) and labels: ``a``
     answer, ``s`` outdated, ``c`` confuser, ``o`` other."""
     rows: list[np.ndarray] = []
 
@@ -58,7 +60,7 @@ def collect(people: Sequence[Person]) -> list[Probe]:
             try:
                 written = write_person(door, person, f"learn-{person.id}", "plain")
                 door.clock.at = person.last + timedelta(hours=1)
-                for probe in (p for p in person.probes if p.hops == 1):
+                for probe in person.probes:
                     rows.clear()
                     result = door.memory.recall(written.ns, probe.question, k=10, record_access=False)
                     labels = _labels(written, probe, [h.memory.id for h in result.hits[:10]])

@@ -170,15 +170,13 @@ class RescoringSettings(Concern):
         " (graphmem.retrieval.ranking.lead; docs/updates.md 'At recall'); 0 turns it off.",
     )
     learned_order_depth: int = Field(
-        0,
+        10,
         ge=0,
         le=100,
-        description="Recall, opt-in: the first this many hits, in the rules' order, are"
-        " reordered by weights learned on the user-path tune half"
-        " (graphmem.retrieval.ranking.learned; docs/updates.md 'The learned order');"
-        " recall@k for k >= it is unchanged. 10 lifts 24 new people from 0.772 to 0.823"
-        " but reverses 8 hand-built rule cases of the contract suite, so 0 (off) is the"
-        " default.",
+        description="Recall: the first this many hits, in the rules' order, are reordered by"
+        " weights learned on the user-path tune half, keeping what the rules decided on"
+        " certain evidence (graphmem.retrieval.ranking.learned; docs/updates.md 'The learned"
+        " order'); recall@k for k >= it is unchanged; 0 or 1 turns it off (the rules' order).",
     )
     attribute_examples_k: int = Field(
         7,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -34,9 +34,13 @@ def hit(
     weight: float = 0.1,
     reordered: str | None = None,
     extractor: str = "verbatim",
+    newer_than: str | None = None,
+    triple: tuple[str, str, str] | None = None,
 ) -> RecallHit:
+    said = dict(zip(("subject", "predicate", "object"), triple, strict=True)) if triple else {}
     memory = Memory.model_validate(
         {
+            **said,
             "id": ident, "namespace": "ns", "type": "Fact", "content": content,
             "source_level": "direct", "source_strength": 0.95, "extractor": extractor,
             "extractor_confidence": 1.0, "type_prior": 0.8, "n": 1, "confidence": 0.9,
@@ -48,6 +52,7 @@ def hit(
     explanation = Explanation(
         plan="hybrid", retrievers=retrievers, rrf=weight, freshness=1.0, access_boost=0.0,
         confidence=0.9, weight=weight, rerank="", renderable=True, reordered=reordered,
+        newer_than=newer_than,
     )  # fmt: skip
     return RecallHit(memory=memory, weight=weight, explanation=explanation)
 
@@ -179,6 +184,79 @@ def test_recall_applies_the_learned_order(tmp_path: Any, monkeypatch: pytest.Mon
     assert any(h.explanation.learned for h in hits)
 
 
-def test_off_by_default(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    hits = _recall(tmp_path, monkeypatch)
+def test_on_by_default_and_depth_zero_turns_it_off(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _recall(tmp_path, monkeypatch)[0].memory.content == "Ines plays the cello."
+    hits = _recall(tmp_path / "off", monkeypatch, learned_order_depth=0)
     assert all(h.explanation.learned is None for h in hits)
+    assert hits[0].memory.content != "Ines plays the cello."
+
+
+# What the learned order keeps (learned.kept_above): a model that wants the reverse of the
+# rules' order (the oldest first, or the lowest cosine) meets each kind of certain evidence.
+UP = "moved up: the question asks for the subject's partner, which it states"
+PARTNER = frozenset({"partner"})
+
+
+def _order(hits: list[RecallHit], question: Question, model: LearnedOrder) -> list[str]:
+    return [h.memory.id for h in learned_order(hits, mems(hits), question, (None, model), 10)]
+
+
+def test_a_newer_contradicting_claim_stays_above_the_older_unless_the_present_is_asked() -> None:
+    pair = [
+        hit("fjordlys", "Nia goes to Cafe Fjordlys every morning now", days=90, semantic=(2, 0.5),
+            newer_than="solberg"),
+        hit("solberg", "Nia goes to Cafe Solberg every morning", semantic=(1, 0.9)),
+    ]  # fmt: skip
+    by_cosine = model_preferring("cosine")
+    assert _order(pair, Question(False, frozenset()), by_cosine) == ["fjordlys", "solberg"]
+    # for the present the rule may have moved on the question alone: the model weighs it
+    assert _order(pair, Question(True, frozenset()), by_cosine) == ["solberg", "fjordlys"]
+
+
+def test_a_triple_whose_predicate_is_the_asked_attribute_stays_above_the_rest() -> None:
+    hits = [
+        hit("lab", "Hakata Design Lab from Monday!", triple=("Haruka Mori", "works_at", "Hakata Design Lab")),
+        hit("lunch", "Where I work, lunch is at noon sharp these days.", days=5),
+        hit("late", "I work late on Thursdays.", days=3),
+    ]  # fmt: skip
+    newest = model_preferring("age_years")
+    employer = Question(True, frozenset({"employer"}))
+    assert _order(hits, employer, newest) == ["lab", "lunch", "late"]
+    assert _order(hits, Question(True, frozenset({"residence"})), newest) == ["lunch", "late", "lab"]
+
+
+def test_a_claim_the_attribute_rule_moved_up_stays_above_what_nothing_reads() -> None:
+    hits = [
+        hit("partner", "Nils has a new partner, Ingrid.", reordered=UP),
+        hit("email", "Nils now uses a new email address instead of his work one.", days=300),
+        hit("single", "Nils was single for years.", days=200),
+    ]
+    newest = model_preferring("age_years")
+    assert _order(hits, Question(True, PARTNER), newest) == ["partner", "email", "single"]
+    # a claim the nearest examples read as the asked attribute is weighed, not held below
+    read = {"single": Reading("partner", "partner")}
+    out = learned_order(hits, mems(hits), Question(True, PARTNER), (cast(Any, _Voting(read)), newest), 10)
+    assert [h.memory.id for h in out] == ["single", "partner", "email"]
+
+
+def test_for_the_present_the_newer_of_two_moved_up_values_stays_first() -> None:
+    hits = [
+        hit("seeing", "Update: I'm seeing someone! Kasia.", days=40, reordered=UP),
+        hit("single", "I'm single at the moment.", reordered=UP, semantic=(1, 0.8)),
+    ]
+    by_cosine = model_preferring("cosine")
+    assert _order(hits, Question(True, PARTNER), by_cosine) == ["seeing", "single"]
+    assert _order(hits, Question(False, PARTNER), by_cosine) == ["single", "seeing"]
+
+
+class _Voting:
+    """Nearest-examples votes given per memory id (AttributeExamples' ``votes``)."""
+
+    def __init__(self, read: dict[str, Reading]) -> None:
+        self.read = read
+
+    def votes(self, memories: list[Memory], lean: bool = False) -> dict[str, str]:
+        got = {m.id: self.read[m.id] for m in memories if m.id in self.read}
+        return {i: v for i, r in got.items() if (v := r.lean_vote if lean else r.vote)}
