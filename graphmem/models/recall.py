@@ -86,7 +86,9 @@ class Explanation(BaseModel):
     learned: str | None = Field(
         default=None,
         description="Where the learned order moved this memory: its score and the position"
-        " the rules gave it (graphmem.retrieval.ranking.learned); None when it did not move.",
+        " the rules gave it, and the rules' positions of hits it was kept below against its"
+        " score (graphmem.retrieval.ranking.learned.kept_above); None when it neither moved"
+        " nor was held.",
     )
     formula: str = Field(
         default="",

@@ -211,6 +211,9 @@ def test_a_newer_contradicting_claim_stays_above_the_older_unless_the_present_is
     ]  # fmt: skip
     by_cosine = model_preferring("cosine")
     assert _order(pair, Question(False, frozenset()), by_cosine) == ["fjordlys", "solberg"]
+    held = learned_order(pair, mems(pair), Question(False, frozenset()), (None, by_cosine), 10)
+    assert held[0].explanation.learned is None  # neither moved nor held
+    assert held[1].explanation.learned == "learned order: score 0.90, rule order 2; kept below rule order 1"
     # for the present the rule may have moved on the question alone: the model weighs it
     assert _order(pair, Question(True, frozenset()), by_cosine) == ["solberg", "fjordlys"]
 

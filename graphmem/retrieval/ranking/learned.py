@@ -300,7 +300,8 @@ def learned_order(
     examples' vote: :func:`readings`); ``weigh``: the labeled examples and the model.
     Unchanged when the model is None, ``depth`` < 2, or a transcript record is among the
     first ``depth``. Each moved hit's explanation gets ``learned`` (its score and the
-    position the rules gave it) for ``recall --explain``.
+    position the rules gave it, and the rules' positions of the hits :func:`kept_above`
+    held above it against its score) for ``recall --explain``.
     """
     examples, model = weigh
     head = list(hits[:depth])
@@ -310,12 +311,16 @@ def learned_order(
         return list(hits)
     read = readings(examples, memories[:depth], question)
     scores = model.scores(features(head, question, read))
-    order = _constrained(scores, kept_above(head, question, read))
+    above = kept_above(head, question, read)
+    order = _constrained(scores, above)
     out = []
     for place, i in enumerate(order):
         hit = head[i]
-        if place != i:
+        held = sorted(k + 1 for k in above[i] if scores[k] < scores[i])
+        if place != i or held:
             note = f"learned order: score {scores[i]:.2f}, rule order {i + 1}"
+            if held:  # the score wanted it higher: a pair the rules decided held it
+                note += f"; kept below rule order {', '.join(map(str, held))}"
             hit = hit.model_copy(
                 update={"explanation": hit.explanation.model_copy(update={"learned": note})}
             )
