@@ -70,6 +70,8 @@ def print_recall(console: Console, result: RecallResult, *, explain: bool = Fals
                     markup=False,
                     highlight=False,
                 )
+            if e.learned:
+                console.print(f"  #{i} {e.learned}", markup=False, highlight=False)
         for note in result.notes:
             console.print(f"[dim]{note}[/]")
         console.print("[dim]columns sema..grap = rank in each retriever[/]")

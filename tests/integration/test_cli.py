@@ -96,6 +96,28 @@ def test_ingest_recall_show_forget(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no memory 'nope'" in missing.stderr
 
 
+def test_recall_explain_shows_the_rules_and_the_learned_order(tmp_path: Path) -> None:
+    """A newer claim about the cafe someone goes to comes first even for a question that
+    names the old one; --explain says why: the rule that moved it, and the learned score
+    that wanted the old claim higher but was held below it (docs/updates.md "The learned
+    order")."""
+    nia = tmp_path / "nia.jsonl"
+    rows = [
+        {"content": "Nia goes to Cafe Solberg every morning", "session_id": "s1",
+         "observed_at": "2026-03-01T08:00:00+00:00"},
+        {"content": "Nia goes to Cafe Fjordlys every morning now", "session_id": "s2",
+         "observed_at": "2026-06-01T08:00:00+00:00"},
+    ]  # fmt: skip
+    nia.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    assert run(tmp_path, "ingest", str(nia), "-n", "cli").returncode == 0
+    table = run(tmp_path, "recall", "Does Nia go to Cafe Solberg?", "-n", "cli", "--explain")
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.index("Fjordlys") < table.stdout.index("Solberg every")
+    assert "#1 moved above" in table.stdout and "an older memory it contradicts" in table.stdout
+    assert "#2 learned order: score" in table.stdout
+    assert "rule order 2; kept below rule order 1" in table.stdout
+
+
 def test_recall_no_record_access_changes_nothing(tmp_path: Path) -> None:
     good = tmp_path / "good.jsonl"
     good.write_text(line("Ada's favourite composer is Purcell", "t1") + "\n", encoding="utf-8")
