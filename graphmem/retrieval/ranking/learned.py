@@ -233,7 +233,7 @@ def kept_above(
     return above
 
 
-_UP = "moved up: the question asks"
+_UP = _RULES[0][0]  # the asked-attribute rule's phrase in ``Explanation.reordered``
 
 
 def _said(memory: Memory, asked: frozenset[str]) -> bool:
